@@ -1,0 +1,24 @@
+import { defineApp, version as platformVersion } from 'zapier-platform-core';
+import { authentication } from './authentication';
+import { mapErrors } from './lib/errors';
+import { APP_VERSION } from './lib/version';
+import { appointmentStartingSoon } from './triggers/appointment_starting_soon';
+import { branchList } from './triggers/dropdowns';
+import { hookTriggers } from './triggers/hooks';
+
+const byKey = <T extends { key: string }>(items: readonly T[]): Record<string, T> =>
+  Object.fromEntries(items.map((item) => [item.key, item]));
+
+const app = defineApp({
+  version: APP_VERSION,
+  platformVersion,
+  flags: { throwForThrottlingEarly: false },
+  authentication,
+  afterResponse: [mapErrors],
+  triggers: byKey([...hookTriggers, appointmentStartingSoon, branchList]),
+  creates: {},
+  searches: {},
+});
+
+// CommonJS `export =`: core's loader on Zapier does not unwrap `default` (see PLATFORM-NOTES).
+export = app;

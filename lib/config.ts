@@ -1,0 +1,22 @@
+/**
+ * Every choice the specs leave open ("not shown") that the code depends on lives here, once.
+ * The README's Assumptions section explains each of them.
+ */
+export const SETTINGS = {
+  /** Largest page the interfaces accept (clinic §8; the cashier's maximum is not shown, assumed the same). */
+  maxPerPage: 100,
+  /** Accepted clock difference of a delivery's X-Partner-Timestamp (Unix seconds), both specs. */
+  signatureToleranceSeconds: 300,
+  /**
+   * How long a delivered event id is remembered. The clinic sender retries 10 times from 60 s doubling
+   * (about 8.5 hours in all); the cashier's schedule is not shown. Three days covers both with room to spare.
+   */
+  dedupeTtlSeconds: 3 * 24 * 60 * 60,
+  /** Objects asked of the clinic recent-events list for a sample. */
+  recentLimit: 3,
+  /** Pages a polling trigger reads at most in one poll (100 objects each). */
+  maxPollPages: 5,
+} as const;
+
+/** Milliseconds one request to an interface may take before it is abandoned with a clear message. */
+export const REQUEST_TIMEOUT_MS = 25_000;

@@ -1,0 +1,37 @@
+import type { OutputField } from '../resources/define';
+import { appointment } from '../resources/clinic';
+
+const isPair = (v: unknown): v is [unknown, unknown] => Array.isArray(v) && v.length === 2;
+
+/** Appointment fields a change may be reported for: the whitelist, so `changes` cannot leak anything else. */
+const TRACKED = Object.keys(appointment.fields).filter((k) => k !== 'id');
+
+/**
+ * appointment.updated carries `changes: {field: [old, new]}`. A Zap filters more easily on plain fields, so the
+ * item gets `changed_fields` (a list) and `previous_<field>` for each changed field.
+ */
+export const appointmentChanges = (raw: Record<string, unknown>): Record<string, unknown> => {
+  const changes =
+    raw.changes && typeof raw.changes === 'object' ? (raw.changes as Record<string, unknown>) : {};
+  const out: Record<string, unknown> = {};
+  const changed: string[] = [];
+  for (const field of TRACKED) {
+    const pair = changes[field];
+    if (!isPair(pair)) continue;
+    changed.push(field);
+    out[`previous_${field}`] = pair[0];
+  }
+  return { changed_fields: changed, ...out };
+};
+
+export const appointmentChangeFields: OutputField[] = [
+  { key: 'changed_fields', label: 'Changed Fields', type: 'string', list: true },
+  ...TRACKED.map((field): OutputField => {
+    const own = appointment.outputFields.find((o) => o.key === field);
+    return {
+      key: `previous_${field}`,
+      label: `Previous ${own?.label ?? field}`,
+      type: own?.type ?? 'string',
+    };
+  }),
+];

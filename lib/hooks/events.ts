@@ -1,0 +1,198 @@
+import type { Api } from '../interfaces';
+import { TRIGGER } from '../keys';
+import type { Field, OutputField, Resource } from '../resources/define';
+import { appointment, claim, invoice, patientErasure } from '../resources/clinic';
+import { creditNote, customer, orderStatusChange, receipt, session, stockLevel } from '../resources/cashier';
+import { APPOINTMENT_FILTERS, CASHIER_BRANCH, CLINIC_BRANCH, type Filter } from './filters';
+import { appointmentChanges, appointmentChangeFields } from './changes';
+
+/** Where a trigger's sample comes from in the Zap editor (performList). */
+export type SampleSource =
+  /** clinic: GET /webhooks/events/{event}/recent, its meta.sample when empty */
+  | { kind: 'recent' }
+  /** cashier: a list endpoint that holds real objects of the event */
+  | { kind: 'list'; path: string; query: Record<string, string | number | boolean> }
+  /** cashier: the account's sample from GET /webhooks/events */
+  | { kind: 'catalogue' };
+
+export interface HookEvent {
+  key: (typeof TRIGGER)[keyof typeof TRIGGER];
+  event: string;
+  api: Api;
+  // The event table mixes resources of different shapes; each row's own resource types its items.
+  resource: Resource<Record<string, Field>>;
+  noun: string;
+  label: string;
+  description: string;
+  filters: readonly Filter[];
+  sample: SampleSource;
+  /** Fields derived from the delivery's raw data beyond the resource's own (e.g. appointment changes). */
+  derive?: (rawData: Record<string, unknown>) => Record<string, unknown>;
+  extraOutputFields?: OutputField[];
+  /** Raw data for the static sample when the resource's own sample does not show the event (e.g. changes). */
+  sampleData?: Record<string, unknown>;
+}
+
+const recent: SampleSource = { kind: 'recent' };
+const catalogue: SampleSource = { kind: 'catalogue' };
+
+/** One row per event (CONTRACT §2). Adding an event is adding a row. */
+export const EVENTS: readonly HookEvent[] = [
+  {
+    key: TRIGGER.appointmentCreated,
+    event: 'appointment.created',
+    api: 'clinic',
+    resource: appointment,
+    noun: 'Appointment',
+    label: 'New Appointment',
+    description:
+      'Triggers when an appointment is booked, from the front desk, online booking or another app.',
+    filters: APPOINTMENT_FILTERS,
+    sample: recent,
+  },
+  {
+    key: TRIGGER.appointmentUpdated,
+    event: 'appointment.updated',
+    api: 'clinic',
+    resource: appointment,
+    noun: 'Appointment',
+    label: 'Appointment Updated',
+    description:
+      'Triggers when an appointment changes (confirmed, rescheduled, patient arrived, completed…); the changed fields and their previous values come with it.',
+    filters: APPOINTMENT_FILTERS,
+    sample: recent,
+    derive: appointmentChanges,
+    extraOutputFields: appointmentChangeFields,
+    sampleData: {
+      ...appointment.sample,
+      status: 'arrived',
+      updated_at: '2026-11-24T10:24:37+03:00',
+      changes: { status: ['confirmed', 'arrived'] },
+    },
+  },
+  {
+    key: TRIGGER.appointmentCancelled,
+    event: 'appointment.cancelled',
+    api: 'clinic',
+    resource: appointment,
+    noun: 'Appointment',
+    label: 'Appointment Cancelled',
+    description: 'Triggers when an appointment is cancelled, with the reason and time of the cancellation.',
+    filters: APPOINTMENT_FILTERS,
+    sample: recent,
+  },
+  {
+    key: TRIGGER.invoiceIssued,
+    event: 'invoice.issued',
+    api: 'clinic',
+    resource: invoice,
+    noun: 'Invoice',
+    label: 'New Invoice',
+    description: 'Triggers when the clinic issues an invoice.',
+    filters: [CLINIC_BRANCH],
+    sample: recent,
+  },
+  {
+    key: TRIGGER.invoicePaid,
+    event: 'invoice.paid',
+    api: 'clinic',
+    resource: invoice,
+    noun: 'Invoice',
+    label: 'Invoice Paid',
+    description: 'Triggers when an invoice is paid in full, with its payments.',
+    filters: [CLINIC_BRANCH],
+    sample: recent,
+  },
+  {
+    key: TRIGGER.claimUpdated,
+    event: 'claim.updated',
+    api: 'clinic',
+    resource: claim,
+    noun: 'Insurance Claim',
+    label: 'Insurance Claim Updated',
+    description:
+      "Triggers when an insurance claim's status or outcome changes (approved, partial, rejected…).",
+    filters: [],
+    sample: recent,
+  },
+  {
+    key: TRIGGER.patientErased,
+    event: 'patient.erased',
+    api: 'clinic',
+    resource: patientErasure,
+    noun: 'Patient Erasure',
+    label: 'Patient Erased',
+    description:
+      "Triggers when a patient's personal data is erased at their request, so you can erase it in other apps too.",
+    filters: [],
+    sample: recent,
+  },
+  {
+    key: TRIGGER.receiptIssued,
+    event: 'receipt.issued',
+    api: 'cashier',
+    resource: receipt,
+    noun: 'Receipt',
+    label: 'New Receipt',
+    description: 'Triggers when a till issues a sales receipt.',
+    filters: [CASHIER_BRANCH],
+    sample: catalogue,
+  },
+  {
+    key: TRIGGER.creditNoteIssued,
+    event: 'credit_note.issued',
+    api: 'cashier',
+    resource: creditNote,
+    noun: 'Credit Note',
+    label: 'New Credit Note',
+    description: 'Triggers when a till issues a credit note (a refund of a receipt).',
+    filters: [CASHIER_BRANCH],
+    sample: catalogue,
+  },
+  {
+    key: TRIGGER.sessionClosed,
+    event: 'session.closed',
+    api: 'cashier',
+    resource: session,
+    noun: 'Till Session',
+    label: 'Till Session Closed',
+    description: 'Triggers when a till session is closed, with its Z-report totals and cash variance.',
+    filters: [CASHIER_BRANCH],
+    sample: catalogue,
+  },
+  {
+    key: TRIGGER.stockLow,
+    event: 'stock.low',
+    api: 'cashier',
+    resource: stockLevel,
+    noun: 'Stock Level',
+    label: 'Stock Low',
+    description: "Triggers when an item's stock at a branch falls to or below its reorder point.",
+    filters: [CASHIER_BRANCH],
+    sample: { kind: 'list', path: '/stock/levels', query: { low_only: true } },
+  },
+  {
+    key: TRIGGER.orderStatusChanged,
+    event: 'order.status_changed',
+    api: 'cashier',
+    resource: orderStatusChange,
+    noun: 'Order',
+    label: 'Order Status Changed',
+    description:
+      'Triggers when an order sent to a till changes status, for example when the cashier accepts it.',
+    filters: [],
+    sample: catalogue,
+  },
+  {
+    key: TRIGGER.customerCreated,
+    event: 'customer.created',
+    api: 'cashier',
+    resource: customer,
+    noun: 'Customer',
+    label: 'New Customer',
+    description:
+      'Triggers when a customer is added at a till or in the back office. Name, phone and email come only with marketing consent.',
+    filters: [],
+    sample: { kind: 'list', path: '/customers', query: {} },
+  },
+];

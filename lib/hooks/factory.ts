@@ -1,0 +1,247 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { defineTrigger } from 'zapier-platform-core';
+import { SETTINGS } from '../config';
+import { firstDelivery, deliveryKey } from '../dedupe';
+import { clientFor } from '../http';
+import { languageOf, say } from '../i18n';
+import { verify, type VerifyFailure } from '../signature';
+import type { HookEvent } from './events';
+import { filterInputFields, passes } from './filters';
+
+/** What performSubscribe stores and Zapier hands back as `bundle.subscribeData`. */
+export interface SubscribeData {
+  id: number | string;
+  secret: string;
+  /** The path of the Zap's hook URL: the signature covers it, and perform does not get the URL itself. */
+  target_path: string;
+  event: string;
+  api: string;
+}
+
+/** The delivery envelope both interfaces send (spec §6). */
+interface Envelope {
+  id: string;
+  event: string;
+  occurred_at?: string;
+  data: Record<string, unknown>;
+}
+
+type HookBundle = Omit<Bundle, 'subscribeData'> & { subscribeData?: Partial<SubscribeData> };
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Zapier passes delivery headers as `Http-X-Partner-…` in Camel-Case; accept any case, with or without the prefix. */
+export const headerOf = (
+  headers: Record<string, string | string[] | undefined> | undefined,
+  name: string,
+): string | undefined => {
+  const wanted = [name.toLowerCase(), `http-${name.toLowerCase()}`];
+  for (const [k, v] of Object.entries(headers ?? {})) {
+    if (wanted.includes(k.toLowerCase())) return Array.isArray(v) ? v[0] : v;
+  }
+  return undefined;
+};
+
+const REFUSALS: Record<
+  VerifyFailure | 'no_subscription' | 'not_json' | 'event_id_mismatch',
+  { en: string; ar: string }
+> = {
+  missing_signature: { en: 'it has no X-Partner-Signature header', ar: 'لا تحمل ترويسة X-Partner-Signature' },
+  missing_timestamp: { en: 'it has no X-Partner-Timestamp header', ar: 'لا تحمل ترويسة X-Partner-Timestamp' },
+  bad_timestamp: { en: 'its timestamp is not a number of seconds', ar: 'طابعها الزمني ليس عددًا من الثواني' },
+  stale_timestamp: {
+    en: 'its timestamp is more than 5 minutes old (a replay or a slow clock)',
+    ar: 'مضى على طابعها الزمني أكثر من 5 دقائق (إعادة إرسال أو ساعة متأخرة)',
+  },
+  future_timestamp: {
+    en: 'its timestamp is more than 5 minutes in the future',
+    ar: 'طابعها الزمني متقدم بأكثر من 5 دقائق',
+  },
+  malformed_signature: {
+    en: 'its signature is not of the form sha256=<64 hex digits>',
+    ar: 'توقيعها ليس بالصيغة sha256=<64 خانة ست عشرية>',
+  },
+  mismatch: {
+    en: 'its signature does not match this Zap’s signing secret',
+    ar: 'توقيعها لا يطابق سر التوقيع الخاص بهذا الزاب',
+  },
+  no_subscription: { en: 'this Zap holds no signing secret for it', ar: 'لا يحمل هذا الزاب سر توقيع لها' },
+  not_json: { en: 'its body is not a JSON event envelope', ar: 'محتواها ليس غلاف حدث بصيغة JSON' },
+  event_id_mismatch: {
+    en: 'its X-Partner-Event-Id header differs from the event id in its body',
+    ar: 'ترويسة X-Partner-Event-Id تختلف عن معرّف الحدث في المحتوى',
+  },
+};
+
+const refuse = (z: ZObject, bundle: Pick<Bundle, 'authData'>, reason: keyof typeof REFUSALS): Error =>
+  new z.errors.HaltedError(
+    say(languageOf(bundle), {
+      en: `Delivery refused: ${REFUSALS[reason].en}. If the signing secret was rotated, turn the Zap off and on again to subscribe with the new one.`,
+      ar: `رُفض التسليم: ${REFUSALS[reason].ar}. إن غُيِّر سر التوقيع فأوقف الزاب وشغّله من جديد ليشترك بالسر الجديد.`,
+    }),
+  );
+
+const parseEnvelope = (content: string): Envelope | undefined => {
+  let body: unknown;
+  try {
+    body = JSON.parse(content);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(body) || typeof body.id !== 'string' || typeof body.event !== 'string') return undefined;
+  return {
+    id: body.id,
+    event: body.event,
+    occurred_at: typeof body.occurred_at === 'string' ? body.occurred_at : undefined,
+    data: isObject(body.data) ? body.data : {},
+  };
+};
+
+/** The item a Zap sees for one object of an event. */
+export const itemOf = (
+  def: HookEvent,
+  data: Record<string, unknown>,
+  eventId: string,
+  occurredAt: string | undefined,
+) => ({
+  ...def.resource.present(data),
+  ...(def.derive ? def.derive(data) : {}),
+  event_id: eventId,
+  occurred_at: occurredAt ?? null,
+});
+
+export const staticSample = (def: HookEvent) =>
+  itemOf(
+    def,
+    def.sampleData ?? def.resource.sample,
+    `${def.event}:${String(def.resource.sample.id)}`,
+    '2026-11-21T14:05:12+03:00',
+  );
+
+export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
+  const sub = bundle.subscribeData;
+  if (!sub?.secret || !sub.target_path) throw refuse(z, bundle, 'no_subscription');
+  const headers = bundle.rawRequest?.headers;
+  const rawBody = bundle.rawRequest?.content ?? '';
+  const checked = verify({
+    secret: sub.secret,
+    path: sub.target_path,
+    rawBody,
+    timestamp: headerOf(headers, 'X-Partner-Timestamp'),
+    signature: headerOf(headers, 'X-Partner-Signature'),
+  });
+  if (!checked.ok) throw refuse(z, bundle, checked.reason);
+  const envelope = parseEnvelope(rawBody);
+  if (!envelope) throw refuse(z, bundle, 'not_json');
+  const headerId = headerOf(headers, 'X-Partner-Event-Id');
+  if (headerId !== undefined && headerId !== envelope.id) throw refuse(z, bundle, 'event_id_mismatch');
+  // A test delivery from POST /webhooks/{id}/test, or another event sent to this hook: nothing to trigger.
+  if (envelope.event !== def.event) return [];
+  if (!(await firstDelivery(z, deliveryKey(def.api, sub.id ?? '', envelope.id)))) return [];
+  const item = itemOf(def, envelope.data, envelope.id, envelope.occurred_at);
+  return passes(def.filters, bundle.inputData, item) ? [item] : [];
+};
+
+export const makePerformSubscribe =
+  (def: HookEvent) =>
+  async (z: ZObject, bundle: HookBundle): Promise<SubscribeData> => {
+    const targetUrl = bundle.targetUrl ?? '';
+    const { body } = await clientFor(z, bundle, def.api).post('/webhooks', {
+      target_url: targetUrl,
+      event: def.event,
+    });
+    const answer = isObject(body) ? body : {};
+    const data = isObject(answer.data) ? answer.data : {};
+    const id = answer.id ?? data.id;
+    const secret = answer.secret ?? data.secret;
+    if ((typeof id !== 'number' && typeof id !== 'string') || typeof secret !== 'string') {
+      throw new z.errors.Error(
+        `The ${def.api} interface accepted the subscription but did not return its id and signing secret. Turn the Zap off and on again.`,
+        'subscribe_incomplete',
+        502,
+      );
+    }
+    return { id, secret, target_path: new URL(targetUrl).pathname, event: def.event, api: def.api };
+  };
+
+export const makePerformUnsubscribe = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
+  const id = bundle.subscribeData?.id;
+  if (id === undefined) return { removed: false };
+  // A 404 means the interface already forgot the subscription (switched off, deleted in the back office).
+  const removed = await clientFor(z, bundle, def.api).remove(`/webhooks/${encodeURIComponent(String(id))}`);
+  return { removed };
+};
+
+/** Envelope-or-object: the clinic's meta.sample and the cashier's catalogue samples do not show which. */
+const fromSample = (def: HookEvent, sample: unknown) => {
+  if (!isObject(sample)) return undefined;
+  if (isObject(sample.data) && typeof sample.event === 'string') {
+    return itemOf(
+      def,
+      sample.data,
+      typeof sample.id === 'string' ? sample.id : `${def.event}:sample`,
+      sample.occurred_at as string | undefined,
+    );
+  }
+  return itemOf(def, sample, `${def.event}:${String(sample.id ?? 'sample')}`, undefined);
+};
+
+export const makePerformList = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
+  const client = clientFor(z, bundle, def.api);
+  let items: Array<Record<string, unknown>> = [];
+  const source = def.sample;
+  if (source.kind === 'recent') {
+    const body = await client.raw('GET', `/webhooks/events/${encodeURIComponent(def.event)}/recent`, {
+      query: { limit: SETTINGS.recentLimit },
+    });
+    const answer = isObject(body) ? body : {};
+    const list = Array.isArray(answer.data) ? answer.data : [];
+    items = list.filter(isObject).flatMap((e) => {
+      const item = fromSample(def, e);
+      return item ? [item] : [];
+    });
+    if (!items.length && isObject(answer.meta)) {
+      const sample = fromSample(def, answer.meta.sample);
+      if (sample) items = [sample];
+    }
+  } else if (source.kind === 'list') {
+    const { data } = await client.page<unknown>(source.path, { ...source.query, per_page: 3 });
+    items = data
+      .filter(isObject)
+      .map((o) =>
+        itemOf(def, o, `${def.event}:${String(o.id ?? `${o.branch_id}:${o.variant_id}`)}`, undefined),
+      );
+  } else {
+    const body = await client.raw('GET', '/webhooks/events');
+    const list = isObject(body) && Array.isArray(body.data) ? body.data : [];
+    const entry = list.find((e): e is Record<string, unknown> => isObject(e) && e.event === def.event);
+    const sample = entry ? fromSample(def, entry.sample) : undefined;
+    if (sample) items = [sample];
+  }
+  const kept = items.filter((item) => passes(def.filters, bundle.inputData, item));
+  return kept.length ? kept : [staticSample(def)];
+};
+
+/** One REST-hook trigger from a row of the event table. */
+export const hookTrigger = (def: HookEvent) =>
+  defineTrigger({
+    key: def.key,
+    noun: def.noun,
+    display: { label: def.label, description: def.description },
+    operation: {
+      type: 'hook',
+      inputFields: filterInputFields(def.filters),
+      perform: makePerform(def),
+      performList: makePerformList(def),
+      performSubscribe: makePerformSubscribe(def),
+      performUnsubscribe: makePerformUnsubscribe(def),
+      sample: staticSample(def),
+      outputFields: [
+        ...def.resource.outputFields,
+        ...(def.extraOutputFields ?? []),
+        { key: 'event_id', label: 'Event ID', type: 'string' },
+        { key: 'occurred_at', label: 'Occurred At', type: 'datetime' },
+      ],
+    },
+  });

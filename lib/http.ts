@@ -1,0 +1,164 @@
+import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
+import { REQUEST_TIMEOUT_MS, SETTINGS } from './config';
+import { toZapierError } from './errors';
+import { languageOf } from './i18n';
+import { APIS, requireBaseUrl, requireToken, type Api } from './interfaces';
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+/** A list page as both interfaces answer it: `{data, meta}`. */
+export interface Page<T = unknown> {
+  data: T[];
+  meta: Record<string, unknown>;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A single object arrives as `{data: {...}}` on the clinic and, where the cashier spec does not show it,
+ * either wrapped or bare: accept both. A top-level `duplicate` (idempotent repeat) stays on the object.
+ */
+export const unwrapOne = (body: unknown): Record<string, unknown> => {
+  if (!isPlainObject(body)) return {};
+  if (isPlainObject(body.data) && !('id' in body)) {
+    return body.duplicate === undefined ? { ...body.data } : { ...body.data, duplicate: body.duplicate };
+  }
+  return body;
+};
+
+const compactQuery = (query: Query | undefined): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(query ?? {})) {
+    if (v !== undefined && v !== null && v !== '') out[k] = String(v);
+  }
+  return out;
+};
+
+export interface ApiClient {
+  readonly api: Api;
+  /** GET one object, unwrapped. */
+  get(path: string, query?: Query): Promise<Record<string, unknown>>;
+  /** GET one object; `undefined` when the interface answers 404 (searches: nothing found). */
+  find(path: string, query?: Query): Promise<Record<string, unknown> | undefined>;
+  /** GET one list page; `per_page` is capped at the interfaces' maximum. */
+  page<T = unknown>(path: string, query?: Query): Promise<Page<T>>;
+  /** GET successive pages until `limit` objects or the last page. */
+  all<T = unknown>(path: string, query: Query, limit: number): Promise<T[]>;
+  post(path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  put(path: string, body: unknown): Promise<{ status: number; body: unknown }>;
+  /** DELETE; `true` when it was there, `false` on 404. */
+  remove(path: string): Promise<boolean>;
+  /** The raw answer, for callers that read the whole envelope. */
+  raw(method: Method, path: string, options?: { query?: Query; body?: unknown }): Promise<unknown>;
+}
+
+const readJson = (response: HttpResponse, api: Api): unknown => {
+  if (response.status === 204 || !response.content) return undefined;
+  try {
+    return JSON.parse(response.content);
+  } catch {
+    throw new Error(
+      `The ${APIS[api].name.en} interface sent an answer that is not JSON (HTTP ${response.status}). Try again later; if it persists, contact the vendor's support.`,
+    );
+  }
+};
+
+/** The one HTTP client of an interface: base address, token, language, envelopes and paging live here. */
+export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api): ApiClient => {
+  const send = async (
+    method: Method,
+    path: string,
+    options: { query?: Query; body?: unknown; own404?: boolean } = {},
+  ): Promise<HttpResponse> => {
+    const base = requireBaseUrl(bundle, api);
+    const token = requireToken(bundle, api);
+    const request: HttpRequestOptions & { url: string } = {
+      url: `${base}${path}`,
+      method,
+      params: compactQuery(options.query),
+      headers: {
+        Authorization: `Bearer ${token}`,
+        Accept: 'application/json',
+        'Accept-Language': languageOf(bundle),
+        ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      timeout: REQUEST_TIMEOUT_MS,
+      skipThrowForStatus: options.own404,
+      middlewareData: { api },
+    };
+    if (options.body !== undefined) request.body = JSON.stringify(options.body);
+    try {
+      return await z.request(request);
+    } catch (err) {
+      throw describeTransportError(err, api);
+    }
+  };
+
+  const throwUnless404 = (response: HttpResponse): boolean => {
+    if (response.status === 404) return true;
+    if (response.status >= 400) {
+      throw toZapierError(z, response, api, languageOf(bundle));
+    }
+    return false;
+  };
+
+  const client: ApiClient = {
+    api,
+    async get(path, query) {
+      return unwrapOne(readJson(await send('GET', path, { query }), api));
+    },
+    async find(path, query) {
+      const response = await send('GET', path, { query, own404: true });
+      return throwUnless404(response) ? undefined : unwrapOne(readJson(response, api));
+    },
+    async page<T>(path: string, query?: Query) {
+      const perPage = Math.min(Number(query?.per_page ?? SETTINGS.maxPerPage), SETTINGS.maxPerPage);
+      const body = readJson(await send('GET', path, { query: { ...query, per_page: perPage } }), api);
+      const data = isPlainObject(body) && Array.isArray(body.data) ? (body.data as T[]) : [];
+      const meta = isPlainObject(body) && isPlainObject(body.meta) ? body.meta : {};
+      return { data, meta };
+    },
+    async all<T>(path: string, query: Query, limit: number) {
+      const out: T[] = [];
+      const perPage = Math.min(limit, SETTINGS.maxPerPage);
+      for (let page = 1; out.length < limit; page += 1) {
+        const { data, meta } = await client.page<T>(path, { ...query, page, per_page: perPage });
+        out.push(...data);
+        const total = typeof meta.total === 'number' ? meta.total : undefined;
+        if (data.length < perPage || (total !== undefined && page * perPage >= total)) break;
+      }
+      return out.slice(0, limit);
+    },
+    async post(path, body) {
+      const response = await send('POST', path, { body: body ?? {} });
+      return { status: response.status, body: readJson(response, api) };
+    },
+    async put(path, body) {
+      const response = await send('PUT', path, { body });
+      return { status: response.status, body: readJson(response, api) };
+    },
+    async remove(path) {
+      const response = await send('DELETE', path, { own404: true });
+      return !throwUnless404(response);
+    },
+    async raw(method, path, options) {
+      return readJson(await send(method, path, options), api);
+    },
+  };
+  return client;
+};
+
+/** Network failures (reset, refused, timed out) as a message a Zap builder can act on. */
+const describeTransportError = (err: unknown, api: Api): unknown => {
+  if (!(err instanceof Error) || 'status' in err || err.constructor.name !== 'FetchError') return err;
+  const name = APIS[api].name.en;
+  const timedOut = /timeout|timed out/i.test(err.message);
+  return new Error(
+    timedOut
+      ? `The ${name} interface did not answer within ${REQUEST_TIMEOUT_MS / 1000} seconds. Zapier will retry; if it persists, contact the vendor's support.`
+      : `Could not reach the ${name} interface (${err.message}). Check the ${name} base address in the connection; if it is right, try again later.`,
+  );
+};

@@ -1,0 +1,11 @@
+import type { Bundle } from 'zapier-platform-core';
+
+export type Lang = 'en' | 'ar';
+
+export const languageOf = (bundle: Pick<Bundle, 'authData'>): Lang =>
+  bundle.authData?.language === 'ar' ? 'ar' : 'en';
+
+/** A message of the app's own, in both languages. */
+export type Bilingual = Record<Lang, string>;
+
+export const say = (lang: Lang, text: Bilingual): string => text[lang];

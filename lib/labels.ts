@@ -1,0 +1,67 @@
+import type { Bilingual } from './i18n';
+
+/**
+ * Labels for the request fields the interfaces may name in `validation_failed` details, so an error reads
+ * "Start Time: …" rather than "starts_at: …". Fields not listed fall back to their key in Title Case.
+ */
+const LABELS: Record<string, Bilingual> = {
+  branch_id: { en: 'Branch', ar: 'الفرع' },
+  appointment_type_id: { en: 'Appointment Type', ar: 'نوع الموعد' },
+  starts_at: { en: 'Start Time', ar: 'وقت البدء' },
+  practitioner_id: { en: 'Practitioner', ar: 'الممارس' },
+  patient_id: { en: 'Patient', ar: 'المريض' },
+  patient_phone: { en: 'Patient Phone', ar: 'جوال المريض' },
+  patient_name: { en: 'Patient Name', ar: 'اسم المريض' },
+  external_ref: { en: 'Booking Reference', ar: 'مرجع الحجز' },
+  note: { en: 'Note', ar: 'ملاحظة' },
+  reason: { en: 'Cancellation Reason', ar: 'سبب الإلغاء' },
+  target_url: { en: 'Webhook Address', ar: 'عنوان الويب هوك' },
+  event: { en: 'Event', ar: 'الحدث' },
+  external_id: { en: 'Order Reference', ar: 'مرجع الطلب' },
+  order_type: { en: 'Order Type', ar: 'نوع الطلب' },
+  prepaid: { en: 'Prepaid', ar: 'مدفوع مسبقًا' },
+  customer: { en: 'Customer', ar: 'العميل' },
+  lines: { en: 'Order Lines', ar: 'بنود الطلب' },
+  name_ar: { en: 'Name (Arabic)', ar: 'الاسم بالعربية' },
+  name_en: { en: 'Name (English)', ar: 'الاسم بالإنجليزية' },
+  category_id: { en: 'Category', ar: 'الفئة' },
+  default_price_halalas: { en: 'Default Price', ar: 'السعر الافتراضي' },
+  variants: { en: 'Variants', ar: 'الأصناف الفرعية' },
+  sku: { en: 'SKU', ar: 'رمز الصنف' },
+  barcode: { en: 'Barcode', ar: 'الباركود' },
+  since_id: { en: 'Since Receipt', ar: 'منذ الإيصال' },
+  kind: { en: 'Kind', ar: 'النوع' },
+};
+
+const titleCase = (key: string): string =>
+  key
+    .replace(/\[\d+\]|\.\d+(?=\.|$)/g, '')
+    .split(/[._\s]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
+
+/** The label of a request field, in both languages. Nested keys such as `lines.0.qty` keep their position. */
+export const labelOf = (field: string): Bilingual => {
+  const known = LABELS[field];
+  if (known) return known;
+  const position = /(?:\[|\.)(\d+)(?:\]|\.)/.exec(field)?.[1];
+  const leaf = field.split(/[.[\]]+/).filter((p) => p && !/^\d+$/.test(p));
+  const head = leaf.length > 1 ? LABELS[leaf[0]!] : undefined;
+  const tail = LABELS[leaf[leaf.length - 1]!];
+  const en = [
+    head?.en ?? (leaf.length > 1 ? titleCase(leaf[0]!) : ''),
+    position ? `#${Number(position) + 1}` : '',
+    tail?.en ?? titleCase(leaf[leaf.length - 1] ?? field),
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const ar = [
+    head?.ar ?? (leaf.length > 1 ? leaf[0] : ''),
+    position ? `#${Number(position) + 1}` : '',
+    tail?.ar ?? leaf[leaf.length - 1] ?? field,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return { en, ar };
+};

@@ -1,0 +1,49 @@
+/**
+ * Money rules of CONTRACT §5: riyals as decimal text in, integer halalas on the wire, and every
+ * `*_halalas` output gets a `*_sar` sibling with two decimals. Integer arithmetic only, so nothing rounds.
+ */
+
+const SAR_TEXT = /^(\d+)(?:\.(\d{1,2}))?$/;
+
+export class MoneyFormatError extends Error {}
+
+/** "12.5" → 1250. Throws for negatives, more than two decimals, or anything that is not a number. */
+export const sarToHalalas = (input: string | number): number => {
+  const text = String(input).trim().replace(/^\+/, '').replace(/,/g, '');
+  if (text.startsWith('-'))
+    throw new MoneyFormatError(`"${input}" is negative; prices and amounts must be 0 or more.`);
+  const m = SAR_TEXT.exec(text);
+  if (!m) {
+    throw new MoneyFormatError(
+      /^\d*\.\d{3,}$/.test(text)
+        ? `"${input}" has more than two decimals; SAR amounts have at most two (halalas).`
+        : `"${input}" is not an amount in SAR; write it like 12.50.`,
+    );
+  }
+  const halalas = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  if (!Number.isSafeInteger(halalas)) throw new MoneyFormatError(`"${input}" is too large.`);
+  return halalas;
+};
+
+/** 1250 → "12.50"; -5 → "-0.05". */
+export const halalasToSar = (halalas: number): string => {
+  const sign = halalas < 0 ? '-' : '';
+  const abs = Math.abs(Math.trunc(halalas));
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+};
+
+const HALALAS_KEY = /^(.*)_halalas$/;
+
+/** Adds `x_sar` beside every integer `x_halalas`, at any depth (arrays and nested objects included). */
+export const withSar = <T>(value: T): T => {
+  if (Array.isArray(value)) return value.map((v) => withSar(v)) as T;
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = withSar(v);
+    const base = HALALAS_KEY.exec(key)?.[1];
+    if (base !== undefined && typeof v === 'number' && Number.isInteger(v))
+      out[`${base}_sar`] = halalasToSar(v);
+  }
+  return out as T;
+};

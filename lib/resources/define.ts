@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { withSar } from '../money';
+
+/** Output field as Zapier's schema takes it. */
+export interface OutputField {
+  key: string;
+  label: string;
+  type?: 'string' | 'integer' | 'number' | 'boolean' | 'datetime';
+  list?: boolean;
+  primary?: boolean;
+}
+
+type OutputType = NonNullable<OutputField['type']>;
+
+/** One field of a resource: its zod schema, its label and how Zapier shows it. */
+export interface Field<S extends z.ZodType = z.ZodType> {
+  schema: S;
+  label: string;
+  type: OutputType;
+  money?: boolean;
+  list?: boolean;
+  important?: boolean;
+  /** Fields of each element (arrays of objects) or of the object (nested objects). */
+  children?: Record<string, Field>;
+  childrenAreList?: boolean;
+}
+
+type Shape<F extends Record<string, Field>> = { [K in keyof F]: F[K]['schema'] };
+
+const opt = <S extends z.ZodType>(s: S) => s.nullish();
+
+/** Field builders. Everything but an `id` may be absent or null: the interfaces omit what they do not know. */
+export const f = {
+  id: (label: string) => ({ schema: z.string().min(1), label, type: 'string' as const, important: true }),
+  intId: (label: string) => ({ schema: z.number().int(), label, type: 'integer' as const, important: true }),
+  text: (label: string, important = false) => ({
+    schema: opt(z.string()),
+    label,
+    type: 'string' as const,
+    important,
+  }),
+  int: (label: string, important = false) => ({
+    schema: opt(z.number().int()),
+    label,
+    type: 'integer' as const,
+    important,
+  }),
+  /** Quantities the cashier sends as decimal strings (numbers tolerated). */
+  decimal: (label: string) => ({
+    schema: opt(z.union([z.string(), z.number()]).transform(String)),
+    label,
+    type: 'string' as const,
+  }),
+  bool: (label: string) => ({ schema: opt(z.boolean()), label, type: 'boolean' as const }),
+  datetime: (label: string, important = false) => ({
+    schema: opt(z.string()),
+    label,
+    type: 'datetime' as const,
+    important,
+  }),
+  date: (label: string) => ({ schema: opt(z.string()), label, type: 'string' as const }),
+  /** Integer halalas; the output also shows a `_sar` sibling with two decimals. */
+  halalas: (label: string, important = false) => ({
+    schema: opt(z.number().int()),
+    label,
+    type: 'integer' as const,
+    money: true,
+    important,
+  }),
+  texts: (label: string) => ({
+    schema: opt(z.array(z.string())),
+    label,
+    type: 'string' as const,
+    list: true,
+  }),
+  any: (label: string) => ({ schema: z.unknown().optional(), label, type: 'string' as const }),
+  /** An array of objects whose fields are whitelisted like the resource's own. */
+  rows: <C extends Record<string, Field>>(label: string, children: C) => ({
+    schema: opt(z.array(z.object(shapeOf(children)))),
+    label,
+    type: 'string' as const,
+    children: children as Record<string, Field>,
+    childrenAreList: true,
+  }),
+  /** A nested object; `loose` keeps members beyond the listed ones (cashier records the spec leaves open). */
+  object: <C extends Record<string, Field>>(label: string, children: C, loose = false) => ({
+    schema: opt(loose ? z.looseObject(shapeOf(children)) : z.object(shapeOf(children))),
+    label,
+    type: 'string' as const,
+    children: children as Record<string, Field>,
+  }),
+};
+
+export function shapeOf<F extends Record<string, Field>>(fields: F): Shape<F> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [k, v] of Object.entries(fields)) shape[k] = v.schema;
+  return shape as Shape<F>;
+}
+
+/**
+ * Zapier output fields: money gets its SAR sibling, rows become `parent[]child`, objects `parent__child`.
+ * Important fields come first, so the mapping list opens with what Zaps use most.
+ */
+export const outputFieldsOf = (fields: Record<string, Field>, prefix = ''): OutputField[] =>
+  Object.entries(fields)
+    .sort(([, a], [, b]) => Number(!!b.important) - Number(!!a.important))
+    .flatMap(([key, field]): OutputField[] => {
+      const full = `${prefix}${key}`;
+      if (field.children) {
+        return outputFieldsOf(field.children, field.childrenAreList ? `${full}[]` : `${full}__`);
+      }
+      const base: OutputField = { key: full, label: field.label, type: field.type };
+      if (field.list) base.list = true;
+      if (!field.money) return [base];
+      const sar: OutputField = {
+        key: full.replace(/_halalas$/, '_sar'),
+        label: `${field.label} (SAR)`,
+        type: 'string',
+      };
+      return [sar, { ...base, label: `${field.label} (Halalas)` }];
+    });
+
+export interface Resource<F extends Record<string, Field>, Extra extends object = object> {
+  noun: string;
+  schema: z.ZodObject<Shape<F>>;
+  fields: F;
+  outputFields: OutputField[];
+  /** What a Zap sees: the whitelisted object with its `_sar` siblings (and `id` where the object has none). */
+  present(data: unknown): Item<F> & Extra;
+  sample: Item<F> & Extra;
+}
+
+export type Parsed<F extends Record<string, Field>> = z.infer<z.ZodObject<Shape<F>>>;
+export type Item<F extends Record<string, Field>> = Parsed<F> & Record<string, unknown>;
+
+export class ResourceShapeError extends Error {}
+
+export const defineResource = <F extends Record<string, Field>, Extra extends object = object>(def: {
+  noun: string;
+  fields: F;
+  sample: unknown;
+  /** Fields that stay beyond the listed ones (cashier records whose full field lists are not shown). */
+  loose?: boolean;
+  /** Adds what the object lacks, e.g. the composite `id` of a stock level. */
+  decorate?: (parsed: Parsed<F>) => Extra;
+}): Resource<F, Extra> => {
+  const shape = shapeOf(def.fields);
+  const schema = (def.loose ? z.looseObject(shape) : z.object(shape)) as z.ZodObject<Shape<F>>;
+  const present = (data: unknown): Item<F> & Extra => {
+    const result = schema.safeParse(data);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new ResourceShapeError(
+        `The ${def.noun.toLowerCase()} received does not have the documented shape (${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}).`,
+      );
+    }
+    const extra = def.decorate ? def.decorate(result.data) : ({} as Extra);
+    return withSar({ ...extra, ...result.data }) as Item<F> & Extra;
+  };
+  return {
+    noun: def.noun,
+    schema,
+    fields: def.fields,
+    outputFields: outputFieldsOf(def.fields),
+    present,
+    sample: present(def.sample),
+  };
+};

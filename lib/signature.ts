@@ -1,0 +1,58 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { SETTINGS } from './config';
+
+/** The parts a delivery's signature covers (both specs, §6). */
+export interface SignedParts {
+  timestamp: string;
+  path: string;
+  rawBody: string;
+}
+
+const sha256Hex = (body: string): string => createHash('sha256').update(body, 'utf8').digest('hex');
+
+/** `sha256=` + HMAC-SHA256(secret as received, "timestamp\nPOST\npath\nsha256hex(body)"). */
+export const sign = (secret: string, { timestamp, path, rawBody }: SignedParts): string =>
+  `sha256=${createHmac('sha256', secret)
+    .update(`${timestamp}\nPOST\n${path}\n${sha256Hex(rawBody)}`)
+    .digest('hex')}`;
+
+export type VerifyFailure =
+  | 'missing_signature'
+  | 'missing_timestamp'
+  | 'bad_timestamp'
+  | 'stale_timestamp'
+  | 'future_timestamp'
+  | 'malformed_signature'
+  | 'mismatch';
+
+export type VerifyResult = { ok: true } | { ok: false; reason: VerifyFailure };
+
+export interface VerifyInput {
+  secret: string;
+  path: string;
+  rawBody: string;
+  timestamp: string | undefined;
+  signature: string | undefined;
+  nowSeconds?: number;
+}
+
+const SIGNATURE_FORMAT = /^sha256=[0-9a-f]{64}$/;
+
+/** Checks a delivery as the specs say: timestamp all digits and within tolerance, then a constant-time compare. */
+export const verify = (input: VerifyInput): VerifyResult => {
+  const { secret, path, rawBody, timestamp, signature } = input;
+  if (!signature) return { ok: false, reason: 'missing_signature' };
+  if (timestamp === undefined || timestamp === '') return { ok: false, reason: 'missing_timestamp' };
+  if (!/^\d+$/.test(timestamp)) return { ok: false, reason: 'bad_timestamp' };
+  const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
+  const age = now - Number(timestamp);
+  if (age > SETTINGS.signatureToleranceSeconds) return { ok: false, reason: 'stale_timestamp' };
+  if (-age > SETTINGS.signatureToleranceSeconds) return { ok: false, reason: 'future_timestamp' };
+  const given = signature.trim().toLowerCase();
+  if (!SIGNATURE_FORMAT.test(given)) return { ok: false, reason: 'malformed_signature' };
+  const expected = Buffer.from(sign(secret, { timestamp, path, rawBody }), 'utf8');
+  const actual = Buffer.from(given, 'utf8');
+  return actual.length === expected.length && timingSafeEqual(actual, expected)
+    ? { ok: true }
+    : { ok: false, reason: 'mismatch' };
+};

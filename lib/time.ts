@@ -1,0 +1,6 @@
+/** Saudi Arabia keeps UTC+03:00 all year (no daylight saving). */
+const RIYADH_OFFSET_MS = 3 * 60 * 60 * 1000;
+
+/** An instant as ISO-8601 with the +03:00 offset the interfaces use for Saudi branches. */
+export const saudiTime = (at: Date): string =>
+  new Date(at.getTime() + RIYADH_OFFSET_MS).toISOString().replace(/\.\d{3}Z$/, '+03:00');

@@ -1,0 +1,76 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { defineTrigger } from 'zapier-platform-core';
+import { SETTINGS } from '../lib/config';
+import { APPOINTMENT_FILTERS, filterInputFields, passes } from '../lib/hooks/filters';
+import { clientFor } from '../lib/http';
+import { TRIGGER } from '../lib/keys';
+import { appointment } from '../lib/resources/clinic';
+import { saudiTime } from '../lib/time';
+
+/** Statuses of an appointment that has not started yet and still will. */
+const UPCOMING = new Set(['booked', 'confirmed', 'arrived']);
+
+const inputFields = [
+  {
+    key: 'minutes_before',
+    label: 'Minutes Before Start',
+    helpText:
+      'How long before an appointment starts the Zap should fire, in minutes (for example 60 for an hour, 1440 for a day). Each appointment fires once.',
+    type: 'integer' as const,
+    required: true,
+    default: '60',
+  },
+  ...filterInputFields(APPOINTMENT_FILTERS),
+];
+
+export const performStartingSoon = async (z: ZObject, bundle: Bundle) => {
+  const minutes = Number(bundle.inputData.minutes_before ?? 60);
+  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10080) {
+    throw new z.errors.Error(
+      'Minutes Before Start must be a whole number from 1 to 10080 (one week).',
+      'invalid_input',
+      400,
+    );
+  }
+  const now = Date.now();
+  const rows = await clientFor(z, bundle, 'clinic').all<unknown>(
+    '/appointments',
+    {
+      from: saudiTime(new Date(now)),
+      to: saudiTime(new Date(now + minutes * 60_000)),
+      branch_id: bundle.inputData.branch_id as string | undefined,
+      practitioner_id: bundle.inputData.practitioner_id as string | undefined,
+    },
+    SETTINGS.maxPollPages * SETTINGS.maxPerPage,
+  );
+  return rows
+    .map((row) => appointment.present(row))
+    .filter((a) => UPCOMING.has(String(a.status)) && passes(APPOINTMENT_FILTERS, bundle.inputData, a))
+    .map((a) => ({
+      ...a,
+      minutes_until_start: a.starts_at
+        ? Math.max(0, Math.round((Date.parse(a.starts_at) - now) / 60_000))
+        : null,
+    }))
+    .sort((x, y) => String(y.starts_at).localeCompare(String(x.starts_at)));
+};
+
+export const appointmentStartingSoon = defineTrigger({
+  key: TRIGGER.appointmentStartingSoon,
+  noun: 'Appointment',
+  display: {
+    label: 'Appointment Starting Soon',
+    description:
+      'Triggers when an appointment is about to start, a chosen number of minutes beforehand: for reminders by SMS, WhatsApp or email.',
+  },
+  operation: {
+    type: 'polling',
+    inputFields,
+    perform: performStartingSoon,
+    sample: { ...appointment.sample, minutes_until_start: 45 },
+    outputFields: [
+      ...appointment.outputFields,
+      { key: 'minutes_until_start', label: 'Minutes Until Start', type: 'integer' },
+    ],
+  },
+});
