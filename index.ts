@@ -1,9 +1,11 @@
 import { defineApp, version as platformVersion } from 'zapier-platform-core';
 import { authentication } from './authentication';
+import { creates } from './creates';
+import { searches } from './searches';
 import { mapErrors } from './lib/errors';
 import { APP_VERSION } from './lib/version';
 import { appointmentStartingSoon } from './triggers/appointment_starting_soon';
-import { branchList } from './triggers/dropdowns';
+import { dropdownTriggers } from './triggers/dropdowns';
 import { hookTriggers } from './triggers/hooks';
 
 const byKey = <T extends { key: string }>(items: readonly T[]): Record<string, T> =>
@@ -15,9 +17,9 @@ const app = defineApp({
   flags: { throwForThrottlingEarly: false },
   authentication,
   afterResponse: [mapErrors],
-  triggers: byKey([...hookTriggers, appointmentStartingSoon, branchList]),
-  creates: {},
-  searches: {},
+  triggers: byKey([...hookTriggers, appointmentStartingSoon, ...dropdownTriggers]),
+  creates: byKey(creates),
+  searches: byKey(searches),
 });
 
 // CommonJS `export =`: core's loader on Zapier does not unwrap `default` (see PLATFORM-NOTES).

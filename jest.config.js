@@ -3,6 +3,8 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
+  // 'ts' first: the root index.js (the build's entry) must not shadow index.ts in tests.
+  moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   setupFiles: ['<rootDir>/test/setup-env.ts'],
   clearMocks: true,

@@ -47,12 +47,22 @@ export interface ApiClient {
   page<T = unknown>(path: string, query?: Query): Promise<Page<T>>;
   /** GET successive pages until `limit` objects or the last page. */
   all<T = unknown>(path: string, query: Query, limit: number): Promise<T[]>;
+  /** POST; without a body nothing is sent (e.g. "empty body" cancels). */
   post(path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
   put(path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   /** DELETE; `true` when it was there, `false` on 404. */
   remove(path: string): Promise<boolean>;
   /** The raw answer, for callers that read the whole envelope. */
   raw(method: Method, path: string, options?: { query?: Query; body?: unknown }): Promise<unknown>;
+  /**
+   * A request whose listed error statuses come back to the caller (e.g. a 409 that means "not closed yet")
+   * instead of being thrown; any other error is mapped as usual.
+   */
+  attempt(
+    method: Method,
+    path: string,
+    options: { query?: Query; body?: unknown; handle: number[] },
+  ): Promise<{ status: number; body: unknown }>;
 }
 
 const readJson = (response: HttpResponse, api: Api): unknown => {
@@ -71,7 +81,7 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
   const send = async (
     method: Method,
     path: string,
-    options: { query?: Query; body?: unknown; own404?: boolean } = {},
+    options: { query?: Query; body?: unknown; handle?: number[] } = {},
   ): Promise<HttpResponse> => {
     const base = requireBaseUrl(bundle, api);
     const token = requireToken(bundle, api);
@@ -86,23 +96,21 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
         ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       timeout: REQUEST_TIMEOUT_MS,
-      skipThrowForStatus: options.own404,
+      // Statuses the caller handles itself skip the error mapper; the rest are mapped just below.
+      skipThrowForStatus: !!options.handle?.length,
       middlewareData: { api },
     };
     if (options.body !== undefined) request.body = JSON.stringify(options.body);
+    let response: HttpResponse;
     try {
-      return await z.request(request);
+      response = await z.request(request);
     } catch (err) {
       throw describeTransportError(err, api);
     }
-  };
-
-  const throwUnless404 = (response: HttpResponse): boolean => {
-    if (response.status === 404) return true;
-    if (response.status >= 400) {
+    if (response.status >= 400 && !options.handle?.includes(response.status)) {
       throw toZapierError(z, response, api, languageOf(bundle));
     }
-    return false;
+    return response;
   };
 
   const client: ApiClient = {
@@ -111,8 +119,8 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
       return unwrapOne(readJson(await send('GET', path, { query }), api));
     },
     async find(path, query) {
-      const response = await send('GET', path, { query, own404: true });
-      return throwUnless404(response) ? undefined : unwrapOne(readJson(response, api));
+      const response = await send('GET', path, { query, handle: [404] });
+      return response.status === 404 ? undefined : unwrapOne(readJson(response, api));
     },
     async page<T>(path: string, query?: Query) {
       const perPage = Math.min(Number(query?.per_page ?? SETTINGS.maxPerPage), SETTINGS.maxPerPage);
@@ -133,7 +141,7 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
       return out.slice(0, limit);
     },
     async post(path, body) {
-      const response = await send('POST', path, { body: body ?? {} });
+      const response = await send('POST', path, { body });
       return { status: response.status, body: readJson(response, api) };
     },
     async put(path, body) {
@@ -141,11 +149,15 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
       return { status: response.status, body: readJson(response, api) };
     },
     async remove(path) {
-      const response = await send('DELETE', path, { own404: true });
-      return !throwUnless404(response);
+      const response = await send('DELETE', path, { handle: [404] });
+      return response.status !== 404;
     },
     async raw(method, path, options) {
       return readJson(await send(method, path, options), api);
+    },
+    async attempt(method, path, options) {
+      const response = await send(method, path, options);
+      return { status: response.status, body: readJson(response, api) };
     },
   };
   return client;

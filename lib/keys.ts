@@ -16,14 +16,45 @@ export const TRIGGER = {
   appointmentStartingSoon: 'appointment_starting_soon',
 } as const;
 
+export const CREATE = {
+  bookAppointment: 'book_appointment',
+  cancelAppointment: 'cancel_appointment',
+  createOrder: 'create_order',
+  cancelOrder: 'cancel_order',
+  createItem: 'create_item',
+  updateItem: 'update_item',
+} as const;
+
+export const SEARCH = {
+  findPatient: 'find_patient',
+  findAppointment: 'find_appointment',
+  findInvoice: 'find_invoice',
+  findItem: 'find_item',
+  findOrder: 'find_order',
+  findReceipt: 'find_receipt',
+  findStockLevel: 'find_stock_level',
+  findZReport: 'find_z_report',
+} as const;
+
 /** Hidden triggers that fill dynamic dropdowns. */
 export const DROPDOWN = {
   branches: 'branch_list',
+  categories: 'category_list',
+  items: 'item_list',
+  variants: 'variant_list',
+  patients: 'patient_list',
+  upcomingAppointments: 'upcoming_appointment_list',
+  clinicBranches: 'clinic_branch_list',
+  practitioners: 'practitioner_list',
+  appointmentTypes: 'appointment_type_list',
 } as const;
 
+type DropdownKey = (typeof DROPDOWN)[keyof typeof DROPDOWN];
+type SearchKey = (typeof SEARCH)[keyof typeof SEARCH];
+
 /** `dynamic` reference of a dropdown: `<trigger>.<value field>.<label field>`. */
-export const dynamicRef = (
-  key: (typeof DROPDOWN)[keyof typeof DROPDOWN],
-  value = 'id',
-  label = 'label',
-): string => `${key}.${value}.${label}`;
+export const dynamicRef = (key: DropdownKey, value = 'id', label = 'label'): string =>
+  `${key}.${value}.${label}`;
+
+/** `search` reference of a search-connected field: `<search>.<result field>`. */
+export const searchRef = (key: SearchKey, field = 'id'): string => `${key}.${field}`;

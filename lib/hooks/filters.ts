@@ -19,6 +19,7 @@ export const CLINIC_BRANCH: Filter = {
   label: 'Branch',
   field: 'branch_id',
   type: 'integer',
+  dynamic: dynamicRef(DROPDOWN.clinicBranches),
   helpText:
     'Only fire for this clinic branch (its number is shown in the back office under Settings → Branches). Leave blank for every branch.',
 };
@@ -28,6 +29,7 @@ export const PRACTITIONER: Filter = {
   label: 'Practitioner',
   field: 'practitioner_id',
   type: 'string',
+  dynamic: dynamicRef(DROPDOWN.practitioners),
   helpText:
     'Only fire for this practitioner (the code in the back office under Staff → Practitioners). Leave blank for every practitioner.',
 };
@@ -37,6 +39,7 @@ export const APPOINTMENT_TYPE: Filter = {
   label: 'Appointment Type',
   field: 'appointment_type_id',
   type: 'integer',
+  dynamic: dynamicRef(DROPDOWN.appointmentTypes),
   helpText:
     'Only fire for this appointment type (its number is shown in the back office under Settings → Appointment Types). Leave blank for every type.',
 };

@@ -223,3 +223,104 @@ export const branch = defineResource({
   },
   sample: { id: 1, name: 'الرياض - العليا', name_ar: 'الرياض - العليا', name_en: 'Riyadh - Olaya' },
 });
+
+const variantFields = {
+  id: f.int('Variant ID'),
+  plu: f.text('PLU'),
+  name_ar: f.text('Variant Name (Arabic)'),
+  sku: f.text('SKU'),
+  barcode: f.text('Barcode'),
+  price_halalas: f.halalas('Price'),
+  is_default: f.bool('Default Variant'),
+};
+
+export const item = defineResource({
+  noun: 'Item',
+  loose: true,
+  fields: {
+    id: f.intId('Item ID'),
+    name_ar: f.text('Name (Arabic)', true),
+    name_en: f.text('Name (English)', true),
+    category_id: f.int('Category ID'),
+    default_price_halalas: f.halalas('Default Price'),
+    variants: f.rows('Variants', variantFields),
+    modifier_group_ids: f.any('Modifier Group IDs'),
+    combo_slots: f.any('Combo Slots'),
+  },
+  sample: {
+    id: 311,
+    name_ar: 'قهوة عربية',
+    name_en: 'Arabic Coffee',
+    category_id: 4,
+    default_price_halalas: 900,
+    variants: [
+      {
+        id: 117,
+        plu: 'V117',
+        name_ar: 'صغير',
+        sku: 'COF-AR-S',
+        barcode: '6281000001170',
+        price_halalas: 900,
+        is_default: true,
+      },
+      {
+        id: 118,
+        plu: 'V118',
+        name_ar: 'كبير',
+        sku: 'COF-AR-L',
+        barcode: '6281000001187',
+        price_halalas: 1200,
+        is_default: false,
+      },
+    ],
+    modifier_group_ids: [],
+    combo_slots: [],
+  },
+});
+
+export const category = defineResource({
+  noun: 'Category',
+  loose: true,
+  fields: {
+    id: f.intId('Category ID'),
+    name: f.text('Name', true),
+    name_ar: f.text('Name (Arabic)'),
+    name_en: f.text('Name (English)'),
+  },
+  sample: { id: 4, name: 'المشروبات الساخنة', name_ar: 'المشروبات الساخنة', name_en: 'Hot Drinks' },
+});
+
+export const order = defineResource({
+  noun: 'Order',
+  loose: true,
+  fields: {
+    id: f.id('Order ID'),
+    external_id: f.text('External Order ID', true),
+    provider: f.text('Provider'),
+    status: f.text('Status', true),
+    total_halalas: f.halalas('Total', true),
+  },
+  sample: {
+    id: '01JDAD4E5F6G7H8J9K0M1N2P3Q',
+    external_id: 'SHOP-100482',
+    provider: 'zapier',
+    status: 'received',
+    total_halalas: 8650,
+  },
+});
+
+export const zReport = defineResource({
+  noun: 'Z-Report',
+  loose: true,
+  fields: {
+    ...session.fields,
+    expected: f.object('Expected', {}, true),
+    counted: f.object('Counted', {}, true),
+  },
+  sample: {
+    ...session.sample,
+    z_report: { sales: { total_halalas: 1284550 }, prepayments_applied: { total_halalas: 15000 } },
+    expected: { cash_halalas: 412300 },
+    counted: { cash_halalas: 412050 },
+  },
+});

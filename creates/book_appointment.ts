@@ -1,0 +1,142 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { defineCreate, defineInputFields } from 'zapier-platform-core';
+import { z } from 'zod';
+import { clientFor } from '../lib/http';
+import { derivedBookingRef, writeResult } from '../lib/idempotency';
+import { datetime, labelsOf, optional, parseInput, phone, positiveInt, text, ulid } from '../lib/inputs';
+import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { appointment } from '../lib/resources/clinic';
+
+const inputFields = defineInputFields([
+  {
+    key: 'patient_id',
+    label: 'Patient',
+    helpText:
+      'Choose the patient, or map one found by the Find Patient step. Leave blank to book by Patient Phone instead.',
+    dynamic: dynamicRef(DROPDOWN.patients),
+    search: searchRef(SEARCH.findPatient),
+    required: false,
+  },
+  {
+    key: 'patient_phone',
+    label: 'Patient Phone',
+    helpText:
+      'Used when no Patient is chosen: the mobile in any Saudi form (0501234567, +966 50 123 4567). If the clinic does not know the number, a new patient file is opened.',
+    required: false,
+  },
+  {
+    key: 'patient_name',
+    label: 'Patient Name',
+    helpText: 'The name for a new patient file (used only when the phone is not known to the clinic).',
+    required: false,
+  },
+  {
+    key: 'branch_id',
+    label: 'Branch',
+    helpText: 'The clinic branch where the appointment takes place.',
+    dynamic: dynamicRef(DROPDOWN.clinicBranches),
+    type: 'integer',
+    required: true,
+  },
+  {
+    key: 'appointment_type_id',
+    label: 'Appointment Type',
+    helpText: 'The kind of visit, as set up in the back office under Settings → Appointment Types.',
+    dynamic: dynamicRef(DROPDOWN.appointmentTypes),
+    type: 'integer',
+    required: true,
+  },
+  {
+    key: 'starts_at',
+    label: 'Start Time',
+    helpText:
+      'When the appointment starts, with its time zone, e.g. 2026-11-24T10:30:00+03:00. The slot must be free.',
+    type: 'datetime',
+    required: true,
+  },
+  {
+    key: 'practitioner_id',
+    label: 'Practitioner',
+    helpText: 'The doctor or therapist. Leave blank to let the clinic assign one.',
+    dynamic: dynamicRef(DROPDOWN.practitioners),
+    required: false,
+  },
+  {
+    key: 'note',
+    label: 'Note',
+    helpText: 'A short note for the front desk. Never put diagnoses or clinical details here.',
+    type: 'text',
+    required: false,
+  },
+  {
+    key: 'external_ref',
+    label: 'Booking Reference',
+    helpText:
+      'Your own unique reference for this booking, e.g. the form entry or lead number. The clinic never books the same reference twice. Leave blank and the app makes one from this Zap, the patient, branch, type, practitioner and start time, so a replayed step cannot book twice.',
+    required: false,
+  },
+]);
+
+const Input = z
+  .object({
+    patient_id: optional(ulid()),
+    patient_phone: optional(phone()),
+    patient_name: optional(text()),
+    branch_id: positiveInt(),
+    appointment_type_id: positiveInt(),
+    starts_at: datetime(),
+    practitioner_id: optional(ulid()),
+    note: optional(text()),
+    external_ref: optional(text().max(100, 'must be at most 100 characters')),
+  })
+  .refine((i) => i.patient_id || i.patient_phone, {
+    message: 'choose the Patient or give the Patient Phone',
+    path: ['patient_id'],
+  });
+
+export const performBookAppointment = async (z_: ZObject, bundle: Bundle) => {
+  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const external_ref =
+    input.external_ref ??
+    derivedBookingRef(bundle.meta?.zap?.id, {
+      patient: input.patient_id ?? input.patient_phone,
+      branch: input.branch_id,
+      type: input.appointment_type_id,
+      practitioner: input.practitioner_id,
+      starts: Date.parse(input.starts_at),
+    });
+  const body = {
+    branch_id: input.branch_id,
+    appointment_type_id: input.appointment_type_id,
+    starts_at: input.starts_at,
+    practitioner_id: input.practitioner_id,
+    // The patient is named by id or, failing that, by phone (clinic spec §4).
+    ...(input.patient_id
+      ? { patient_id: input.patient_id }
+      : { patient_phone: input.patient_phone, patient_name: input.patient_name }),
+    note: input.note,
+    external_ref,
+  };
+  const { status, body: answer } = await clientFor(z_, bundle, 'clinic').post('/appointments', body);
+  const { object, duplicate } = writeResult(status, answer);
+  return { ...appointment.present(object), duplicate };
+};
+
+export const bookAppointment = defineCreate({
+  key: CREATE.bookAppointment,
+  noun: 'Appointment',
+  display: {
+    label: 'Book Appointment',
+    description:
+      'Books an appointment in a free slot for an existing patient, or for a phone number (opening a new patient file when needed).',
+  },
+  operation: {
+    inputFields,
+    perform: performBookAppointment,
+    sample: { ...appointment.sample, duplicate: false },
+    outputFields: [
+      { key: 'duplicate', label: 'Already Booked Before (Same Booking Reference)', type: 'boolean' },
+      ...appointment.outputFields,
+    ],
+  },
+});

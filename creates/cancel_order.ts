@@ -1,0 +1,53 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { defineCreate, defineInputFields } from 'zapier-platform-core';
+import { z } from 'zod';
+import { clientFor, unwrapOne } from '../lib/http';
+import { labelsOf, parseInput, text } from '../lib/inputs';
+import { CREATE, SEARCH, searchRef } from '../lib/keys';
+import { order } from '../lib/resources/cashier';
+
+const inputFields = defineInputFields([
+  {
+    key: 'order_id',
+    label: 'Order',
+    helpText:
+      'Map the order from the Create Order step or the Order Status Changed trigger, or find it with Find Order.',
+    search: searchRef(SEARCH.findOrder),
+    required: true,
+  },
+]);
+
+const Input = z.object({ order_id: text() });
+
+export const performCancelOrder = async (z_: ZObject, bundle: Bundle) => {
+  const { order_id } = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const { status, body } = await clientFor(z_, bundle, 'cashier').attempt(
+    'POST',
+    `/orders/${encodeURIComponent(order_id)}/cancel`,
+    { handle: [409] },
+  );
+  if (status === 409) {
+    const said = unwrapOne(body).message;
+    throw new z_.errors.HaltedError(
+      `Nothing was done: the till can no longer cancel order ${order_id}${typeof said === 'string' ? ` (${said})` : ''}. If its receipt was already issued, the cashier decides on a refund.`,
+    );
+  }
+  // Cancelling a cancelled order answers the same order again (spec §3): a retried step is harmless.
+  return order.present(unwrapOne(body));
+};
+
+export const cancelOrder = defineCreate({
+  key: CREATE.cancelOrder,
+  noun: 'Order',
+  display: {
+    label: 'Cancel Order',
+    description:
+      'Cancels an order sent to a till and withdraws it from the incoming-orders panel; an issued receipt stays for the cashier to refund.',
+  },
+  operation: {
+    inputFields,
+    perform: performCancelOrder,
+    sample: { ...order.sample, status: 'cancelled' },
+    outputFields: order.outputFields,
+  },
+});

@@ -1,0 +1,59 @@
+import { DROPDOWN, dynamicRef } from '../lib/keys';
+
+/** Inputs create_item and update_item share: one definition, so both read the same. */
+export const itemFields = (required: boolean) => [
+  {
+    key: 'name_ar',
+    label: 'Name (Arabic)',
+    helpText: 'The item’s name as printed on Arabic receipts, e.g. قهوة عربية.',
+    required,
+  },
+  {
+    key: 'name_en',
+    label: 'Name (English)',
+    helpText: 'The item’s English name, e.g. Arabic Coffee.',
+    required: false,
+  },
+  {
+    key: 'category_id',
+    label: 'Category',
+    helpText: 'The catalogue category the item is listed under on the till.',
+    dynamic: dynamicRef(DROPDOWN.categories),
+    type: 'integer' as const,
+    required: false,
+  },
+  {
+    key: 'default_price_sar',
+    label: 'Default Price (SAR)',
+    helpText:
+      'VAT-inclusive price, e.g. 9.00. Used for the single default variant when you give no Variants.',
+    required: false,
+  },
+];
+
+export const variantsField = (help: string) => ({
+  key: 'variants',
+  label: 'Variants',
+  helpText: help,
+  required: false,
+  children: [
+    {
+      key: 'variant_id',
+      label: 'Existing Variant',
+      helpText: 'Only when updating: the stored variant this row changes (or match it by SKU or Barcode).',
+      dynamic: dynamicRef(DROPDOWN.variants),
+      required: false,
+    },
+    { key: 'name_ar', label: 'Variant Name (Arabic)', helpText: 'E.g. كبير (large).', required: false },
+    { key: 'sku', label: 'SKU', helpText: 'Unique in the account, e.g. COF-AR-L.', required: false },
+    { key: 'barcode', label: 'Barcode', helpText: 'Unique in the account (EAN/UPC).', required: false },
+    { key: 'price_sar', label: 'Price (SAR)', helpText: 'VAT-inclusive, e.g. 12.00.', required: false },
+    {
+      key: 'is_default',
+      label: 'Default Variant',
+      helpText: 'Yes for the variant the till picks first.',
+      type: 'boolean' as const,
+      required: false,
+    },
+  ],
+});

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { bool, optional, positiveInt, sar, text } from './inputs';
+
+/** A variant as a Zap builder gives it (create_item / update_item line items). */
+export const VariantInput = z.object({
+  variant_id: optional(positiveInt()),
+  name_ar: optional(text()),
+  sku: optional(text()),
+  barcode: optional(text()),
+  price_sar: optional(sar()),
+  is_default: optional(bool()),
+});
+export type VariantInput = z.infer<typeof VariantInput>;
+
+/** A variant as ItemWrite takes it (cashier spec §2). */
+export interface VariantWrite {
+  id?: number;
+  name_ar?: string;
+  sku?: string;
+  barcode?: string;
+  price_halalas?: number;
+  is_default?: boolean;
+}
+
+export const toVariantWrite = (v: VariantInput, id?: number): VariantWrite => ({
+  id: id ?? v.variant_id,
+  name_ar: v.name_ar,
+  sku: v.sku,
+  barcode: v.barcode,
+  price_halalas: v.price_sar,
+  is_default: v.is_default,
+});
+
+interface StoredVariant {
+  id?: unknown;
+  name_ar?: unknown;
+  sku?: unknown;
+  barcode?: unknown;
+  price_halalas?: unknown;
+  is_default?: unknown;
+}
+
+/** A stored variant sent back as it is, in ItemWrite's fields only (its plu is the server's own). */
+const unchanged = (s: StoredVariant) => ({
+  id: s.id,
+  name_ar: s.name_ar,
+  sku: s.sku,
+  barcode: s.barcode,
+  price_halalas: s.price_halalas,
+  is_default: s.is_default,
+});
+
+/**
+ * The variants array of an update. PUT replaces the stored array (rows without id are created, ids left out are
+ * deleted), so each given variant keeps the id of the stored one it names (by variant, SKU or barcode), and in
+ * `merge` mode the stored variants the user did not mention are sent back unchanged.
+ */
+export const mergeVariants = (
+  stored: StoredVariant[],
+  given: VariantInput[],
+  mode: 'merge' | 'replace',
+): Array<VariantWrite | ReturnType<typeof unchanged>> => {
+  const used = new Set<unknown>();
+  const written = given.map((v) => {
+    const match = stored.find(
+      (s) =>
+        (v.variant_id !== undefined && s.id === v.variant_id) ||
+        (v.sku !== undefined && s.sku === v.sku) ||
+        (v.barcode !== undefined && s.barcode === v.barcode),
+    );
+    if (match) used.add(match.id);
+    return toVariantWrite(v, typeof match?.id === 'number' ? match.id : undefined);
+  });
+  const kept = mode === 'merge' ? stored.filter((s) => !used.has(s.id)).map(unchanged) : [];
+  return [...kept, ...written];
+};
