@@ -3,6 +3,7 @@ import { authentication } from './authentication';
 import { creates } from './creates';
 import { searches } from './searches';
 import { mapErrors } from './lib/errors';
+import { CREATE, SEARCH } from './lib/keys';
 import { APP_VERSION } from './lib/version';
 import { appointmentStartingSoon } from './triggers/appointment_starting_soon';
 import { dropdownTriggers } from './triggers/dropdowns';
@@ -20,6 +21,18 @@ const app = defineApp({
   triggers: byKey([...hookTriggers, appointmentStartingSoon, ...dropdownTriggers]),
   creates: byKey(creates),
   searches: byKey(searches),
+  searchOrCreates: {
+    // Find an item by SKU or barcode, and create it when the catalogue does not have it yet (CONTRACT §4).
+    [SEARCH.findItem]: {
+      key: SEARCH.findItem,
+      display: {
+        label: 'Find or Create Item',
+        description: 'Finds a catalogue item by SKU or barcode, and creates it when it does not exist yet.',
+      },
+      search: SEARCH.findItem,
+      create: CREATE.createItem,
+    },
+  },
 });
 
 // CommonJS `export =`: core's loader on Zapier does not unwrap `default` (see PLATFORM-NOTES).

@@ -11,7 +11,8 @@ import { itemFields, variantsField } from './item_fields';
 const inputFields = defineInputFields([
   ...itemFields(true),
   variantsField(
-    'One row per size or flavour. Leave empty for a single default variant at the Default Price. SKUs and barcodes must be unique in the account.',
+    'One row per size or flavour; leave empty for a single default variant at the Default Price. SKUs and barcodes must be unique in the account.',
+    false,
   ),
 ]);
 

@@ -26,14 +26,13 @@ const inputFields = defineInputFields([
   {
     key: 'lines',
     label: 'Order Lines',
-    helpText:
-      'One line per product. Name the product by Variant, PLU, SKU or Barcode; a line that matches nothing is kept as an open item with its Name and Unit Price.',
     required: true,
     children: [
       {
         key: 'variant_id',
         label: 'Variant',
-        helpText: 'The product and size, from the catalogue.',
+        helpText:
+          'One line per product. Name it by Variant (the product and size, from the catalogue), PLU, SKU or Barcode; a line that matches nothing is kept as an open item with its Name and Unit Price.',
         dynamic: dynamicRef(DROPDOWN.variants),
         required: false,
       },

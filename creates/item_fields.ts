@@ -31,20 +31,33 @@ export const itemFields = (required: boolean) => [
   },
 ];
 
-export const variantsField = (help: string) => ({
+/**
+ * The variants line items. Zapier forbids help text on a line-items field itself, so the first child carries the
+ * guidance. Its Arabic name is `variant_name_ar`: keys must be unique across an action, children included, and
+ * `name_ar` is the item's own (README, Assumptions).
+ */
+export const variantsField = (help: string, withExisting: boolean) => ({
   key: 'variants',
   label: 'Variants',
-  helpText: help,
   required: false,
   children: [
+    ...(withExisting
+      ? [
+          {
+            key: 'variant_id',
+            label: 'Existing Variant',
+            helpText: `${help} Choose the stored variant this row changes, or leave blank to match by SKU or Barcode.`,
+            dynamic: dynamicRef(DROPDOWN.variants),
+            required: false,
+          },
+        ]
+      : []),
     {
-      key: 'variant_id',
-      label: 'Existing Variant',
-      helpText: 'Only when updating: the stored variant this row changes (or match it by SKU or Barcode).',
-      dynamic: dynamicRef(DROPDOWN.variants),
+      key: 'variant_name_ar',
+      label: 'Variant Name (Arabic)',
+      helpText: withExisting ? 'E.g. كبير (large).' : `${help} Variant name, e.g. كبير (large).`,
       required: false,
     },
-    { key: 'name_ar', label: 'Variant Name (Arabic)', helpText: 'E.g. كبير (large).', required: false },
     { key: 'sku', label: 'SKU', helpText: 'Unique in the account, e.g. COF-AR-L.', required: false },
     { key: 'barcode', label: 'Barcode', helpText: 'Unique in the account (EAN/UPC).', required: false },
     { key: 'price_sar', label: 'Price (SAR)', helpText: 'VAT-inclusive, e.g. 12.00.', required: false },

@@ -19,7 +19,8 @@ const inputFields = defineInputFields([
   },
   ...itemFields(false),
   variantsField(
-    'Only rows you give are changed or added; leave empty to keep the variants as they are. Rows match stored variants by Existing Variant, SKU or Barcode.',
+    'Only rows you give are changed or added; leave empty to keep the variants as they are.',
+    true,
   ),
   {
     key: 'variants_mode',

@@ -4,7 +4,7 @@ import { bool, optional, positiveInt, sar, text } from './inputs';
 /** A variant as a Zap builder gives it (create_item / update_item line items). */
 export const VariantInput = z.object({
   variant_id: optional(positiveInt()),
-  name_ar: optional(text()),
+  variant_name_ar: optional(text()),
   sku: optional(text()),
   barcode: optional(text()),
   price_sar: optional(sar()),
@@ -24,7 +24,7 @@ export interface VariantWrite {
 
 export const toVariantWrite = (v: VariantInput, id?: number): VariantWrite => ({
   id: id ?? v.variant_id,
-  name_ar: v.name_ar,
+  name_ar: v.variant_name_ar,
   sku: v.sku,
   barcode: v.barcode,
   price_halalas: v.price_sar,

@@ -300,8 +300,14 @@ describe('create_item', () => {
       name_en: 'Arabic Coffee',
       category_id: '4',
       variants: [
-        { name_ar: 'صغير', sku: 'COF-AR-S', barcode: '6281000001170', price_sar: '9', is_default: 'true' },
-        { name_ar: 'كبير', sku: 'COF-AR-L', price_sar: '12.00' },
+        {
+          variant_name_ar: 'صغير',
+          sku: 'COF-AR-S',
+          barcode: '6281000001170',
+          price_sar: '9',
+          is_default: 'true',
+        },
+        { variant_name_ar: 'كبير', sku: 'COF-AR-L', price_sar: '12.00' },
       ],
     });
     expect(result).toMatchObject({ id: 311, variants: [{ id: 117, price_sar: '9.00' }] });
@@ -376,7 +382,7 @@ describe('update_item', () => {
       item_id: 311,
       variants: [
         { sku: 'COF-AR-L', price_sar: '13' },
-        { name_ar: 'وسط', sku: 'COF-AR-M', price_sar: '11' },
+        { variant_name_ar: 'وسط', sku: 'COF-AR-M', price_sar: '11' },
       ],
     });
   });

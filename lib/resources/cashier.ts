@@ -153,6 +153,7 @@ export const stockLevel = defineResource({
   },
   // A stock level has no id of its own: branch and variant name it (CONTRACT §2).
   decorate: (s) => ({ id: `${s.branch_id}:${s.variant_id}` }),
+  decoratedFields: [{ key: 'id', label: 'Stock Level ID (Branch:Variant)', type: 'string' }],
   sample: {
     branch_id: 1,
     variant_id: 118,

@@ -143,6 +143,8 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
   loose?: boolean;
   /** Adds what the object lacks, e.g. the composite `id` of a stock level. */
   decorate?: (parsed: Parsed<F>) => Extra;
+  /** Output fields of what `decorate` adds. */
+  decoratedFields?: OutputField[];
 }): Resource<F, Extra> => {
   const shape = shapeOf(def.fields);
   const schema = (def.loose ? z.looseObject(shape) : z.object(shape)) as z.ZodObject<Shape<F>>;
@@ -161,7 +163,7 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
     noun: def.noun,
     schema,
     fields: def.fields,
-    outputFields: outputFieldsOf(def.fields),
+    outputFields: [...(def.decoratedFields ?? []), ...outputFieldsOf(def.fields)],
     present,
     sample: present(def.sample),
   };

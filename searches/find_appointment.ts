@@ -1,0 +1,133 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { defineInputFields, defineSearch } from 'zapier-platform-core';
+import { z } from 'zod';
+import { clientFor } from '../lib/http';
+import { dateOrDatetime, labelsOf, oneOf, optional, parseInput, positiveInt, ulid } from '../lib/inputs';
+import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { appointment } from '../lib/resources/clinic';
+
+/** Appointment states the list filter takes (clinic spec §2). */
+const STATUSES = {
+  booked: 'Booked',
+  confirmed: 'Confirmed',
+  arrived: 'Arrived',
+  in_progress: 'In Progress',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  no_show: 'No Show',
+} as const;
+type Status = keyof typeof STATUSES;
+
+const inputFields = defineInputFields([
+  {
+    key: 'appointment_id',
+    label: 'Appointment',
+    helpText:
+      'Choose an upcoming appointment, or map one from an earlier step (e.g. the New Appointment trigger). Leave blank to find a patient’s appointments instead.',
+    dynamic: dynamicRef(DROPDOWN.upcomingAppointments),
+    required: false,
+  },
+  {
+    key: 'patient_id',
+    label: 'Patient',
+    helpText:
+      'Used when no Appointment is chosen: choose the patient, map one from an earlier step, or find them with a Find Patient step.',
+    dynamic: dynamicRef(DROPDOWN.patients),
+    search: searchRef(SEARCH.findPatient),
+    required: false,
+  },
+  {
+    key: 'status',
+    label: 'Status',
+    helpText: 'Only the patient’s appointments in this state, as shown in the clinic’s appointment book.',
+    choices: STATUSES,
+    required: false,
+  },
+  {
+    key: 'from',
+    label: 'Starts From',
+    helpText:
+      'Only the patient’s appointments starting at or after this date or time, e.g. 2026-11-24 or 2026-11-24T08:00:00+03:00.',
+    type: 'datetime',
+    required: false,
+  },
+  {
+    key: 'to',
+    label: 'Starts Before',
+    helpText:
+      'Only the patient’s appointments starting before this date or time, e.g. 2026-12-01 or 2026-11-24T18:00:00+03:00.',
+    type: 'datetime',
+    required: false,
+  },
+  {
+    key: 'branch_id',
+    label: 'Branch',
+    helpText:
+      'Only the patient’s appointments at this clinic branch (its number is shown in the back office under Settings → Branches).',
+    dynamic: dynamicRef(DROPDOWN.clinicBranches),
+    type: 'integer',
+    required: false,
+  },
+  {
+    key: 'practitioner_id',
+    label: 'Practitioner',
+    helpText:
+      'Only the patient’s appointments with this practitioner (the code in the back office under Staff → Practitioners).',
+    dynamic: dynamicRef(DROPDOWN.practitioners),
+    required: false,
+  },
+]);
+
+const Input = z
+  .object({
+    appointment_id: optional(ulid()),
+    patient_id: optional(ulid()),
+    status: optional(oneOf(Object.keys(STATUSES) as [Status, ...Status[]])),
+    from: optional(dateOrDatetime()),
+    to: optional(dateOrDatetime()),
+    branch_id: optional(positiveInt()),
+    practitioner_id: optional(ulid()),
+  })
+  .refine((i) => i.appointment_id || i.patient_id, {
+    message: 'choose the Appointment, or the Patient whose appointments to find',
+    path: ['appointment_id'],
+  })
+  .refine((i) => !i.from || !i.to || Date.parse(i.from) < Date.parse(i.to), {
+    message: 'must be later than Starts From',
+    path: ['to'],
+  });
+
+export const performFindAppointment = async (z_: ZObject, bundle: Bundle) => {
+  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const client = clientFor(z_, bundle, 'clinic');
+  if (input.appointment_id) {
+    const found = await client.find(`/appointments/${input.appointment_id}`);
+    return found ? [appointment.present(found)] : [];
+  }
+  const { data } = await client.page('/appointments', {
+    patient_id: input.patient_id,
+    status: input.status,
+    from: input.from,
+    to: input.to,
+    branch_id: input.branch_id,
+    practitioner_id: input.practitioner_id,
+    per_page: 25,
+  });
+  return data.map((a) => appointment.present(a));
+};
+
+export const findAppointment = defineSearch({
+  key: SEARCH.findAppointment,
+  noun: 'Appointment',
+  display: {
+    label: 'Find Appointment',
+    description:
+      'Finds an appointment, or a patient’s appointments filtered by status, dates, branch and practitioner.',
+  },
+  operation: {
+    inputFields,
+    perform: performFindAppointment,
+    sample: appointment.sample,
+    outputFields: appointment.outputFields,
+  },
+});

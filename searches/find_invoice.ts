@@ -1,0 +1,103 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { defineInputFields, defineSearch } from 'zapier-platform-core';
+import { z } from 'zod';
+import { clientFor } from '../lib/http';
+import { date, labelsOf, oneOf, optional, parseInput, ulid } from '../lib/inputs';
+import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { invoice } from '../lib/resources/clinic';
+
+/** Invoice states the list filter takes (clinic spec §2). */
+const STATUSES = {
+  issued: 'Issued',
+  partially_paid: 'Partially Paid',
+  paid: 'Paid',
+  void: 'Void',
+} as const;
+type Status = keyof typeof STATUSES;
+
+const inputFields = defineInputFields([
+  {
+    key: 'invoice_id',
+    label: 'Invoice',
+    helpText:
+      'Map the Invoice ID from an earlier step, e.g. the New Invoice or Invoice Paid trigger. Leave blank to find a patient’s invoices instead.',
+    required: false,
+  },
+  {
+    key: 'patient_id',
+    label: 'Patient',
+    helpText:
+      'Used when no Invoice is given: choose the patient, map one from an earlier step, or find them with a Find Patient step.',
+    dynamic: dynamicRef(DROPDOWN.patients),
+    search: searchRef(SEARCH.findPatient),
+    required: false,
+  },
+  {
+    key: 'status',
+    label: 'Status',
+    helpText: 'Only the patient’s invoices in this state, as shown on the invoice in the back office.',
+    choices: STATUSES,
+    required: false,
+  },
+  {
+    key: 'issued_from',
+    label: 'Issued From',
+    helpText: 'Only the patient’s invoices issued on or after this date (the invoice date), e.g. 2026-11-01.',
+    required: false,
+  },
+  {
+    key: 'issued_to',
+    label: 'Issued Before',
+    helpText: 'Only the patient’s invoices issued before this date (the invoice date), e.g. 2026-12-01.',
+    required: false,
+  },
+]);
+
+const Input = z
+  .object({
+    invoice_id: optional(ulid()),
+    patient_id: optional(ulid()),
+    status: optional(oneOf(Object.keys(STATUSES) as [Status, ...Status[]])),
+    issued_from: optional(date()),
+    issued_to: optional(date()),
+  })
+  .refine((i) => i.invoice_id || i.patient_id, {
+    message: 'give the Invoice, or the Patient whose invoices to find',
+    path: ['invoice_id'],
+  })
+  .refine((i) => !i.issued_from || !i.issued_to || i.issued_from < i.issued_to, {
+    message: 'must be later than Issued From',
+    path: ['issued_to'],
+  });
+
+export const performFindInvoice = async (z_: ZObject, bundle: Bundle) => {
+  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const client = clientFor(z_, bundle, 'clinic');
+  if (input.invoice_id) {
+    const found = await client.find(`/invoices/${input.invoice_id}`);
+    return found ? [invoice.present(found)] : [];
+  }
+  const { data } = await client.page('/invoices', {
+    patient_id: input.patient_id,
+    status: input.status,
+    issued_from: input.issued_from,
+    issued_to: input.issued_to,
+    per_page: 25,
+  });
+  return data.map((i) => invoice.present(i));
+};
+
+export const findInvoice = defineSearch({
+  key: SEARCH.findInvoice,
+  noun: 'Invoice',
+  display: {
+    label: 'Find Invoice',
+    description: 'Finds an invoice by its id, or a patient’s invoices, optionally by status and issue dates.',
+  },
+  operation: {
+    inputFields,
+    perform: performFindInvoice,
+    sample: invoice.sample,
+    outputFields: invoice.outputFields,
+  },
+});

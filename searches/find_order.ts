@@ -1,0 +1,40 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { defineInputFields, defineSearch } from 'zapier-platform-core';
+import { z } from 'zod';
+import { clientFor } from '../lib/http';
+import { labelsOf, parseInput, text } from '../lib/inputs';
+import { SEARCH } from '../lib/keys';
+import { order } from '../lib/resources/cashier';
+
+const inputFields = defineInputFields([
+  {
+    key: 'order_id',
+    label: 'Order',
+    helpText:
+      'Map the Order ID from an earlier step: the Create Order action or the Order Status Changed trigger.',
+    required: true,
+  },
+]);
+
+const Input = z.object({ order_id: text() });
+
+export const performFindOrder = async (z_: ZObject, bundle: Bundle) => {
+  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const found = await clientFor(z_, bundle, 'cashier').find(`/orders/${encodeURIComponent(input.order_id)}`);
+  return found ? [order.present(found)] : [];
+};
+
+export const findOrder = defineSearch({
+  key: SEARCH.findOrder,
+  noun: 'Order',
+  display: {
+    label: 'Find Order',
+    description: 'Finds an order sent to a branch till, with its current status.',
+  },
+  operation: {
+    inputFields,
+    perform: performFindOrder,
+    sample: order.sample,
+    outputFields: order.outputFields,
+  },
+});

@@ -1,0 +1,43 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { defineInputFields, defineSearch } from 'zapier-platform-core';
+import { z } from 'zod';
+import { clientFor } from '../lib/http';
+import { labelsOf, parseInput, text } from '../lib/inputs';
+import { SEARCH } from '../lib/keys';
+import { receipt } from '../lib/resources/cashier';
+
+const inputFields = defineInputFields([
+  {
+    key: 'receipt_id',
+    label: 'Receipt',
+    helpText:
+      'Map the Receipt ID from an earlier step, e.g. the New Receipt trigger, or the Credit Note ID of the New Credit Note trigger: a credit note is found the same way.',
+    required: true,
+  },
+]);
+
+const Input = z.object({ receipt_id: text() });
+
+export const performFindReceipt = async (z_: ZObject, bundle: Bundle) => {
+  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  // The interface answers a credit note at the same address, with kind credit_note and refund_of set.
+  const found = await clientFor(z_, bundle, 'cashier').find(
+    `/receipts/${encodeURIComponent(input.receipt_id)}`,
+  );
+  return found ? [receipt.present(found)] : [];
+};
+
+export const findReceipt = defineSearch({
+  key: SEARCH.findReceipt,
+  noun: 'Receipt',
+  display: {
+    label: 'Find Receipt',
+    description: 'Finds a sales receipt or credit note, with its lines and payments.',
+  },
+  operation: {
+    inputFields,
+    perform: performFindReceipt,
+    sample: receipt.sample,
+    outputFields: receipt.outputFields,
+  },
+});
