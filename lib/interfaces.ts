@@ -58,7 +58,7 @@ export const requireBaseUrl = (bundle: AuthBundle, api: Api): string => {
       }),
     );
   }
-  if (!/^https?:\/\/[^\s/]+/i.test(url)) {
+  if (!/^https?:\/\/[^\s/]+(\/\S*)?$/i.test(url)) {
     throw new ConnectionSetupError(
       say(lang, {
         en: `The ${info.name.en} base address "${url}" is not a web address. It looks like https://example.com${info.pathPrefix}.`,

@@ -39,8 +39,10 @@ export const withSar = <T>(value: T): T => {
   if (Array.isArray(value)) return value.map((v) => withSar(v)) as T;
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = withSar(v);
+  const entries = Object.entries(value as Record<string, unknown>);
+  for (const [key, v] of entries) out[key] = withSar(v);
+  // Siblings last, so a stale `_sar` that came in with the object never wins over the amount in halalas.
+  for (const [key, v] of entries) {
     const base = HALALAS_KEY.exec(key)?.[1];
     if (base !== undefined && typeof v === 'number' && Number.isInteger(v))
       out[`${base}_sar`] = halalasToSar(v);

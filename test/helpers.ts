@@ -1,16 +1,11 @@
 import nock from 'nock';
 import { createAppTester } from 'zapier-platform-core';
+import App from '../index';
 import { sign } from '../lib/signature';
 
-type AppDefinition = typeof import('../index');
-
-/**
- * The app from its TypeScript sources. Jest resolves `../index` to the root index.js (js comes before ts in
- * its module extensions), which loads the last *build* in dist/: tests would run stale compiled code, mixed
- * with the sources the test files import directly.
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const App = require('../index.ts') as AppDefinition;
+// jest.config.js lists 'ts' before 'js', so `../index` is index.ts (the sources), not the root index.js that
+// loads the last build in dist/.
+export { App };
 
 export const appTester = createAppTester(App);
 

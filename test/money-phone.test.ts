@@ -68,6 +68,10 @@ describe('money (CONTRACT §5)', () => {
   });
 });
 
+it('recomputes a stale _sar that came in with the object', () => {
+  expect(withSar({ total_sar: '35.00', total_halalas: 1100 })).toEqual({ total_sar: '11.00', total_halalas: 1100 });
+});
+
 describe('phones (CONTRACT §5)', () => {
   it.each(['0501234567', '501234567', '00966501234567', '+966 50 123 4567', '+966501234567', '966501234567'])(
     '%s is sent as +966501234567',

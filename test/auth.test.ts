@@ -1,0 +1,254 @@
+import nock from 'nock';
+import { errors } from 'zapier-platform-core';
+import { connectionLabel, testAuth } from '../authentication';
+import {
+  App,
+  appTester,
+  AUTH,
+  CASHIER_TOKEN,
+  cashierApi,
+  cashierPath,
+  CLINIC_TOKEN,
+  clinicApi,
+  clinicPath,
+  useNock,
+} from './helpers';
+
+/* Connection test and label (CONTRACT §1). */
+
+const CLINIC_PING = {
+  data: {
+    client: { name: 'Zapier', abilities: ['appointments:read', 'webhooks'] },
+    clinic: { name: 'Smile Dental Riyadh' },
+  },
+};
+const CASHIER_PING = {
+  data: { client: { name: 'Zapier', abilities: ['pos:read'] }, account: { name: 'Olaya Café' } },
+};
+
+const CLINIC_ONLY = { clinic_api_token: CLINIC_TOKEN, language: 'en' };
+const CASHIER_ONLY = { cashier_api_token: CASHIER_TOKEN, language: 'en' };
+
+/** The label Zapier shows: connectionLabel gets the test's result as inputData. */
+const labelFor = async (authData: Record<string, string>) => {
+  const found = await appTester(testAuth, { authData });
+  return appTester(connectionLabel, { authData, inputData: found });
+};
+
+/** Records every request nock could not match (with net connect off, such a request never leaves). */
+const recordUnmatched = () => {
+  const unmatched: unknown[] = [];
+  const listener = (req: unknown) => unmatched.push(req);
+  nock.emitter.on('no match', listener);
+  return {
+    stop: () => {
+      nock.emitter.removeListener('no match', listener);
+      return unmatched;
+    },
+  };
+};
+
+const failure = async (promise: Promise<unknown>): Promise<Error> => {
+  try {
+    await promise;
+  } catch (err) {
+    return err as Error;
+  }
+  throw new Error('expected the call to fail');
+};
+
+describe('connection (CONTRACT §1)', () => {
+  useNock();
+
+  it('is the app’s authentication test and label', () => {
+    expect(App.authentication?.test).toBe(testAuth);
+    expect(App.authentication?.connectionLabel).toBe(connectionLabel);
+  });
+
+  describe('test pings only the interfaces that have a token', () => {
+    it('clinic only', async () => {
+      clinicApi().get(clinicPath('/ping')).reply(200, CLINIC_PING);
+      const unmatched = recordUnmatched();
+
+      const label = await labelFor(CLINIC_ONLY);
+
+      expect(unmatched.stop()).toEqual([]);
+      expect(label).toContain('Smile Dental Riyadh');
+      expect(label).toMatch(/clinic/i);
+      expect(label).not.toMatch(/cashier/i);
+    });
+
+    it('cashier only', async () => {
+      cashierApi().get(cashierPath('/ping')).reply(200, CASHIER_PING);
+      const unmatched = recordUnmatched();
+
+      const label = await labelFor(CASHIER_ONLY);
+
+      expect(unmatched.stop()).toEqual([]);
+      expect(label).toContain('Olaya Café');
+      expect(label).toMatch(/cashier/i);
+      expect(label).not.toMatch(/clinic/i);
+    });
+
+    it('both, and the label names both accounts', async () => {
+      clinicApi().get(clinicPath('/ping')).reply(200, CLINIC_PING);
+      cashierApi().get(cashierPath('/ping')).reply(200, CASHIER_PING);
+
+      const label = await labelFor(AUTH);
+
+      expect(label).toContain('Smile Dental Riyadh');
+      expect(label).toContain('Olaya Café');
+      expect(label).not.toContain(CLINIC_TOKEN);
+      expect(label).not.toContain(CASHIER_TOKEN);
+    });
+
+    it('a token of blanks counts as no token', async () => {
+      clinicApi().get(clinicPath('/ping')).reply(200, CLINIC_PING);
+
+      const label = await labelFor({ ...CLINIC_ONLY, cashier_api_token: '   ' });
+
+      expect(label).toContain('Smile Dental Riyadh');
+      expect(label).not.toMatch(/cashier/i);
+    });
+
+    it('sends the connection’s language', async () => {
+      clinicApi('ar').get(clinicPath('/ping')).reply(200, CLINIC_PING);
+      cashierApi('ar').get(cashierPath('/ping')).reply(200, CASHIER_PING);
+
+      await expect(labelFor({ ...AUTH, language: 'ar' })).resolves.toContain('Olaya Café');
+    });
+  });
+
+  describe('the label', () => {
+    it('never contains a token, even when a ping answer echoes one', async () => {
+      clinicApi()
+        .get(clinicPath('/ping'))
+        .reply(200, {
+          data: { client: { name: 'Zapier', token: CLINIC_TOKEN }, clinic: { name: 'Smile Dental' } },
+        });
+      cashierApi()
+        .get(cashierPath('/ping'))
+        .reply(200, { client: { name: 'Zapier', token: CASHIER_TOKEN }, account: { name: 'Olaya Café' } });
+
+      const label = await labelFor(AUTH);
+
+      expect(label).not.toContain(CLINIC_TOKEN);
+      expect(label).not.toContain(CASHIER_TOKEN);
+      // A bare cashier ping answer (not wrapped in data) is read too (CONTRACT §2).
+      expect(label).toContain('Olaya Café');
+    });
+
+    it('still says which interfaces are connected when the ping names no account', async () => {
+      clinicApi().get(clinicPath('/ping')).reply(200, { data: {} });
+      cashierApi()
+        .get(cashierPath('/ping'))
+        .reply(200, { data: { client: { name: 'Zapier' } } });
+
+      const label = await labelFor(AUTH);
+
+      expect(label).toMatch(/clinic/i);
+      expect(label).toMatch(/cashier/i);
+      expect(label).not.toMatch(/undefined|null|\[object/);
+    });
+  });
+
+  describe('test fails clearly', () => {
+    it.each([
+      ['no token at all', { language: 'en' }],
+      ['empty tokens', { clinic_api_token: '', cashier_api_token: '  ', language: 'en' }],
+    ])('%s: says to add a token and makes no request', async (_case, authData) => {
+      const unmatched = recordUnmatched();
+
+      const err = await failure(appTester(testAuth, { authData }));
+
+      expect(unmatched.stop()).toEqual([]);
+      expect(err).toBeInstanceOf(errors.Error);
+      const { message } = JSON.parse(err.message) as { message: string };
+      expect(message).toMatch(/at least one token/i);
+      expect(message).toContain('Clinic API Token');
+      expect(message).toContain('Cashier API Token');
+    });
+
+    it('no token, in Arabic', async () => {
+      const err = await failure(appTester(testAuth, { authData: { language: 'ar' } }));
+
+      const { message } = JSON.parse(err.message) as { message: string };
+      expect(message).toContain('رمز واجهة العيادة');
+      expect(message).toContain('رمز واجهة الكاشير');
+    });
+
+    it('when the clinic ping answers 401 token_invalid: ExpiredAuthError naming the clinic token', async () => {
+      clinicApi()
+        .get(clinicPath('/ping'))
+        .reply(401, { error: 'token_invalid', message: 'Invalid token', details: {} });
+
+      const err = await failure(appTester(testAuth, { authData: AUTH }));
+
+      expect(err).toBeInstanceOf(errors.ExpiredAuthError);
+      expect(err.message).toContain('Clinic API Token');
+      expect(err.message).toContain('Invalid token');
+      expect(err.message).not.toContain('Cashier API Token');
+    });
+
+    it('when the cashier ping answers 401 token_invalid: ExpiredAuthError naming the cashier token', async () => {
+      clinicApi().get(clinicPath('/ping')).reply(200, CLINIC_PING);
+      cashierApi()
+        .get(cashierPath('/ping'))
+        .reply(401, { error: 'token_invalid', message: 'Invalid token', details: {} });
+
+      const err = await failure(appTester(testAuth, { authData: AUTH }));
+
+      expect(err).toBeInstanceOf(errors.ExpiredAuthError);
+      expect(err.message).toContain('Cashier API Token');
+      expect(err.message).not.toContain('Clinic API Token');
+    });
+  });
+
+  describe('base addresses', () => {
+    it('the connection’s base address overrides the environment default (trailing slash tolerated)', async () => {
+      nock('https://sandbox.clinic.example.test', {
+        reqheaders: { authorization: `Bearer ${CLINIC_TOKEN}`, 'accept-language': 'en' },
+      })
+        .get('/partner/v1/ping')
+        .reply(200, { data: { clinic: { name: 'Sandbox Clinic' } } });
+      nock('http://localhost:8080', {
+        reqheaders: { authorization: `Bearer ${CASHIER_TOKEN}`, 'accept-language': 'en' },
+      })
+        .get('/api/partner/v1/ping')
+        .reply(200, { data: { account: { name: 'Test Till' } } });
+
+      const label = await labelFor({
+        ...AUTH,
+        clinic_base_url: ' https://sandbox.clinic.example.test/partner/v1/ ',
+        cashier_base_url: 'http://localhost:8080/api/partner/v1',
+      });
+
+      expect(label).toContain('Sandbox Clinic');
+      expect(label).toContain('Test Till');
+    });
+
+    it('a blank base address falls back to the environment default', async () => {
+      clinicApi().get(clinicPath('/ping')).reply(200, CLINIC_PING);
+
+      await expect(labelFor({ ...CLINIC_ONLY, clinic_base_url: '  ' })).resolves.toContain(
+        'Smile Dental Riyadh',
+      );
+    });
+
+    it.each([
+      'ftp://clinic.example.test/partner/v1',
+      'clinic.example.test/partner/v1',
+      'javascript:alert(1)',
+    ])('refuses %p with a clear message and no request', async (url) => {
+      const unmatched = recordUnmatched();
+
+      const err = await failure(appTester(testAuth, { authData: { ...CLINIC_ONLY, clinic_base_url: url } }));
+
+      expect(unmatched.stop()).toEqual([]);
+      expect(err.message).toContain('clinic base address');
+      expect(err.message).toContain(url);
+      expect(err.message).toMatch(/not a web address/);
+      expect(err.message).toContain('https://example.com/partner/v1');
+    });
+  });
+});

@@ -1,0 +1,129 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { App, appTester, AUTH, cashierApi, cashierPath, useNock } from './helpers';
+
+/* The branch dropdown (hidden trigger branch_list over the cashier's GET /branches). */
+
+type Option = { id: string; label: string };
+type Perform = (z: ZObject, bundle: Bundle) => Promise<Option[]>;
+
+/** A trigger's perform; the operation type is a union in core's types (PLATFORM-NOTES), so narrow it here. */
+const performOf = (key: string): Perform => {
+  const operation = App.triggers?.[key]?.operation as unknown as { perform?: Perform } | undefined;
+  if (typeof operation?.perform !== 'function')
+    throw new Error(`the app has no trigger ${key} with a perform`);
+  return operation.perform;
+};
+
+const listBranches = (meta?: { page?: number }) =>
+  appTester(performOf('branch_list'), { authData: AUTH, ...(meta ? { meta } : {}) });
+
+describe('branch_list dropdown', () => {
+  useNock();
+
+  it('is a hidden trigger that offers "load more"', () => {
+    const trigger = App.triggers?.branch_list;
+    expect(trigger?.display.hidden).toBe(true);
+    expect((trigger?.operation as { canPaginate?: boolean }).canPaginate).toBe(true);
+  });
+
+  it.each([
+    [0, '1'],
+    [1, '2'],
+    [4, '5'],
+  ])('bundle.meta.page %d asks page=%s, per_page=100', async (zapierPage, apiPage) => {
+    cashierApi()
+      .get(cashierPath('/branches'))
+      .query({ page: apiPage, per_page: '100' })
+      .reply(200, { data: [{ id: 7, name_en: 'Riyadh - Olaya' }], meta: {} });
+
+    await expect(listBranches({ page: zapierPage })).resolves.toEqual([{ id: '7', label: 'Riyadh - Olaya' }]);
+  });
+
+  it('asks page 1 when Zapier sends no page', async () => {
+    cashierApi()
+      .get(cashierPath('/branches'))
+      .query({ page: '1', per_page: '100' })
+      .reply(200, { data: [], meta: {} });
+
+    await expect(listBranches()).resolves.toEqual([]);
+  });
+
+  it('labels a branch with its name and the Arabic name beside it, or falls back to its number', async () => {
+    cashierApi()
+      .get(cashierPath('/branches'))
+      .query(true)
+      .reply(200, {
+        data: [
+          { id: 1, name_en: 'Riyadh - Olaya', name_ar: 'الرياض - العليا' },
+          { id: 2, name: 'Jeddah - Tahlia', name_ar: 'جدة - التحلية' },
+          // The shape of the resource's sample: `name` already Arabic, English in name_en.
+          { id: 3, name: 'الدمام - الشاطئ', name_ar: 'الدمام - الشاطئ', name_en: 'Dammam - Corniche' },
+          { id: 4, name_ar: 'الخبر' },
+          { id: 5, name: 'Khobar', name_ar: 'Khobar' },
+          { id: 7 },
+          { id: 8, name: '   ', name_ar: '' },
+        ],
+        meta: { total: 7 },
+      });
+
+    const options = await listBranches({ page: 0 });
+
+    expect(options).toEqual([
+      { id: '1', label: 'Riyadh - Olaya (الرياض - العليا)' },
+      { id: '2', label: 'Jeddah - Tahlia (جدة - التحلية)' },
+      { id: '3', label: 'Dammam - Corniche (الدمام - الشاطئ)' },
+      { id: '4', label: 'الخبر' },
+      { id: '5', label: 'Khobar' },
+      { id: '7', label: 'Branch 7' },
+      { id: '8', label: 'Branch 8' },
+    ]);
+  });
+});
+
+describe('dynamic and search references', () => {
+  type Field = { key: string; dynamic?: string; search?: string; children?: Field[] };
+
+  const staticFields = (fields: unknown): Field[] =>
+    Array.isArray(fields)
+      ? (fields.filter((f) => f && typeof f === 'object') as Field[]).flatMap((f) => [
+          f,
+          ...staticFields(f.children),
+        ])
+      : [];
+
+  const operations = () =>
+    (['triggers', 'creates', 'searches'] as const).flatMap((kind) =>
+      Object.entries((App[kind] ?? {}) as Record<string, { operation?: { inputFields?: unknown } }>).map(
+        ([key, def]) => ({ where: `${kind}.${key}`, fields: staticFields(def.operation?.inputFields) }),
+      ),
+    );
+
+  // Zapier's local validation does not check these targets (PLATFORM-NOTES): a wrong one breaks the editor.
+  it('every `dynamic` names a hidden trigger whose output has the value and label fields', () => {
+    const refs = operations().flatMap(({ where, fields }) =>
+      fields.filter((f) => f.dynamic).map((f) => ({ where: `${where}.${f.key}`, ref: f.dynamic! })),
+    );
+    expect(refs.length).toBeGreaterThan(0);
+    for (const { where, ref } of refs) {
+      const [trigger, value, label] = ref.split('.');
+      const def = App.triggers?.[trigger!];
+      expect({ where, ref, exists: !!def }).toEqual({ where, ref, exists: true });
+      const keys = ((def?.operation as { outputFields?: Array<{ key: string }> }).outputFields ?? []).map(
+        (o) => o.key,
+      );
+      expect({ where, ref, keys }).toEqual({ where, ref, keys: expect.arrayContaining([value, label]) });
+      expect({ where, ref, hidden: def?.display.hidden }).toEqual({ where, ref, hidden: true });
+    }
+  });
+
+  it('every `search` names a search of the app', () => {
+    const refs = operations().flatMap(({ where, fields }) =>
+      fields.filter((f) => f.search).map((f) => ({ where: `${where}.${f.key}`, ref: f.search! })),
+    );
+    expect(refs.length).toBeGreaterThan(0);
+    for (const { where, ref } of refs) {
+      const [search] = ref.split('.');
+      expect({ where, ref, exists: !!App.searches?.[search!] }).toEqual({ where, ref, exists: true });
+    }
+  });
+});
