@@ -69,7 +69,10 @@ describe('money (CONTRACT §5)', () => {
 });
 
 it('recomputes a stale _sar that came in with the object', () => {
-  expect(withSar({ total_sar: '35.00', total_halalas: 1100 })).toEqual({ total_sar: '11.00', total_halalas: 1100 });
+  expect(withSar({ total_sar: '35.00', total_halalas: 1100 })).toEqual({
+    total_sar: '11.00',
+    total_halalas: 1100,
+  });
 });
 
 describe('phones (CONTRACT §5)', () => {

@@ -1,0 +1,1062 @@
+/**
+ * The cashier's objects as the interface shows them, and what happens to them: items and orders (partner
+ * endpoints) and what in life happens on a till or in the back office (sandbox-only endpoints).
+ */
+import { ApiError, Checker, type Lang } from './errors';
+import { dateLocal, isoLocal, type Random } from './ids';
+import type {
+  CashierData,
+  ComboSlot,
+  Customer,
+  Item,
+  Order,
+  OrderLine,
+  OrderStatus,
+  Receipt,
+  ReceiptLine,
+  ReceiptPayment,
+  StockLevel,
+  TillSession,
+  Variant,
+} from './store/types';
+import { BodyReader, isObject } from './validate';
+import type { World } from './world';
+
+export const VAT_RATE = 0.15;
+export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
+export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
+
+/* Views. */
+
+export const branchView = (b: CashierData['branches'][number]) => ({
+  id: b.id,
+  name: b.name,
+  name_ar: b.name_ar,
+  name_en: b.name_en,
+  city: b.city,
+  register_ids: [...b.registers],
+});
+
+export const categoryView = (c: CashierData['categories'][number]) => ({ ...c });
+
+export const variantView = (v: Variant) => ({
+  id: v.id,
+  plu: `V${v.id}`,
+  name_ar: v.name_ar,
+  sku: v.sku,
+  barcode: v.barcode,
+  price_halalas: v.price_halalas,
+  is_default: v.is_default,
+});
+
+export const itemView = (i: Item) => ({
+  id: i.id,
+  name_ar: i.name_ar,
+  name_en: i.name_en,
+  category_id: i.category_id,
+  default_price_halalas: i.default_price_halalas,
+  variants: i.variants.map(variantView),
+  modifier_group_ids: [...i.modifier_group_ids],
+  combo_slots: i.combo_slots.map((s) => ({ ...s })),
+  created_at: i.created_at,
+  updated_at: i.updated_at,
+});
+
+const roundTo50 = (n: number) => Math.round(n / 50) * 50;
+
+export const priceListView = (pl: CashierData['priceLists'][number], items: Item[]) => ({
+  id: pl.id,
+  name: pl.name,
+  name_ar: pl.name_ar,
+  prices: items.flatMap((i) =>
+    i.variants.map((v) => ({
+      item_id: i.id,
+      variant_id: v.id,
+      plu: `V${v.id}`,
+      price_halalas: pl.markup_percent
+        ? roundTo50(v.price_halalas * (1 + pl.markup_percent / 100))
+        : v.price_halalas,
+    })),
+  ),
+});
+
+export const consentOf = (c: Customer) => {
+  const latest = c.consents[c.consents.length - 1];
+  return !c.erased && !!latest?.granted ? latest : undefined;
+};
+
+/** Name, phone, email and address only while marketing consent is granted; VAT and CR numbers always. */
+export const customerView = (c: Customer) => {
+  const consent = !!consentOf(c);
+  return {
+    id: c.id,
+    marketing_consent: consent,
+    name: consent ? c.name : null,
+    phone: consent ? c.phone : null,
+    email: consent ? c.email : null,
+    address: consent ? c.address : null,
+    vat_number: c.vat_number,
+    cr_number: c.cr_number,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
+};
+
+/** customer.created carries the spec's fields only (cashier spec §6). */
+export const customerEventView = (c: Customer) => {
+  const v = customerView(c);
+  return {
+    id: v.id,
+    marketing_consent: v.marketing_consent,
+    name: v.name,
+    phone: v.phone,
+    email: v.email,
+    vat_number: v.vat_number,
+  };
+};
+
+export const receiptView = (r: Receipt) => ({
+  id: r.id,
+  number: r.number,
+  kind: r.kind,
+  refund_of: r.refund_of,
+  branch_id: r.branch_id,
+  register_id: r.register_id,
+  session_id: r.session_id,
+  issued_at: r.issued_at,
+  business_date: r.business_date,
+  currency: r.currency,
+  subtotal_halalas: r.subtotal_halalas,
+  tax_halalas: r.tax_halalas,
+  total_halalas: r.total_halalas,
+  amount_due_halalas: r.amount_due_halalas,
+  prepaid_applied: r.prepaid_applied ? { ...r.prepaid_applied } : null,
+  lines: r.lines.map((l) => ({ ...l })),
+  payments: r.payments.map((p) => ({ ...p })),
+});
+
+/** A session's figures from its receipts and credit notes (the Z-report). */
+export const sessionFigures = (cashier: CashierData, s: TillSession) => {
+  const own = cashier.receipts.filter((r) => r.session_id === s.id);
+  const sales = own.filter((r) => r.kind !== 'credit_note');
+  const refunds = own.filter((r) => r.kind === 'credit_note');
+  const sum = (list: Receipt[], f: (r: Receipt) => number) => list.reduce((n, r) => n + f(r), 0);
+  const salesTotal = sum(sales, (r) => r.total_halalas);
+  const refundTotal = sum(refunds, (r) => r.total_halalas);
+  const tax = sum(sales, (r) => r.tax_halalas) - sum(refunds, (r) => r.tax_halalas);
+  const tenders = new Map<string, number>();
+  for (const r of own) {
+    for (const p of r.payments) {
+      const sign = r.kind === 'credit_note' ? -1 : 1;
+      tenders.set(p.tender, (tenders.get(p.tender) ?? 0) + sign * p.amount_halalas);
+    }
+  }
+  const prepaid = sales.filter((r) => r.prepaid_applied);
+  const cash = tenders.get('cash') ?? 0;
+  const expectedCash = s.opening_float_halalas + cash;
+  const countedCash = s.counted_cash_halalas;
+  const total = salesTotal - refundTotal;
+  return {
+    receipts: sales.length,
+    total_halalas: total,
+    net_sales_halalas: total - tax,
+    variance_halalas: countedCash === null ? 0 : countedCash - expectedCash,
+    z_report: {
+      sales: {
+        count: sales.length,
+        total_halalas: salesTotal,
+        tax_halalas: sum(sales, (r) => r.tax_halalas),
+      },
+      refunds: { count: refunds.length, total_halalas: refundTotal },
+      tenders: [...tenders.entries()].map(([tender, amount]) => ({ tender, amount_halalas: amount })),
+      prepayments_applied: {
+        count: prepaid.length,
+        total_halalas: sum(prepaid, (r) => r.prepaid_applied?.amount_halalas ?? 0),
+      },
+    },
+    expected: { cash_halalas: expectedCash, card_halalas: tenders.get('card') ?? 0 },
+    counted: { cash_halalas: countedCash, card_halalas: tenders.get('card') ?? 0 },
+  };
+};
+
+/** The session as session.closed carries it: with z_report (null while the session is open). */
+export const sessionView = (cashier: CashierData, s: TillSession) => {
+  const f = sessionFigures(cashier, s);
+  return {
+    id: s.id,
+    branch_id: s.branch_id,
+    register_id: s.register_id,
+    status: s.status,
+    business_date: s.business_date,
+    opened_at: s.opened_at,
+    closed_at: s.closed_at,
+    receipts: f.receipts,
+    total_halalas: f.total_halalas,
+    net_sales_halalas: f.net_sales_halalas,
+    variance_halalas: f.variance_halalas,
+    z_report: s.status === 'closed' ? f.z_report : null,
+  };
+};
+
+/** GET /sessions/{id}/z-report: the session with z_report, expected and counted. */
+export const zReportView = (cashier: CashierData, s: TillSession) => {
+  const f = sessionFigures(cashier, s);
+  return { ...sessionView(cashier, s), z_report: f.z_report, expected: f.expected, counted: f.counted };
+};
+
+const findVariant = (cashier: CashierData, variantId: number) => {
+  for (const item of cashier.items) {
+    const variant = item.variants.find((v) => v.id === variantId);
+    if (variant) return { item, variant };
+  }
+  return undefined;
+};
+
+const variantName = (item: Item, v: Variant) =>
+  item.variants.length > 1 && v.name_ar !== item.name_ar ? `${item.name_ar} - ${v.name_ar}` : item.name_ar;
+
+/** Stock levels as decimal strings; suggested_qty brings a low level back to its par level. */
+export const stockView = (cashier: CashierData, s: StockLevel) => {
+  const found = findVariant(cashier, s.variant_id);
+  const low = s.qty <= s.reorder_point;
+  return {
+    branch_id: s.branch_id,
+    variant_id: s.variant_id,
+    item_id: found?.item.id ?? null,
+    sku: found?.variant.sku ?? null,
+    name_ar: found ? variantName(found.item, found.variant) : null,
+    qty: String(s.qty),
+    reorder_point: String(s.reorder_point),
+    suggested_qty: String(low ? Math.max(0, s.par_level - s.qty) : 0),
+    updated_at: s.updated_at,
+  };
+};
+
+export const orderView = (o: Order) => ({
+  id: o.id,
+  external_id: o.external_id,
+  provider: o.provider,
+  branch_id: o.branch_id,
+  order_type: o.order_type,
+  prepaid: o.prepaid,
+  customer: o.customer ? { ...o.customer } : null,
+  status: o.status,
+  lines: o.lines.map((l) => ({ ...l })),
+  total_halalas: o.total_halalas,
+  receipt_id: o.receipt_id,
+  refund_decision: o.refund_decision,
+  created_at: o.created_at,
+  updated_at: o.updated_at,
+});
+
+/* Events. */
+
+const emit = (world: World, event: string, data: Record<string, unknown>) =>
+  world.webhooks.emit({ api: 'cashier', tenantId: world.store.cashier.tenantId, event, data, subjects: [] });
+
+/* Receipts. */
+
+export interface SaleLine {
+  variantId: number | null;
+  name: string;
+  qty: number;
+  unitPrice: number;
+}
+
+/** VAT-inclusive prices: tax = total × 15/115. */
+export const buildReceipt = (
+  cashier: CashierData,
+  random: Random,
+  input: {
+    session: TillSession;
+    lines: SaleLine[];
+    tender?: string;
+    payments?: ReceiptPayment[];
+    issuedAt: number;
+    arrivedAt: number;
+    kind?: Receipt['kind'];
+    refundOf?: string | null;
+    prepaid?: { order_id: string; amount_halalas: number } | null;
+  },
+): Receipt => {
+  const branch = cashier.branches.find((b) => b.id === input.session.branch_id);
+  const code = branch?.code ?? 'POS';
+  const kind = input.kind ?? 'simplified';
+  const counterKey = kind === 'credit_note' ? `${code}-CN` : code;
+  const n = (cashier.counters.receiptNo[counterKey] ?? 0) + 1;
+  cashier.counters.receiptNo[counterKey] = n;
+  const lines: ReceiptLine[] = input.lines.map((l, i) => ({
+    line_no: i + 1,
+    variant_id: l.variantId,
+    name: l.name,
+    qty: String(l.qty),
+    unit_price_halalas: l.unitPrice,
+    total_halalas: Math.round(l.qty * l.unitPrice),
+  }));
+  const total = lines.reduce((s, l) => s + l.total_halalas, 0);
+  const tax = Math.round((total * VAT_RATE) / (1 + VAT_RATE));
+  const prepaid = input.prepaid ?? null;
+  const tender = input.tender ?? 'card';
+  const payments =
+    input.payments ??
+    (prepaid
+      ? []
+      : [
+          {
+            tender,
+            amount_halalas: total,
+            scheme: tender === 'card' ? random.pick(['mada', 'visa', 'mastercard']) : null,
+            last4: tender === 'card' ? String(1000 + random.int(9000)) : null,
+          },
+        ]);
+  cashier.counters.receiptSeq += 1;
+  return {
+    id: random.ulid(input.issuedAt),
+    number: `${counterKey}-${String(n).padStart(6, '0')}`,
+    kind,
+    refund_of: input.refundOf ?? null,
+    branch_id: input.session.branch_id,
+    register_id: input.session.register_id,
+    session_id: input.session.id,
+    issued_at: isoLocal(input.issuedAt),
+    business_date: dateLocal(input.issuedAt),
+    currency: 'SAR',
+    subtotal_halalas: total - tax,
+    tax_halalas: tax,
+    total_halalas: total,
+    amount_due_halalas: 0,
+    prepaid_applied: prepaid,
+    lines,
+    payments,
+    seq: cashier.counters.receiptSeq,
+    arrived_at_ms: input.arrivedAt,
+  };
+};
+
+export const openSessionOf = (world: World, branchId: number, registerId: number): TillSession => {
+  const cashier = world.store.cashier;
+  const open = cashier.sessions.find(
+    (s) => s.branch_id === branchId && s.register_id === registerId && s.status === 'open',
+  );
+  if (open) return open;
+  const now = world.clock.now();
+  const session: TillSession = {
+    id: world.random.ulid(now),
+    branch_id: branchId,
+    register_id: registerId,
+    status: 'open',
+    business_date: dateLocal(now),
+    opened_at: isoLocal(now),
+    closed_at: null,
+    opening_float_halalas: 50_000,
+    counted_cash_halalas: null,
+  };
+  cashier.sessions.push(session);
+  return session;
+};
+
+/** Sold or returned goods move stock; a level falling to its reorder point emits stock.low. */
+const moveStock = (world: World, branchId: number, variantId: number, delta: number, force = false) => {
+  const cashier = world.store.cashier;
+  const level = cashier.stock.find((s) => s.branch_id === branchId && s.variant_id === variantId);
+  if (!level) return [];
+  const before = level.qty;
+  level.qty = Math.max(0, Math.round((level.qty + delta) * 1000) / 1000);
+  level.updated_at = isoLocal(world.clock.now());
+  const crossed = before > level.reorder_point && level.qty <= level.reorder_point;
+  return crossed || (force && level.qty <= level.reorder_point)
+    ? [emit(world, 'stock.low', stockView(cashier, level))]
+    : [];
+};
+
+const readSaleLines = (world: World, raw: unknown[] | undefined, c: Checker, lang: Lang): SaleLine[] => {
+  const cashier = world.store.cashier;
+  const out: SaleLine[] = [];
+  (raw ?? []).forEach((row, i) => {
+    const field = `lines[${i}]`;
+    if (!isObject(row)) {
+      c.add(field, 'object');
+      return;
+    }
+    const r = new BodyReader(row, lang);
+    const variantId = r.int('variant_id');
+    const sku = r.string('sku');
+    const barcode = r.string('barcode');
+    const qty = typeof row.qty === 'number' && row.qty > 0 ? row.qty : undefined;
+    if (qty === undefined) r.c.add('qty', 'number');
+    const price = r.int('unit_price_halalas', { min: 0 });
+    const match = matchVariant(cashier, { variantId, sku, barcode });
+    if (!match) r.c.add(variantId !== undefined ? 'variant_id' : 'sku', 'unknown');
+    for (const e of r.c.errors) c.errors.push({ ...e, field: `${field}.${e.field}` });
+    if (match && qty !== undefined) {
+      out.push({
+        variantId: match.variant.id,
+        name: variantName(match.item, match.variant),
+        qty,
+        unitPrice: price ?? match.variant.price_halalas,
+      });
+    }
+  });
+  return out;
+};
+
+export const matchVariant = (
+  cashier: CashierData,
+  by: { variantId?: number; plu?: string; sku?: string; barcode?: string },
+) => {
+  const pluId = by.plu && /^V\d+$/i.test(by.plu) ? Number(by.plu.slice(1)) : undefined;
+  for (const item of cashier.items) {
+    for (const variant of item.variants) {
+      if (
+        (by.variantId !== undefined && variant.id === by.variantId) ||
+        (pluId !== undefined && variant.id === pluId) ||
+        (by.sku !== undefined && variant.sku === by.sku) ||
+        (by.barcode !== undefined && variant.barcode === by.barcode)
+      ) {
+        return { item, variant };
+      }
+    }
+  }
+  return undefined;
+};
+
+/**
+ * POST /sandbox/cashier/receipts: a till sells. `issued_at` in the past makes an offline sale synced now: it
+ * arrives after receipts issued later, which is what the cursor's arrival order is for.
+ */
+export const issueReceipt = (world: World, lang: Lang, body: unknown) => {
+  const cashier = world.store.cashier;
+  const r = new BodyReader(body, lang);
+  const branchId = r.int('branch_id', { required: true });
+  const registerId = r.int('register_id');
+  const kind = r.oneOf('kind', ['simplified', 'standard'] as const);
+  const tender = r.oneOf('tender', ['card', 'cash'] as const);
+  const issuedMs = r.dateTime('issued_at');
+  const rawLines = r.array('lines', { required: true });
+  const branch = branchId === undefined ? undefined : cashier.branches.find((b) => b.id === branchId);
+  if (branchId !== undefined && !branch) r.c.add('branch_id', 'unknown');
+  if (registerId !== undefined && branch && !branch.registers.includes(registerId))
+    r.c.add('register_id', 'unknown');
+  if (rawLines && !rawLines.length) r.c.add('lines', 'required');
+  const lines = readSaleLines(world, rawLines, r.c, lang);
+  r.done();
+  if (!branch) throw new ApiError('validation_failed');
+  const now = world.clock.now();
+  const session = openSessionOf(world, branch.id, registerId ?? branch.registers[0] ?? 1);
+  const receipt = buildReceipt(world.store.cashier, world.random, {
+    session,
+    lines,
+    tender,
+    issuedAt: issuedMs ?? now,
+    arrivedAt: now,
+    kind,
+  });
+  cashier.receipts.push(receipt);
+  const events = [emit(world, 'receipt.issued', receiptView(receipt))];
+  for (const l of lines)
+    if (l.variantId !== null) events.push(...moveStock(world, branch.id, l.variantId, -l.qty));
+  return { receipt, events };
+};
+
+/** POST /sandbox/cashier/receipts/{id}/credit-note: a refund of some or all lines (credit_note.issued). */
+export const issueCreditNote = (world: World, lang: Lang, receiptId: string, body: unknown) => {
+  const cashier = world.store.cashier;
+  const original = cashier.receipts.find((x) => x.id === receiptId && x.kind !== 'credit_note');
+  if (!original) throw new ApiError('not_found');
+  const r = new BodyReader(body, lang, { optional: true });
+  const rawLines = r.array('lines');
+  const picked: SaleLine[] = [];
+  if (!rawLines) {
+    for (const l of original.lines) {
+      picked.push({
+        variantId: l.variant_id,
+        name: l.name,
+        qty: Number(l.qty),
+        unitPrice: l.unit_price_halalas,
+      });
+    }
+  } else {
+    rawLines.forEach((row, i) => {
+      const lr = new BodyReader(row, lang);
+      const lineNo = lr.int('line_no', { required: true });
+      const line = original.lines.find((l) => l.line_no === lineNo);
+      if (lineNo !== undefined && !line) lr.c.add('line_no', 'unknown');
+      const qty = isObject(row) && typeof row.qty === 'number' && row.qty > 0 ? row.qty : undefined;
+      if (isObject(row) && row.qty !== undefined && qty === undefined) lr.c.add('qty', 'number');
+      for (const e of lr.c.errors) r.c.errors.push({ ...e, field: `lines[${i}].${e.field}` });
+      if (line) {
+        picked.push({
+          variantId: line.variant_id,
+          name: line.name,
+          qty: Math.min(qty ?? Number(line.qty), Number(line.qty)),
+          unitPrice: line.unit_price_halalas,
+        });
+      }
+    });
+  }
+  r.done();
+  const session =
+    cashier.sessions.find((s) => s.id === original.session_id && s.status === 'open') ??
+    openSessionOf(world, original.branch_id, original.register_id);
+  const now = world.clock.now();
+  const tender = original.payments[0]?.tender ?? 'card';
+  const note = buildReceipt(world.store.cashier, world.random, {
+    session,
+    lines: picked,
+    issuedAt: now,
+    arrivedAt: now,
+    kind: 'credit_note',
+    refundOf: original.id,
+    tender,
+  });
+  const card = original.payments.find((p) => p.tender === 'card');
+  if (card) note.payments = [{ ...card, amount_halalas: note.total_halalas }];
+  cashier.receipts.push(note);
+  const events = [emit(world, 'credit_note.issued', receiptView(note))];
+  for (const l of picked) if (l.variantId !== null) moveStock(world, original.branch_id, l.variantId, l.qty);
+  return { receipt: note, events };
+};
+
+/** POST /sandbox/cashier/sessions/{id}/close: the cashier counts the drawer and closes (session.closed). */
+export const closeSession = (world: World, lang: Lang, id: string, body: unknown) => {
+  const cashier = world.store.cashier;
+  const s = cashier.sessions.find((x) => x.id === id);
+  if (!s) throw new ApiError('not_found');
+  const r = new BodyReader(body, lang, { optional: true });
+  const counted = r.int('counted_cash_halalas', { min: 0 });
+  r.done();
+  if (s.status === 'closed') {
+    throw new ApiError(
+      'invalid_transition',
+      { from: 'closed', to: 'closed' },
+      { from: 'closed', to: 'closed' },
+    );
+  }
+  s.counted_cash_halalas = counted ?? sessionFigures(cashier, s).expected.cash_halalas;
+  s.status = 'closed';
+  s.closed_at = isoLocal(world.clock.now());
+  const next = openSessionOf(world, s.branch_id, s.register_id);
+  return { session: s, next_session: next, events: [emit(world, 'session.closed', sessionView(cashier, s))] };
+};
+
+/** POST /sandbox/cashier/stock: set a level (by default just below its reorder point), emitting stock.low. */
+export const setStock = (world: World, lang: Lang, body: unknown) => {
+  const cashier = world.store.cashier;
+  const r = new BodyReader(body, lang);
+  const branchId = r.int('branch_id', { required: true });
+  const variantId = r.int('variant_id', { required: true });
+  const qty =
+    r.obj.qty === undefined ? undefined : typeof r.obj.qty === 'number' && r.obj.qty >= 0 ? r.obj.qty : -1;
+  if (qty === -1) r.c.add('qty', 'min', { min: 0 });
+  const reorderPoint = r.int('reorder_point', { min: 0 });
+  const force = r.bool('force_event') ?? false;
+  const level = cashier.stock.find((s) => s.branch_id === branchId && s.variant_id === variantId);
+  if (branchId !== undefined && variantId !== undefined && !level) r.c.add('variant_id', 'unknown');
+  r.done();
+  if (!level || qty === -1) throw new ApiError('validation_failed');
+  if (reorderPoint !== undefined) level.reorder_point = reorderPoint;
+  const target = qty ?? Math.max(0, level.reorder_point - 1);
+  const events = moveStock(world, level.branch_id, level.variant_id, target - level.qty, force);
+  return { stock_level: level, events };
+};
+
+/* Customers. */
+
+/** POST /sandbox/cashier/customers: a customer is added at a till or in the back office (customer.created). */
+export const addCustomer = (world: World, lang: Lang, body: unknown) => {
+  const cashier = world.store.cashier;
+  const r = new BodyReader(body, lang);
+  const name = r.string('name', { max: 200 });
+  const phone = r.phone('phone');
+  const email = r.string('email', { max: 200 });
+  const address = r.string('address', { max: 500 });
+  const vat = r.string('vat_number', { max: 20 });
+  const cr = r.string('cr_number', { max: 20 });
+  const consent = r.bool('marketing_consent') ?? false;
+  const channels = r.array('consent_channels') ?? ['sms', 'email', 'whatsapp'];
+  if (channels.some((ch) => !(CONSENT_CHANNELS as readonly unknown[]).includes(ch))) {
+    r.c.add('consent_channels', 'one_of', { values: CONSENT_CHANNELS.join(', ') });
+  }
+  if (!name && !phone && !vat) r.c.add('name', 'required');
+  r.done();
+  const at = isoLocal(world.clock.now());
+  cashier.counters.customer += 1;
+  const customer: Customer = {
+    id: cashier.counters.customer,
+    name: name ?? null,
+    phone: phone ?? null,
+    email: email ?? null,
+    address: address ?? null,
+    vat_number: vat ?? null,
+    cr_number: cr ?? null,
+    consents: [{ granted: consent, channels: consent ? (channels as string[]) : [], at }],
+    erased: false,
+    created_at: at,
+    updated_at: at,
+  };
+  cashier.customers.push(customer);
+  return { customer, events: [emit(world, 'customer.created', customerEventView(customer))] };
+};
+
+/** POST /sandbox/cashier/customers/{id}/consent: a new entry in the consent ledger (no event). */
+export const recordConsent = (world: World, lang: Lang, id: number, body: unknown) => {
+  const c = world.store.cashier.customers.find((x) => x.id === id);
+  if (!c) throw new ApiError('not_found');
+  const r = new BodyReader(body, lang);
+  const granted = r.bool('granted');
+  if (granted === undefined) r.c.add('granted', 'required');
+  const channels = r.array('channels') ?? ['sms', 'email', 'whatsapp'];
+  if (channels.some((ch) => !(CONSENT_CHANNELS as readonly unknown[]).includes(ch))) {
+    r.c.add('channels', 'one_of', { values: CONSENT_CHANNELS.join(', ') });
+  }
+  r.done();
+  const at = isoLocal(world.clock.now());
+  c.consents.push({ granted: !!granted, channels: granted ? (channels as string[]) : [], at });
+  c.updated_at = at;
+  return { customer: c, events: [] };
+};
+
+/* Items (cashier spec §4 rules 1 and 2). */
+
+const readVariantRows = (
+  cashier: CashierData,
+  rows: unknown[],
+  lang: Lang,
+  c: Checker,
+  item: Item | undefined,
+): Array<Partial<Variant> & { id?: number }> => {
+  const out: Array<Partial<Variant> & { id?: number }> = [];
+  rows.forEach((row, i) => {
+    const field = `variants[${i}]`;
+    if (!isObject(row)) {
+      c.add(field, 'object');
+      return;
+    }
+    const r = new BodyReader(row, lang);
+    const id = r.int('id');
+    const stored = id === undefined ? undefined : item?.variants.find((v) => v.id === id);
+    if (id !== undefined && !stored) {
+      r.c.add('id', item && findVariant(cashier, id) ? 'not_this_item' : 'unknown');
+    }
+    const v: Partial<Variant> & { id?: number } = { id };
+    const name = r.string('name_ar', { max: 200 });
+    if (name !== undefined) v.name_ar = name;
+    if (r.has('sku')) v.sku = r.obj.sku === null ? null : (r.string('sku', { max: 64 }) ?? null);
+    if (r.has('barcode'))
+      v.barcode = r.obj.barcode === null ? null : (r.string('barcode', { max: 64 }) ?? null);
+    const price = r.int('price_halalas', { required: !stored, min: 0 });
+    if (price !== undefined) v.price_halalas = price;
+    const isDefault = r.bool('is_default');
+    if (isDefault !== undefined) v.is_default = isDefault;
+    for (const e of r.c.errors) c.errors.push({ ...e, field: `${field}.${e.field}` });
+    out.push(v);
+  });
+  return out;
+};
+
+const checkUnique = (cashier: CashierData, variants: Variant[], itemId: number | null, c: Checker) => {
+  const others = cashier.items.filter((i) => i.id !== itemId).flatMap((i) => i.variants);
+  const seen = { sku: new Set<string>(), barcode: new Set<string>() };
+  variants.forEach((v, i) => {
+    for (const key of ['sku', 'barcode'] as const) {
+      const value = v[key];
+      if (value === null) continue;
+      if (seen[key].has(value) || others.some((o) => o[key] === value))
+        c.add(`variants[${i}].${key}`, 'taken');
+      seen[key].add(value);
+    }
+  });
+};
+
+const settleDefault = (variants: Variant[], c: Checker) => {
+  const defaults = variants.filter((v) => v.is_default);
+  if (defaults.length > 1) c.add('variants', 'one_default');
+  const first = variants[0];
+  if (!defaults.length && first) first.is_default = true;
+};
+
+const readComboSlots = (
+  cashier: CashierData,
+  rows: unknown[],
+  stored: ComboSlot[],
+  c: Checker,
+): ComboSlot[] => {
+  const out: ComboSlot[] = [];
+  rows.forEach((row, i) => {
+    if (!isObject(row)) {
+      c.add(`combo_slots[${i}]`, 'object');
+      return;
+    }
+    if (row.id !== undefined) {
+      if (!stored.some((s) => s.id === row.id)) c.add(`combo_slots[${i}].id`, 'unknown');
+      out.push({ ...row, id: Number(row.id) });
+    } else {
+      cashier.counters.comboSlot += 1;
+      out.push({ ...row, id: cashier.counters.comboSlot });
+    }
+  });
+  return out;
+};
+
+const readModifierGroups = (raw: unknown[], c: Checker): number[] => {
+  if (raw.some((x) => typeof x !== 'number' || !Number.isInteger(x))) c.add('modifier_group_ids', 'integer');
+  return raw.filter((x): x is number => typeof x === 'number');
+};
+
+/** POST /items: without variants, one default variant at default_price_halalas. */
+export const createItem = (world: World, lang: Lang, body: unknown): Item => {
+  const cashier = world.store.cashier;
+  const r = new BodyReader(body, lang);
+  const nameAr = r.string('name_ar', { required: true, max: 200 });
+  const nameEn = r.string('name_en', { max: 200 });
+  const categoryId = r.int('category_id', { required: true });
+  const price = r.int('default_price_halalas', { min: 0 });
+  const rawVariants = r.array('variants');
+  const modifiers = r.array('modifier_group_ids') ?? [];
+  const combos = r.array('combo_slots') ?? [];
+  if (categoryId !== undefined && !cashier.categories.some((x) => x.id === categoryId)) {
+    r.c.add('category_id', 'unknown');
+  }
+  const rows = readVariantRows(cashier, rawVariants ?? [], lang, r.c, undefined);
+  if (!rows.length && price === undefined && !r.c.has('default_price_halalas')) {
+    r.c.add('default_price_halalas', 'required');
+  }
+  const now = world.clock.now();
+  const at = isoLocal(now);
+  const variants: Variant[] = (rows.length ? rows : [{ price_halalas: price ?? 0, is_default: true }]).map(
+    (v) => {
+      cashier.counters.variant += 1;
+      return {
+        id: cashier.counters.variant,
+        name_ar: v.name_ar ?? nameAr ?? '',
+        sku: v.sku ?? null,
+        barcode: v.barcode ?? null,
+        price_halalas: v.price_halalas ?? price ?? 0,
+        is_default: v.is_default ?? false,
+      };
+    },
+  );
+  checkUnique(cashier, variants, null, r.c);
+  settleDefault(variants, r.c);
+  const modifierIds = readModifierGroups(modifiers, r.c);
+  const slots = readComboSlots(cashier, combos, [], r.c);
+  r.done();
+  cashier.counters.item += 1;
+  const item: Item = {
+    id: cashier.counters.item,
+    name_ar: nameAr ?? '',
+    name_en: nameEn ?? null,
+    category_id: categoryId ?? 0,
+    default_price_halalas: price ?? variants.find((v) => v.is_default)?.price_halalas ?? 0,
+    variants,
+    modifier_group_ids: modifierIds,
+    combo_slots: slots,
+    created_at: at,
+    updated_at: at,
+  };
+  cashier.items.push(item);
+  addStockRows(world, variants);
+  return item;
+};
+
+const addStockRows = (world: World, variants: Variant[]) => {
+  const cashier = world.store.cashier;
+  const at = isoLocal(world.clock.now());
+  for (const b of cashier.branches) {
+    for (const v of variants) {
+      cashier.stock.push({
+        branch_id: b.id,
+        variant_id: v.id,
+        qty: 0,
+        reorder_point: 5,
+        par_level: 20,
+        updated_at: at,
+      });
+    }
+  }
+};
+
+/**
+ * PUT /items/{id}: scalars present are set; arrays present (variants, modifier_group_ids, combo_slots) replace
+ * what is stored (rows without id are created, stored ids missing from the array are deleted); arrays absent
+ * are untouched.
+ */
+export const updateItem = (world: World, lang: Lang, id: number, body: unknown): Item => {
+  const cashier = world.store.cashier;
+  const item = cashier.items.find((i) => i.id === id);
+  if (!item) throw new ApiError('not_found');
+  const r = new BodyReader(body, lang);
+  const nameAr = r.string('name_ar', { max: 200 });
+  if (r.has('name_ar') && r.obj.name_ar === null) r.c.add('name_ar', 'required');
+  const nameEn = r.has('name_en') && r.obj.name_en === null ? null : r.string('name_en', { max: 200 });
+  const categoryId = r.int('category_id');
+  const price = r.int('default_price_halalas', { min: 0 });
+  const rawVariants = r.array('variants');
+  const modifiers = r.array('modifier_group_ids');
+  const combos = r.array('combo_slots');
+  if (categoryId !== undefined && !cashier.categories.some((x) => x.id === categoryId)) {
+    r.c.add('category_id', 'unknown');
+  }
+  let variants: Variant[] | undefined;
+  if (rawVariants) {
+    if (!rawVariants.length) r.c.add('variants', 'required');
+    const rows = readVariantRows(cashier, rawVariants, lang, r.c, item);
+    let nextId = cashier.counters.variant;
+    variants = rows.map((row) => {
+      const stored = row.id === undefined ? undefined : item.variants.find((v) => v.id === row.id);
+      if (stored) return { ...stored, ...row, id: stored.id };
+      nextId += 1;
+      return {
+        id: nextId,
+        name_ar: row.name_ar ?? nameAr ?? item.name_ar,
+        sku: row.sku ?? null,
+        barcode: row.barcode ?? null,
+        price_halalas: row.price_halalas ?? 0,
+        is_default: row.is_default ?? false,
+      };
+    });
+    checkUnique(cashier, variants, item.id, r.c);
+    settleDefault(variants, r.c);
+    if (!r.c.errors.length) cashier.counters.variant = nextId;
+  }
+  const modifierIds = modifiers ? readModifierGroups(modifiers, r.c) : undefined;
+  const slots = combos ? readComboSlots(cashier, combos, item.combo_slots, r.c) : undefined;
+  r.done();
+
+  if (nameAr !== undefined) item.name_ar = nameAr;
+  if (nameEn !== undefined) item.name_en = nameEn;
+  if (categoryId !== undefined) item.category_id = categoryId;
+  if (price !== undefined) item.default_price_halalas = price;
+  if (variants) {
+    const kept = new Set(variants.map((v) => v.id));
+    const created = variants.filter((v) => !item.variants.some((s) => s.id === v.id));
+    cashier.stock = cashier.stock.filter(
+      (s) => kept.has(s.variant_id) || !item.variants.some((v) => v.id === s.variant_id),
+    );
+    item.variants = variants;
+    addStockRows(world, created);
+  }
+  if (modifierIds) item.modifier_group_ids = modifierIds;
+  if (slots) item.combo_slots = slots;
+  item.updated_at = isoLocal(world.clock.now());
+  return item;
+};
+
+/* Orders (cashier spec §3 and §4 rule 5). */
+
+const emitOrderChange = (world: World, o: Order, from: OrderStatus) =>
+  emit(world, 'order.status_changed', {
+    from,
+    to: o.status,
+    id: o.id,
+    external_id: o.external_id,
+    provider: o.provider,
+    status: o.status,
+    total_halalas: o.total_halalas,
+  });
+
+export interface OrderResult {
+  status: 200 | 201;
+  order: Order;
+  duplicate: boolean;
+}
+
+/** POST /orders: the same external_id from the same API client answers the same order with duplicate true. */
+export const createOrder = (
+  world: World,
+  lang: Lang,
+  client: { id: number; provider: string },
+  body: unknown,
+): OrderResult => {
+  const cashier = world.store.cashier;
+  const r = new BodyReader(body, lang);
+  const externalId = r.string('external_id', { required: true, max: 100 });
+  const branchId = r.int('branch_id', { required: true });
+  const orderType = r.string('order_type', { max: 50 });
+  const prepaid = r.bool('prepaid') ?? false;
+  const rawLines = r.array('lines', { required: true });
+  let customer: Order['customer'] = null;
+  if (r.obj.customer !== undefined && r.obj.customer !== null) {
+    const cr = new BodyReader(r.obj.customer, lang);
+    const name = cr.string('name', { max: 200 });
+    const phone = cr.phone('phone');
+    for (const e of cr.c.errors) r.c.errors.push({ ...e, field: `customer.${e.field}` });
+    customer = { name: name ?? null, phone: phone ?? null };
+  }
+  if (branchId !== undefined && !cashier.branches.some((b) => b.id === branchId))
+    r.c.add('branch_id', 'unknown');
+  if (rawLines && !rawLines.length) r.c.add('lines', 'required');
+  const lines: OrderLine[] = [];
+  (rawLines ?? []).forEach((row, i) => {
+    const field = `lines[${i}]`;
+    if (!isObject(row)) {
+      r.c.add(field, 'object');
+      return;
+    }
+    const lr = new BodyReader(row, lang);
+    const variantId = lr.int('variant_id');
+    const plu = lr.string('plu');
+    const sku = lr.string('sku');
+    const barcode = lr.string('barcode');
+    const name = lr.string('name', { max: 200 });
+    const qtyRaw = row.qty;
+    const qty =
+      typeof qtyRaw === 'number' && qtyRaw > 0
+        ? qtyRaw
+        : typeof qtyRaw === 'string' && Number(qtyRaw) > 0
+          ? Number(qtyRaw)
+          : undefined;
+    if (qty === undefined) lr.c.add('qty', 'number');
+    const price = lr.int('unit_price_halalas', { min: 0 });
+    const match = matchVariant(cashier, { variantId, plu, sku, barcode });
+    if (!match && price === undefined && !lr.c.has('unit_price_halalas')) {
+      lr.c.add('unit_price_halalas', 'open_item_price');
+    }
+    if (!match && !name && !plu && !sku && !barcode && variantId === undefined) lr.c.add('name', 'required');
+    for (const e of lr.c.errors) r.c.errors.push({ ...e, field: `${field}.${e.field}` });
+    if (qty === undefined) return;
+    const unit = price ?? match?.variant.price_halalas ?? 0;
+    lines.push({
+      line_no: lines.length + 1,
+      variant_id: match?.variant.id ?? null,
+      plu: match ? `V${match.variant.id}` : null,
+      name: match
+        ? variantName(match.item, match.variant)
+        : (name ?? plu ?? sku ?? barcode ?? String(variantId)),
+      qty: String(qty),
+      unit_price_halalas: unit,
+      total_halalas: Math.round(qty * unit),
+      open_item: !match,
+    });
+  });
+  r.done();
+  if (externalId === undefined || branchId === undefined) throw new ApiError('validation_failed');
+
+  const existing = cashier.orders.find((o) => o.client_id === client.id && o.external_id === externalId);
+  if (existing) return { status: 200, order: existing, duplicate: true };
+
+  const now = world.clock.now();
+  const at = isoLocal(now);
+  const order: Order = {
+    id: world.random.ulid(now),
+    external_id: externalId,
+    provider: client.provider,
+    client_id: client.id,
+    branch_id: branchId,
+    order_type: orderType ?? null,
+    prepaid,
+    customer,
+    status: 'received',
+    lines,
+    total_halalas: lines.reduce((s, l) => s + l.total_halalas, 0),
+    receipt_id: null,
+    refund_decision: null,
+    created_at: at,
+    updated_at: at,
+  };
+  cashier.orders.push(order);
+  return { status: 201, order, duplicate: false };
+};
+
+export const findOrder = (world: World, id: string): Order => {
+  const o = world.store.cashier.orders.find((x) => x.id === id);
+  if (!o) throw new ApiError('not_found');
+  return o;
+};
+
+/**
+ * POST /orders/{id}/cancel: withdrawn from the panel; a receipt already issued stands and the cashier is asked to
+ * decide on a refund. A cancelled order answers again; one the till rejected answers 409.
+ */
+export const cancelOrder = (world: World, id: string): Order => {
+  const o = findOrder(world, id);
+  if (o.status === 'cancelled') return o;
+  if (o.status === 'rejected') throw new ApiError('order_not_cancellable', { status: o.status });
+  const from = o.status;
+  o.status = 'cancelled';
+  if (o.receipt_id) o.refund_decision = 'pending';
+  o.updated_at = isoLocal(world.clock.now());
+  emitOrderChange(world, o, from);
+  return o;
+};
+
+const ORDER_MOVES: Record<OrderStatus, readonly OrderStatus[]> = {
+  received: ['accepted', 'rejected'],
+  accepted: ['completed'],
+  rejected: [],
+  completed: [],
+  cancelled: [],
+};
+
+/**
+ * POST /sandbox/cashier/orders/{id}/accept and …/status: the cashier accepts (issuing the receipt on the till
+ * unless issue_receipt is false), rejects or completes the order (order.status_changed with from and to).
+ */
+export const moveOrder = (world: World, lang: Lang, id: string, body: unknown, fixed?: OrderStatus) => {
+  const cashier = world.store.cashier;
+  const o = findOrder(world, id);
+  const r = new BodyReader(body, lang, { optional: true });
+  const to = fixed ?? r.oneOf('status', ['accepted', 'rejected', 'completed'] as const, { required: true });
+  const issue = r.bool('issue_receipt') ?? to === 'accepted';
+  r.done();
+  if (!to) throw new ApiError('validation_failed');
+  if (!ORDER_MOVES[o.status].includes(to)) {
+    throw new ApiError('invalid_transition', { from: o.status, to }, { from: o.status, to });
+  }
+  const from = o.status;
+  o.status = to;
+  o.updated_at = isoLocal(world.clock.now());
+  const events = [emitOrderChange(world, o, from)];
+  if (to === 'accepted' && issue && !o.receipt_id) {
+    const branch = cashier.branches.find((b) => b.id === o.branch_id);
+    const session = openSessionOf(world, o.branch_id, branch?.registers[0] ?? 1);
+    const now = world.clock.now();
+    const receipt = buildReceipt(world.store.cashier, world.random, {
+      session,
+      lines: o.lines.map((l) => ({
+        variantId: l.variant_id,
+        name: l.name,
+        qty: Number(l.qty),
+        unitPrice: l.unit_price_halalas,
+      })),
+      issuedAt: now,
+      arrivedAt: now,
+      prepaid: o.prepaid ? { order_id: o.id, amount_halalas: o.total_halalas } : null,
+    });
+    cashier.receipts.push(receipt);
+    o.receipt_id = receipt.id;
+    events.push(emit(world, 'receipt.issued', receiptView(receipt)));
+    for (const l of o.lines)
+      if (l.variant_id !== null) events.push(...moveStock(world, o.branch_id, l.variant_id, -Number(l.qty)));
+  }
+  return { order: o, events };
+};
+
+/* The receipts cursor (cashier spec §4 rule 4). */
+
+/**
+ * Receipts and credit notes after `since_id` in arrival order, skipping those that arrived within the
+ * hold-back. The cursor moves past receipts a filter leaves out, so a filtered reader never sees them again.
+ */
+export const receiptsAfter = (
+  world: World,
+  sinceSeq: number,
+  filter: { branchId?: number; kind?: string },
+  perPage: number,
+) => {
+  const visibleUntil = world.clock.now() - world.config.holdBackMs;
+  const ordered = world.store.cashier.receipts
+    .filter((r) => r.seq > sinceSeq && r.arrived_at_ms <= visibleUntil)
+    .sort((a, b) => a.seq - b.seq);
+  const data: Receipt[] = [];
+  let last: Receipt | undefined;
+  let index = 0;
+  for (; index < ordered.length && data.length < perPage; index += 1) {
+    const r = ordered[index] as Receipt;
+    last = r;
+    if (filter.branchId !== undefined && r.branch_id !== filter.branchId) continue;
+    if (filter.kind !== undefined && r.kind !== filter.kind) continue;
+    data.push(r);
+  }
+  return { data, last, hasMore: index < ordered.length };
+};

@@ -1,0 +1,248 @@
+/** The cashier partner interface under /api/partner/v1 (cashier spec §4), route by route. */
+import {
+  CONSENT_CHANNELS,
+  RECEIPT_KINDS,
+  branchView,
+  cancelOrder,
+  categoryView,
+  consentOf,
+  createItem,
+  createOrder,
+  customerView,
+  findOrder,
+  itemView,
+  orderView,
+  priceListView,
+  receiptView,
+  receiptsAfter,
+  stockView,
+  updateItem,
+  zReportView,
+} from './cashier-ops';
+import { ApiError, Checker } from './errors';
+import { CASHIER_EVENTS, sampleFor } from './events';
+import type { PartnerRoute, RouteContext } from './routing';
+import {
+  PER_PAGE_DEFAULT,
+  PER_PAGE_MAX,
+  pageOf,
+  queryBool,
+  queryEnum,
+  queryInstant,
+  queryInt,
+  queryPaging,
+  queryString,
+} from './validate';
+import { subscriptionView } from './webhooks';
+
+export const CASHIER_PREFIX = '/api/partner/v1';
+
+const tenantOf = (ctx: RouteContext) => ctx.world.store.cashier.tenantId;
+const cashierOf = (ctx: RouteContext) => ctx.world.store.cashier;
+
+const paged = <T>(ctx: RouteContext, rows: readonly T[]) => {
+  const c = new Checker(ctx.lang);
+  const paging = queryPaging(ctx.query, c);
+  c.done();
+  return { body: pageOf(rows, paging) };
+};
+
+const intId = (raw: string | undefined): number => {
+  if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');
+  return Number(raw);
+};
+
+const ping = (ctx: RouteContext) => ({
+  body: {
+    data: {
+      client: { id: ctx.client.id, name: ctx.client.name, abilities: [...ctx.client.abilities] },
+      account: { id: ctx.tenant.id, name: ctx.tenant.name, name_ar: ctx.tenant.name_ar },
+    },
+  },
+});
+
+const listItems = (ctx: RouteContext) => {
+  const c = new Checker(ctx.lang);
+  const paging = queryPaging(ctx.query, c);
+  const categoryId = queryInt(ctx.query, 'category_id', c);
+  const since = queryInstant(ctx.query, 'updated_since', c);
+  const sku = queryString(ctx.query, 'sku');
+  const barcode = queryString(ctx.query, 'barcode');
+  c.done();
+  const rows = cashierOf(ctx)
+    .items.filter((i) => categoryId === undefined || i.category_id === categoryId)
+    .filter((i) => since === undefined || Date.parse(i.updated_at) >= since)
+    .filter((i) => sku === undefined || i.variants.some((v) => v.sku === sku))
+    .filter((i) => barcode === undefined || i.variants.some((v) => v.barcode === barcode))
+    .sort((a, b) => a.id - b.id);
+  return { body: pageOf(rows.map(itemView), paging) };
+};
+
+/**
+ * consented_only: the latest consent in the ledger is granted (never erased customers); consent_channel narrows
+ * to consents covering that channel, alone or together with consented_only.
+ */
+const listCustomers = (ctx: RouteContext) => {
+  const c = new Checker(ctx.lang);
+  const paging = queryPaging(ctx.query, c);
+  const since = queryInstant(ctx.query, 'updated_since', c);
+  const consentedOnly = queryBool(ctx.query, 'consented_only', c) ?? false;
+  const channel = queryEnum(ctx.query, 'consent_channel', CONSENT_CHANNELS, c);
+  c.done();
+  const rows = cashierOf(ctx)
+    .customers.filter((x) => since === undefined || Date.parse(x.updated_at) >= since)
+    .filter((x) => !consentedOnly || !!consentOf(x))
+    .filter((x) => channel === undefined || !!consentOf(x)?.channels.includes(channel))
+    .sort((a, b) => a.id - b.id);
+  return { body: pageOf(rows.map(customerView), paging) };
+};
+
+/** The cursor: oldest first in arrival order after since_id; recently arrived receipts are held back. */
+const listReceipts = (ctx: RouteContext) => {
+  const cashier = cashierOf(ctx);
+  const c = new Checker(ctx.lang);
+  const sinceId = queryString(ctx.query, 'since_id');
+  const branchId = queryInt(ctx.query, 'branch_id', c);
+  const kind = queryEnum(ctx.query, 'kind', RECEIPT_KINDS, c);
+  const perPage = queryInt(ctx.query, 'per_page', c, { min: 1, max: PER_PAGE_MAX }) ?? PER_PAGE_DEFAULT;
+  const since = sinceId === undefined ? undefined : cashier.receipts.find((r) => r.id === sinceId);
+  if (sinceId !== undefined && !since) c.add('since_id', 'cursor');
+  c.done();
+  const { data, last, hasMore } = receiptsAfter(ctx.world, since?.seq ?? 0, { branchId, kind }, perPage);
+  return {
+    body: {
+      data: data.map(receiptView),
+      meta: { next_since_id: last?.id ?? sinceId ?? null, has_more: hasMore, per_page: perPage },
+    },
+  };
+};
+
+const zReport = (ctx: RouteContext) => {
+  const cashier = cashierOf(ctx);
+  const session = cashier.sessions.find((s) => s.id === ctx.params.id);
+  if (!session) throw new ApiError('not_found');
+  if (session.status !== 'closed') throw new ApiError('session_open', { status: session.status });
+  return { body: { data: zReportView(cashier, session) } };
+};
+
+const listStock = (ctx: RouteContext) => {
+  const c = new Checker(ctx.lang);
+  const paging = queryPaging(ctx.query, c);
+  const branchId = queryInt(ctx.query, 'branch_id', c);
+  const variantId = queryInt(ctx.query, 'variant_id', c);
+  const lowOnly = queryBool(ctx.query, 'low_only', c) ?? false;
+  c.done();
+  const cashier = cashierOf(ctx);
+  const rows = cashier.stock
+    .filter((s) => branchId === undefined || s.branch_id === branchId)
+    .filter((s) => variantId === undefined || s.variant_id === variantId)
+    .filter((s) => !lowOnly || s.qty <= s.reorder_point)
+    .sort((a, b) => a.branch_id - b.branch_id || a.variant_id - b.variant_id);
+  return {
+    body: pageOf(
+      rows.map((s) => stockView(cashier, s)),
+      paging,
+    ),
+  };
+};
+
+const g = (path: string, ability: string | null, handle: PartnerRoute['handle']): PartnerRoute => ({
+  method: 'GET',
+  path,
+  ability,
+  handle,
+});
+
+export const cashierRoutes: PartnerRoute[] = [
+  g('/ping', null, ping),
+  g('/branches', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView))),
+  g('/categories', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView))),
+  g('/items', 'pos:read', listItems),
+  {
+    method: 'POST',
+    path: '/items',
+    ability: 'pos:write',
+    handle: (ctx) => ({ status: 201, body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) } }),
+  },
+  g('/items/{id}', 'pos:read', (ctx) => {
+    const item = cashierOf(ctx).items.find((i) => i.id === intId(ctx.params.id));
+    if (!item) throw new ApiError('not_found');
+    return { body: { data: itemView(item) } };
+  }),
+  {
+    method: 'PUT',
+    path: '/items/{id}',
+    ability: 'pos:write',
+    handle: (ctx) => ({
+      body: { data: itemView(updateItem(ctx.world, ctx.lang, intId(ctx.params.id), ctx.body)) },
+    }),
+  },
+  g('/price-lists', 'pos:read', (ctx) =>
+    paged(
+      ctx,
+      cashierOf(ctx).priceLists.map((pl) => priceListView(pl, cashierOf(ctx).items)),
+    ),
+  ),
+  g('/customers', 'pos:read', listCustomers),
+  g('/receipts', 'pos:read', listReceipts),
+  g('/receipts/{id}', 'pos:read', (ctx) => {
+    const receipt = cashierOf(ctx).receipts.find((r) => r.id === ctx.params.id);
+    if (!receipt) throw new ApiError('not_found');
+    return { body: { data: receiptView(receipt) } };
+  }),
+  g('/sessions/{id}/z-report', 'pos:read', zReport),
+  g('/stock/levels', 'pos:read', listStock),
+  {
+    method: 'POST',
+    path: '/orders',
+    ability: 'pos:orders',
+    handle: (ctx) => {
+      const result = createOrder(ctx.world, ctx.lang, ctx.client, ctx.body);
+      return {
+        status: result.status,
+        body: { data: orderView(result.order), ...(result.duplicate ? { duplicate: true } : {}) },
+      };
+    },
+  },
+  g('/orders/{id}', 'pos:orders', (ctx) => ({
+    body: { data: orderView(findOrder(ctx.world, ctx.params.id ?? '')) },
+  })),
+  {
+    method: 'POST',
+    path: '/orders/{id}/cancel',
+    ability: 'pos:orders',
+    handle: (ctx) => ({ body: { data: orderView(cancelOrder(ctx.world, ctx.params.id ?? '')) } }),
+  },
+  g('/webhooks', 'pos:webhooks', (ctx) =>
+    paged(ctx, ctx.world.webhooks.list('cashier', tenantOf(ctx)).map(subscriptionView)),
+  ),
+  {
+    method: 'POST',
+    path: '/webhooks',
+    ability: 'pos:webhooks',
+    handle: (ctx) => {
+      const sub = ctx.world.webhooks.create('cashier', ctx.client, ctx.body, ctx.lang);
+      return { status: 201, body: { id: sub.id, secret: sub.secret, data: subscriptionView(sub) } };
+    },
+  },
+  g('/webhooks/events', 'pos:webhooks', (ctx) => ({
+    body: {
+      data: Object.keys(CASHIER_EVENTS).map((event) => ({
+        event,
+        sample: sampleFor('cashier', event, tenantOf(ctx)),
+      })),
+    },
+  })),
+  g('/webhooks/{id}', 'pos:webhooks', (ctx) => ({
+    body: { data: subscriptionView(ctx.world.webhooks.find('cashier', tenantOf(ctx), ctx.params.id ?? '')) },
+  })),
+  {
+    method: 'DELETE',
+    path: '/webhooks/{id}',
+    ability: 'pos:webhooks',
+    handle: (ctx) => {
+      ctx.world.webhooks.remove(ctx.world.webhooks.find('cashier', tenantOf(ctx), ctx.params.id ?? ''));
+      return { status: 204 };
+    },
+  },
+];

@@ -1,0 +1,743 @@
+/**
+ * The clinic's objects as the interface shows them, and what happens to them: booking and cancelling (partner
+ * endpoints) and what in life happens at the front desk or in the back office (sandbox-only endpoints).
+ */
+import { ApiError, Checker, type Lang } from './errors';
+import { isoLocal, dateLocal } from './ids';
+import type {
+  Appointment,
+  AppointmentStatus,
+  AppointmentType,
+  Claim,
+  ClinicData,
+  Invoice,
+  InvoiceLine,
+  Patient,
+} from './store/types';
+import { BodyReader, isObject } from './validate';
+import type { Emitted } from './webhooks';
+import type { World } from './world';
+
+export const APPOINTMENT_STATUSES: readonly AppointmentStatus[] = [
+  'booked',
+  'confirmed',
+  'arrived',
+  'in_progress',
+  'completed',
+  'cancelled',
+  'no_show',
+];
+export const CANCEL_REASONS = ['patient_request', 'clinic', 'no_show', 'other'] as const;
+export const INVOICE_STATUSES = ['issued', 'partially_paid', 'paid', 'void'] as const;
+const NATURES = ['medical', 'cosmetic', 'product', 'package', 'fee'] as const;
+const TAX_CATEGORIES = ['standard', 'exempt', 'zero', 'state_borne'] as const;
+const CLAIM_OUTCOMES = ['approved', 'partial', 'rejected', 'pending'] as const;
+export const VAT_RATE = 0.15;
+
+/* Views: exactly the spec's fields (clinic spec §2). */
+
+/** Contact fields follow consent and are absent after erasure. */
+export const patientView = (p: Patient) => {
+  const contact = p.contact_consent && !p.erased_at;
+  return {
+    id: p.id,
+    file_no: p.file_no,
+    name_ar: p.name_ar,
+    name_en: p.name_en,
+    sex: p.sex,
+    birth_date: p.birth_date,
+    nationality: p.nationality,
+    national_id_type: p.national_id_type,
+    national_id_last4: p.national_id_last4,
+    ...(contact && p.phone ? { phone: p.phone } : {}),
+    ...(contact && p.email ? { email: p.email } : {}),
+    branch_id: p.branch_id,
+    payer_id: p.payer_id,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
+};
+
+export const appointmentView = (a: Appointment) => ({
+  id: a.id,
+  patient_id: a.patient_id,
+  branch_id: a.branch_id,
+  practitioner_id: a.practitioner_id,
+  appointment_type_id: a.appointment_type_id,
+  room_id: a.room_id,
+  status: a.status,
+  starts_at: a.starts_at,
+  ends_at: a.ends_at,
+  source: a.source,
+  external_ref: a.external_ref,
+  note: a.note,
+  cancel_reason: a.cancel_reason,
+  cancelled_at: a.cancelled_at,
+  created_at: a.created_at,
+  updated_at: a.updated_at,
+});
+
+/**
+ * `api`: the invoice as the interface answers it (billing facts only). `event`: as deliveries, the recent list
+ * and samples carry it, with the line fields the samples show (code, description, tooth, surfaces) and, once
+ * paid, paid_at.
+ */
+export const invoiceView = (inv: Invoice, mode: 'api' | 'event') => ({
+  id: inv.id,
+  number: inv.number,
+  kind: inv.kind,
+  status: inv.status,
+  patient_id: inv.patient_id,
+  branch_id: inv.branch_id,
+  buyer_kind: inv.buyer_kind,
+  currency: inv.currency,
+  issued_at: inv.issued_at,
+  ...(mode === 'event' && inv.status === 'paid' ? { paid_at: inv.paid_at } : {}),
+  subtotal_halalas: inv.subtotal_halalas,
+  discount_halalas: inv.discount_halalas,
+  vat_halalas: inv.vat_halalas,
+  total_halalas: inv.total_halalas,
+  paid_halalas: inv.paid_halalas,
+  due_halalas: inv.due_halalas,
+  tax_breakdown: inv.tax_breakdown.map((t) => ({ ...t })),
+  lines: inv.lines.map((l) => {
+    const billing = {
+      line_no: l.line_no,
+      nature: l.nature,
+      qty: l.qty,
+      unit_halalas: l.unit_halalas,
+      net_halalas: l.net_halalas,
+      vat_halalas: l.vat_halalas,
+      total_halalas: l.total_halalas,
+      tax_category: l.tax_category,
+    };
+    return mode === 'api'
+      ? billing
+      : { ...billing, code: l.code, description: l.description, tooth: l.tooth, surfaces: [...l.surfaces] };
+  }),
+  payments: inv.payments.map((p) => ({ ...p })),
+});
+
+export const claimView = (c: Claim) => ({ ...c });
+
+/* Invoice arithmetic: net = qty × unit − discount; VAT 15 % on standard and state-borne lines. */
+
+export interface LineInput {
+  nature: InvoiceLine['nature'];
+  qty: number;
+  unit_halalas: number;
+  tax_category: InvoiceLine['tax_category'];
+  code: string;
+  description: string;
+  tooth: string | null;
+  surfaces: string[];
+}
+
+export const computeInvoice = (lines: LineInput[], discount: number) => {
+  let left = discount;
+  const out: InvoiceLine[] = lines.map((l, i) => {
+    const gross = l.qty * l.unit_halalas;
+    const cut = Math.min(left, gross);
+    left -= cut;
+    const net = gross - cut;
+    const vat =
+      l.tax_category === 'standard' || l.tax_category === 'state_borne' ? Math.round(net * VAT_RATE) : 0;
+    return { ...l, line_no: i + 1, net_halalas: net, vat_halalas: vat, total_halalas: net + vat };
+  });
+  const breakdown = new Map<string, { tax_category: string; net_halalas: number; vat_halalas: number }>();
+  for (const l of out) {
+    const row = breakdown.get(l.tax_category) ?? {
+      tax_category: l.tax_category,
+      net_halalas: 0,
+      vat_halalas: 0,
+    };
+    row.net_halalas += l.net_halalas;
+    row.vat_halalas += l.vat_halalas;
+    breakdown.set(l.tax_category, row);
+  }
+  const subtotal = lines.reduce((s, l) => s + l.qty * l.unit_halalas, 0);
+  const vat = out.reduce((s, l) => s + l.vat_halalas, 0);
+  const total = out.reduce((s, l) => s + l.total_halalas, 0);
+  return {
+    lines: out,
+    subtotal_halalas: subtotal,
+    discount_halalas: discount - left,
+    vat_halalas: vat,
+    total_halalas: total,
+    tax_breakdown: [...breakdown.values()],
+  };
+};
+
+export const nextInvoiceNumber = (clinic: ClinicData, branchId: number, ms: number): string => {
+  const branch = clinic.branches.find((b) => b.id === branchId);
+  const n = (clinic.counters.invoiceNo[branchId] ?? 0) + 1;
+  clinic.counters.invoiceNo[branchId] = n;
+  return `INV-${branch?.code ?? 'CLN'}-${dateLocal(ms).slice(0, 4)}-${String(n).padStart(6, '0')}`;
+};
+
+export const nextFileNo = (clinic: ClinicData, branchId: number): string => {
+  const branch = clinic.branches.find((b) => b.id === branchId);
+  const n = (clinic.counters.fileNo[branchId] ?? 0) + 1;
+  clinic.counters.fileNo[branchId] = n;
+  return `${branch?.code ?? 'CLN'}-${String(n).padStart(6, '0')}`;
+};
+
+/* Events. */
+
+const emit = (world: World, event: string, data: Record<string, unknown>, subjects: string[]) =>
+  world.webhooks.emit({ api: 'clinic', tenantId: world.store.clinic.tenantId, event, data, subjects });
+
+const emitAppointment = (
+  world: World,
+  event: string,
+  a: Appointment,
+  changes?: Appointment['last_changes'],
+) => emit(world, event, { ...appointmentView(a), ...(changes ? { changes } : {}) }, [a.patient_id]);
+
+/* Appointments. */
+
+const ACTIVE: readonly AppointmentStatus[] = ['booked', 'confirmed', 'arrived', 'in_progress', 'completed'];
+
+const overlaps = (a: Appointment, start: number, end: number) =>
+  ACTIVE.includes(a.status) && Date.parse(a.starts_at) < end && Date.parse(a.ends_at) > start;
+
+/** A practitioner and room free for [start, end), or undefined. */
+const findSlot = (
+  clinic: ClinicData,
+  branchId: number,
+  start: number,
+  end: number,
+  practitionerId: string | undefined,
+  field: AppointmentType['field'],
+  except?: string,
+) => {
+  const others = clinic.appointments.filter((a) => a.id !== except && overlaps(a, start, end));
+  const ofField = (specialty: string) => (specialty === 'dermatology') === (field === 'dermatology');
+  const candidates = practitionerId
+    ? clinic.practitioners.filter((p) => p.id === practitionerId)
+    : clinic.practitioners.filter((p) => p.branch_id === branchId && ofField(p.specialty));
+  const practitioner = candidates.find((p) => !others.some((a) => a.practitioner_id === p.id));
+  const room = clinic.rooms.find((r) => r.branch_id === branchId && !others.some((a) => a.room_id === r.id));
+  return practitioner && room ? { practitioner, room } : undefined;
+};
+
+export interface BookResult {
+  status: 200 | 201;
+  appointment: Appointment;
+  duplicate: boolean;
+  events: Emitted[];
+}
+
+/**
+ * POST /appointments (and the front desk's booking): a free slot only; the patient by id or by phone (a new
+ * file for an unknown phone); external_ref is the idempotency key per API client.
+ */
+export const bookAppointment = (
+  world: World,
+  lang: Lang,
+  clientId: number | null,
+  body: unknown,
+  source: string,
+): BookResult => {
+  const clinic = world.store.clinic;
+  const r = new BodyReader(body, lang);
+  const branchId = r.int('branch_id', { required: true });
+  const typeId = r.int('appointment_type_id', { required: true });
+  const startMs = r.dateTime('starts_at', { required: true });
+  const practitionerId = r.string('practitioner_id');
+  const patientId = r.string('patient_id');
+  const phone = r.phone('patient_phone');
+  const patientName = r.string('patient_name', { max: 200 });
+  const externalRef = r.string('external_ref', { max: 100 });
+  const note = r.string('note', { max: 2000 });
+  const c = r.c;
+  const branch = branchId === undefined ? undefined : clinic.branches.find((b) => b.id === branchId);
+  if (branchId !== undefined && !branch) c.add('branch_id', 'unknown');
+  const type = typeId === undefined ? undefined : clinic.appointmentTypes.find((t) => t.id === typeId);
+  if (typeId !== undefined && !type) c.add('appointment_type_id', 'unknown');
+  const practitioner = practitionerId ? clinic.practitioners.find((p) => p.id === practitionerId) : undefined;
+  if (practitionerId && (!practitioner || (branch && practitioner.branch_id !== branch.id))) {
+    c.add('practitioner_id', 'unknown');
+  }
+  let patient = patientId ? clinic.patients.find((p) => p.id === patientId && !p.erased_at) : undefined;
+  if (patientId && !patient) c.add('patient_id', 'unknown');
+  if (!patientId && !phone && !c.has('patient_phone')) c.add('patient_id', 'patient_needed');
+  r.done();
+  if (!branch || !type || startMs === undefined) throw new ApiError('validation_failed');
+
+  if (externalRef !== undefined && clientId !== null) {
+    const existing = clinic.appointments.find(
+      (a) => a.client_id === clientId && a.external_ref === externalRef,
+    );
+    if (existing) return { status: 200, appointment: existing, duplicate: true, events: [] };
+  }
+
+  const endMs = startMs + type.duration_min * 60_000;
+  const slot = findSlot(clinic, branch.id, startMs, endMs, practitioner?.id, type.field);
+  if (!slot) throw new ApiError('slot_taken', { starts_at: isoLocal(startMs) });
+
+  const now = world.clock.now();
+  const at = isoLocal(now);
+  if (!patient && phone) {
+    patient = clinic.patients.find((p) => p.phone === phone && !p.erased_at);
+    if (!patient) {
+      const name = patientName ?? phone;
+      patient = {
+        id: world.random.ulid(now),
+        file_no: nextFileNo(clinic, branch.id),
+        name_ar: name,
+        name_en: name,
+        sex: null,
+        birth_date: null,
+        nationality: null,
+        national_id_type: null,
+        national_id_last4: null,
+        phone,
+        email: null,
+        contact_consent: true,
+        branch_id: branch.id,
+        payer_id: null,
+        created_at: at,
+        updated_at: at,
+        erased_at: null,
+      };
+      clinic.patients.push(patient);
+    }
+  }
+  if (!patient) throw new ApiError('validation_failed');
+
+  const appointment: Appointment = {
+    id: world.random.ulid(now),
+    patient_id: patient.id,
+    branch_id: branch.id,
+    practitioner_id: slot.practitioner.id,
+    appointment_type_id: type.id,
+    room_id: slot.room.id,
+    status: 'booked',
+    starts_at: isoLocal(startMs),
+    ends_at: isoLocal(endMs),
+    source,
+    external_ref: externalRef ?? null,
+    note: note ?? null,
+    cancel_reason: null,
+    cancelled_at: null,
+    created_at: at,
+    updated_at: at,
+    client_id: clientId,
+    last_changes: null,
+    last_changed_at: null,
+  };
+  clinic.appointments.push(appointment);
+  const events = [emitAppointment(world, 'appointment.created', appointment)];
+  return { status: 201, appointment, duplicate: false, events };
+};
+
+export const findAppointment = (world: World, id: string): Appointment => {
+  const a = world.store.clinic.appointments.find((x) => x.id === id);
+  if (!a) throw new ApiError('not_found');
+  return a;
+};
+
+/** POST /appointments/{id}/cancel (clinic spec §3). */
+export const cancelAppointment = (world: World, lang: Lang, id: string, body: unknown): Appointment => {
+  const a = findAppointment(world, id);
+  const r = new BodyReader(body, lang, { optional: true });
+  const reason = r.oneOf('reason', CANCEL_REASONS);
+  r.done();
+  if (a.status === 'cancelled') return a;
+  if (a.status === 'completed' || a.status === 'in_progress') {
+    throw new ApiError('appointment_locked', { status: a.status });
+  }
+  const at = isoLocal(world.clock.now());
+  a.status = 'cancelled';
+  a.cancel_reason = reason ?? 'other';
+  a.cancelled_at = at;
+  a.updated_at = at;
+  emitAppointment(world, 'appointment.cancelled', a);
+  return a;
+};
+
+/** Front-desk moves (sandbox-only). Cancelling goes through cancelAppointment's rules. */
+export const APPOINTMENT_MOVES: Record<AppointmentStatus, readonly AppointmentStatus[]> = {
+  booked: ['confirmed', 'arrived', 'no_show', 'cancelled'],
+  confirmed: ['booked', 'arrived', 'no_show', 'cancelled'],
+  arrived: ['in_progress', 'no_show', 'cancelled'],
+  in_progress: ['completed'],
+  completed: [],
+  cancelled: [],
+  no_show: [],
+};
+
+/**
+ * PATCH /sandbox/clinic/appointments/{id}: status, reschedule (starts_at), practitioner, room or note, as the
+ * front desk would; emits appointment.updated with `changes` (or appointment.cancelled).
+ */
+export const changeAppointment = (world: World, lang: Lang, id: string, body: unknown) => {
+  const clinic = world.store.clinic;
+  const a = findAppointment(world, id);
+  const r = new BodyReader(body, lang);
+  const status = r.oneOf('status', APPOINTMENT_STATUSES);
+  const startMs = r.dateTime('starts_at');
+  const practitionerId = r.string('practitioner_id');
+  const roomId = r.int('room_id');
+  const note = r.has('note') ? (r.obj.note === null ? null : r.string('note', { max: 2000 })) : undefined;
+  const reason = r.oneOf('cancel_reason', CANCEL_REASONS);
+  const force = r.bool('force') ?? false;
+  if (practitionerId && !clinic.practitioners.some((p) => p.id === practitionerId)) {
+    r.c.add('practitioner_id', 'unknown');
+  }
+  if (roomId !== undefined && !clinic.rooms.some((x) => x.id === roomId)) r.c.add('room_id', 'unknown');
+  if ([status, startMs, practitionerId, roomId, note].every((v) => v === undefined)) {
+    r.c.add('body', 'no_changes');
+  }
+  r.done();
+
+  if (status && status !== a.status && !force && !APPOINTMENT_MOVES[a.status].includes(status)) {
+    throw new ApiError('invalid_transition', { from: a.status, to: status }, { from: a.status, to: status });
+  }
+  if (status === 'cancelled' && a.status !== 'cancelled') {
+    if (!force && (a.status === 'completed' || a.status === 'in_progress')) {
+      throw new ApiError('appointment_locked', { status: a.status });
+    }
+    const at = isoLocal(world.clock.now());
+    a.status = 'cancelled';
+    a.cancel_reason = reason ?? 'clinic';
+    a.cancelled_at = at;
+    a.updated_at = at;
+    return { appointment: a, events: [emitAppointment(world, 'appointment.cancelled', a)] };
+  }
+
+  const next: Partial<Appointment> = {};
+  if (status !== undefined) next.status = status;
+  if (startMs !== undefined) {
+    const type = clinic.appointmentTypes.find((t) => t.id === a.appointment_type_id);
+    const endMs = startMs + (type?.duration_min ?? 30) * 60_000;
+    if (!force) {
+      const field = type?.field ?? 'dental';
+      const slot = findSlot(
+        clinic,
+        a.branch_id,
+        startMs,
+        endMs,
+        practitionerId ?? a.practitioner_id,
+        field,
+        a.id,
+      );
+      if (!slot) throw new ApiError('slot_taken', { starts_at: isoLocal(startMs) });
+    }
+    next.starts_at = isoLocal(startMs);
+    next.ends_at = isoLocal(endMs);
+  }
+  if (practitionerId !== undefined) next.practitioner_id = practitionerId;
+  if (roomId !== undefined) next.room_id = roomId;
+  if (note !== undefined) next.note = note;
+
+  const changes: Record<string, [unknown, unknown]> = {};
+  for (const [field, value] of Object.entries(next)) {
+    const old = a[field as keyof Appointment];
+    if (old !== value) changes[field] = [old, value];
+  }
+  if (!Object.keys(changes).length) return { appointment: a, events: [] };
+  const at = isoLocal(world.clock.now());
+  Object.assign(a, next, { updated_at: at, last_changes: changes, last_changed_at: at });
+  return { appointment: a, events: [emitAppointment(world, 'appointment.updated', a, changes)] };
+};
+
+/* Invoices. */
+
+export const findInvoice = (world: World, id: string): Invoice => {
+  const inv = world.store.clinic.invoices.find((x) => x.id === id);
+  if (!inv) throw new ApiError('not_found');
+  return inv;
+};
+
+const emitInvoice = (world: World, event: string, inv: Invoice) =>
+  emit(world, event, invoiceView(inv, 'event'), [inv.patient_id]);
+
+/** POST /sandbox/clinic/invoices: the clinic issues an invoice (event invoice.issued). */
+export const issueInvoice = (world: World, lang: Lang, body: unknown) => {
+  const clinic = world.store.clinic;
+  const r = new BodyReader(body, lang);
+  const patientId = r.string('patient_id', { required: true });
+  const appointmentId = r.string('appointment_id');
+  const branchId = r.int('branch_id');
+  const kind = r.oneOf('kind', ['simplified', 'standard'] as const);
+  const buyerKind = r.oneOf('buyer_kind', ['citizen', 'resident', 'company', 'payer'] as const);
+  const discount = r.int('discount_halalas', { min: 0 }) ?? 0;
+  const rawLines = r.array('lines');
+  const patient = patientId ? clinic.patients.find((p) => p.id === patientId) : undefined;
+  if (patientId && !patient) r.c.add('patient_id', 'unknown');
+  const appointment = appointmentId ? clinic.appointments.find((a) => a.id === appointmentId) : undefined;
+  if (appointmentId && !appointment) r.c.add('appointment_id', 'unknown');
+  if (branchId !== undefined && !clinic.branches.some((b) => b.id === branchId))
+    r.c.add('branch_id', 'unknown');
+  const buyer = buyerKind ?? (patient?.nationality === 'SA' ? 'citizen' : 'resident');
+  const lines: LineInput[] = [];
+  (rawLines ?? []).forEach((raw, i) => {
+    const line = readLine(raw, `lines[${i}]`, lang, r.c, buyer);
+    if (line) lines.push(line);
+  });
+  r.done();
+  if (!patient) throw new ApiError('validation_failed');
+  if (!lines.length) {
+    const type = clinic.appointmentTypes.find((t) => t.id === appointment?.appointment_type_id);
+    lines.push({
+      nature: 'medical',
+      qty: 1,
+      unit_halalas: 25_000,
+      tax_category: buyer === 'citizen' ? 'state_borne' : 'standard',
+      code: 'D0150',
+      description: type?.name_en ?? 'Comprehensive oral evaluation',
+      tooth: null,
+      surfaces: [],
+    });
+  }
+  const now = world.clock.now();
+  const branch = branchId ?? appointment?.branch_id ?? patient.branch_id;
+  const totals = computeInvoice(lines, discount);
+  const inv: Invoice = {
+    id: world.random.ulid(now),
+    number: nextInvoiceNumber(clinic, branch, now),
+    kind: kind ?? 'simplified',
+    status: 'issued',
+    patient_id: patient.id,
+    branch_id: branch,
+    buyer_kind: buyer,
+    currency: 'SAR',
+    issued_at: isoLocal(now),
+    ...totals,
+    paid_halalas: 0,
+    due_halalas: totals.total_halalas,
+    payments: [],
+    paid_at: null,
+  };
+  clinic.invoices.push(inv);
+  return { invoice: inv, events: [emitInvoice(world, 'invoice.issued', inv)] };
+};
+
+const readLine = (
+  raw: unknown,
+  field: string,
+  lang: Lang,
+  c: Checker,
+  buyer: Invoice['buyer_kind'],
+): LineInput | undefined => {
+  if (!isObject(raw)) {
+    c.add(field, 'object');
+    return undefined;
+  }
+  const r = new BodyReader(raw, lang);
+  const nature = r.oneOf('nature', NATURES) ?? 'medical';
+  const qty = r.int('qty', { min: 1 }) ?? 1;
+  const unit = r.int('unit_halalas', { required: true, min: 0 });
+  const tax = r.oneOf('tax_category', TAX_CATEGORIES);
+  const code = r.string('code') ?? 'D0150';
+  const description = r.string('description') ?? 'Service';
+  const tooth = r.string('tooth') ?? null;
+  const surfaces = r.array('surfaces') ?? [];
+  if (surfaces.some((s) => typeof s !== 'string')) r.c.add('surfaces', 'array');
+  for (const e of r.c.errors) c.errors.push({ ...e, field: `${field}.${e.field}` });
+  if (r.c.errors.length || unit === undefined) return undefined;
+  const defaultTax = nature === 'medical' && buyer === 'citizen' ? 'state_borne' : 'standard';
+  return {
+    nature,
+    qty,
+    unit_halalas: unit,
+    tax_category: tax ?? defaultTax,
+    code,
+    description,
+    tooth,
+    surfaces: surfaces as string[],
+  };
+};
+
+/** POST /sandbox/clinic/invoices/{id}/payments: a payment at the till; paid in full emits invoice.paid. */
+export const payInvoice = (world: World, lang: Lang, id: string, body: unknown) => {
+  const inv = findInvoice(world, id);
+  const r = new BodyReader(body, lang, { optional: true });
+  const amount = r.int('amount_halalas', { min: 1 });
+  const method = r.string('method') ?? 'card';
+  const scheme = r.string('scheme');
+  const last4 = r.string('last4');
+  if (amount !== undefined && amount > inv.due_halalas) {
+    r.c.add('amount_halalas', 'range', { min: 1, max: inv.due_halalas });
+  }
+  r.done();
+  if (inv.status === 'void' || inv.status === 'paid') {
+    throw new ApiError(
+      'invalid_transition',
+      { from: inv.status, to: 'paid' },
+      { from: inv.status, to: 'paid' },
+    );
+  }
+  const paid = amount ?? inv.due_halalas;
+  const card = method === 'card';
+  inv.payments.push({
+    method,
+    scheme: scheme ?? (card ? 'mada' : null),
+    last4: last4 ?? (card ? String(1000 + world.random.int(9000)) : null),
+    amount_halalas: paid,
+  });
+  inv.paid_halalas += paid;
+  inv.due_halalas = inv.total_halalas - inv.paid_halalas;
+  const events = [];
+  if (inv.due_halalas === 0) {
+    inv.status = 'paid';
+    inv.paid_at = isoLocal(world.clock.now());
+    events.push(emitInvoice(world, 'invoice.paid', inv));
+  } else {
+    inv.status = 'partially_paid';
+  }
+  return { invoice: inv, events };
+};
+
+/** POST /sandbox/clinic/invoices/{id}/void (no event: the spec shows none). */
+export const voidInvoice = (world: World, id: string) => {
+  const inv = findInvoice(world, id);
+  if (inv.status === 'paid' || inv.status === 'void') {
+    throw new ApiError(
+      'invalid_transition',
+      { from: inv.status, to: 'void' },
+      { from: inv.status, to: 'void' },
+    );
+  }
+  inv.status = 'void';
+  return { invoice: inv, events: [] };
+};
+
+/* Claims. */
+
+const emitClaim = (world: World, claim: Claim) =>
+  emit(world, 'claim.updated', claimView(claim), [claim.patient_id]);
+
+/** POST /sandbox/clinic/claims: a claim is sent to the payer for an invoice (event claim.updated). */
+export const createClaim = (world: World, lang: Lang, body: unknown) => {
+  const clinic = world.store.clinic;
+  const r = new BodyReader(body, lang);
+  const invoiceId = r.string('invoice_id', { required: true });
+  const payerId = r.int('payer_id');
+  const status = r.string('status', { max: 50 }) ?? 'submitted';
+  const inv = invoiceId ? clinic.invoices.find((i) => i.id === invoiceId) : undefined;
+  if (invoiceId && !inv) r.c.add('invoice_id', 'unknown');
+  const patient = inv ? clinic.patients.find((p) => p.id === inv.patient_id) : undefined;
+  const payer = payerId ?? patient?.payer_id ?? undefined;
+  if (payerId !== undefined && !clinic.payers.some((p) => p.id === payerId)) r.c.add('payer_id', 'unknown');
+  else if (inv && payer === undefined) r.c.add('payer_id', 'required');
+  r.done();
+  if (!inv || payer === undefined) throw new ApiError('validation_failed');
+  const now = world.clock.now();
+  const claim: Claim = {
+    id: world.random.ulid(now),
+    invoice_id: inv.id,
+    patient_id: inv.patient_id,
+    payer_id: payer,
+    status,
+    previous_status: null,
+    outcome: 'pending',
+    claimed_halalas: inv.total_halalas,
+    approved_halalas: 0,
+    patient_share_halalas: 0,
+    claims_exchange_ref: `CX-${dateLocal(now).slice(0, 7)}-${String(world.random.int(10_000_000)).padStart(7, '0')}`,
+    updated_at: isoLocal(now),
+  };
+  clinic.claims.push(claim);
+  return { claim, events: [emitClaim(world, claim)] };
+};
+
+/** PATCH /sandbox/clinic/claims/{id}: the payer answers (event claim.updated with previous_status). */
+export const updateClaim = (world: World, lang: Lang, id: string, body: unknown) => {
+  const claim = world.store.clinic.claims.find((c) => c.id === id);
+  if (!claim) throw new ApiError('not_found');
+  const r = new BodyReader(body, lang);
+  const status = r.string('status', { max: 50 });
+  const outcome = r.oneOf('outcome', CLAIM_OUTCOMES);
+  const approved = r.int('approved_halalas', { min: 0, max: claim.claimed_halalas });
+  const share = r.int('patient_share_halalas', { min: 0 });
+  if ([status, outcome, approved, share].every((v) => v === undefined)) r.c.add('body', 'no_changes');
+  r.done();
+  claim.previous_status = claim.status;
+  if (status !== undefined) claim.status = status;
+  if (outcome !== undefined) claim.outcome = outcome;
+  if (approved !== undefined) {
+    claim.approved_halalas = approved;
+    claim.patient_share_halalas = share ?? claim.claimed_halalas - approved;
+  } else if (share !== undefined) {
+    claim.patient_share_halalas = share;
+  }
+  claim.updated_at = isoLocal(world.clock.now());
+  return { claim, events: [emitClaim(world, claim)] };
+};
+
+/* Patients. */
+
+/**
+ * POST /sandbox/clinic/patients/{id}/erase: the patient's contact data goes, bodies of deliveries about them are
+ * removed (payload_redacted), and patient.erased is emitted.
+ */
+export const erasePatient = (world: World, id: string) => {
+  const p = world.store.clinic.patients.find((x) => x.id === id);
+  if (!p) throw new ApiError('not_found');
+  if (p.erased_at) return { patient: p, events: [] };
+  const at = isoLocal(world.clock.now());
+  p.phone = null;
+  p.email = null;
+  p.contact_consent = false;
+  p.erased_at = at;
+  p.updated_at = at;
+  world.webhooks.redactSubject(p.id);
+  return { patient: p, events: [emit(world, 'patient.erased', { id: p.id, erased_at: at }, [])] };
+};
+
+/* The recent list (GET /webhooks/events/{event}/recent): current objects of each event, newest first. */
+
+interface Recent {
+  objectId: string;
+  at: string;
+  data: Record<string, unknown>;
+}
+
+const recentSources: Record<string, (clinic: ClinicData) => Recent[]> = {
+  'appointment.created': (c) =>
+    c.appointments.map((a) => ({ objectId: a.id, at: a.created_at, data: appointmentView(a) })),
+  'appointment.updated': (c) =>
+    c.appointments
+      .filter((a) => a.last_changes && a.last_changed_at)
+      .map((a) => ({
+        objectId: a.id,
+        at: a.last_changed_at ?? a.updated_at,
+        data: { ...appointmentView(a), changes: a.last_changes },
+      })),
+  'appointment.cancelled': (c) =>
+    c.appointments
+      .filter((a) => a.status === 'cancelled')
+      .map((a) => ({ objectId: a.id, at: a.cancelled_at ?? a.updated_at, data: appointmentView(a) })),
+  'invoice.issued': (c) =>
+    c.invoices.map((i) => ({ objectId: i.id, at: i.issued_at, data: invoiceView(i, 'event') })),
+  'invoice.paid': (c) =>
+    c.invoices
+      .filter((i) => i.status === 'paid')
+      .map((i) => ({ objectId: i.id, at: i.paid_at ?? i.issued_at, data: invoiceView(i, 'event') })),
+  'claim.updated': (c) => c.claims.map((x) => ({ objectId: x.id, at: x.updated_at, data: claimView(x) })),
+  'patient.erased': (c) =>
+    c.patients
+      .filter((p) => p.erased_at)
+      .map((p) => ({ objectId: p.id, at: p.erased_at ?? '', data: { id: p.id, erased_at: p.erased_at } })),
+};
+
+export const recentEvents = (world: World, event: string, limit: number) => {
+  const source = recentSources[event];
+  const clinic = world.store.clinic;
+  if (!source) return [];
+  return source(clinic)
+    .filter((r) => Date.parse(r.at) <= world.clock.now())
+    .sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || (a.objectId < b.objectId ? 1 : -1))
+    .slice(0, limit)
+    .map((r) => ({
+      id: `${event}:${r.objectId}`,
+      event,
+      tenant_id: clinic.tenantId,
+      occurred_at: r.at,
+      api_version: 'v1',
+      data: r.data,
+    }));
+};

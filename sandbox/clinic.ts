@@ -1,0 +1,343 @@
+/** The clinic partner interface under /partner/v1 (clinic spec §4), route by route. */
+import { CLINIC_ABILITIES } from './auth';
+import {
+  APPOINTMENT_STATUSES,
+  INVOICE_STATUSES,
+  appointmentView,
+  bookAppointment,
+  cancelAppointment,
+  findAppointment,
+  findInvoice,
+  invoiceView,
+  patientView,
+  recentEvents,
+} from './clinic-ops';
+import { ApiError, Checker } from './errors';
+import { CLINIC_EVENTS, sampleFor } from './events';
+import type { PartnerRoute, RouteContext } from './routing';
+import {
+  PER_PAGE_DEFAULT,
+  PER_PAGE_MAX,
+  queryDate,
+  queryEnum,
+  queryInstant,
+  queryInt,
+  queryPaging,
+  queryString,
+  pageOf,
+  E164,
+} from './validate';
+import {
+  API_VERSION,
+  MAX_ATTEMPTS,
+  RETRY_CAP_MS,
+  RETRY_FIRST_MS,
+  SWITCH_OFF_AFTER,
+  deliveryView,
+  subscriptionView,
+} from './webhooks';
+
+export const CLINIC_PREFIX = '/partner/v1';
+export const SPEC_VERSION = '1.0.0';
+
+const byTime =
+  <T>(key: (x: T) => string) =>
+  (a: T, b: T) =>
+    Date.parse(key(a)) - Date.parse(key(b));
+
+const tenantOf = (ctx: RouteContext) => ctx.world.store.clinic.tenantId;
+
+const ping = (ctx: RouteContext) => ({
+  body: {
+    data: {
+      client: {
+        id: ctx.client.id,
+        name: ctx.client.name,
+        abilities: [...ctx.client.abilities],
+        owner: ctx.client.owner,
+      },
+      clinic: { id: ctx.tenant.id, name: ctx.tenant.name, name_ar: ctx.tenant.name_ar },
+    },
+  },
+});
+
+const meta = (ctx: RouteContext) => ({
+  body: {
+    data: {
+      api_version: API_VERSION,
+      spec_version: SPEC_VERSION,
+      abilities: [...CLINIC_ABILITIES],
+      client_abilities: [...ctx.client.abilities],
+      events: Object.entries(CLINIC_EVENTS).map(([event, info]) => ({ event, ability: info.ability })),
+      rate_limits: {
+        per_client_per_minute: ctx.world.config.rateLimitPerMinute,
+        per_address_without_client_per_minute: ctx.world.config.anonymousRateLimitPerMinute,
+      },
+      per_page: { default: PER_PAGE_DEFAULT, max: PER_PAGE_MAX },
+      webhooks: {
+        max_subscriptions: ctx.world.config.webhookLimit,
+        timeout_seconds: Math.round(ctx.world.config.deliveryTimeoutMs / 1000),
+        retry: {
+          first_delay_seconds: RETRY_FIRST_MS / 1000,
+          factor: 2,
+          max_delay_seconds: RETRY_CAP_MS / 1000,
+          max_attempts: MAX_ATTEMPTS,
+        },
+        switch_off_after_consecutive_failures: SWITCH_OFF_AFTER,
+        signature: {
+          header: 'X-Partner-Signature',
+          algorithm: 'sha256',
+          timestamp_tolerance_seconds: 300,
+        },
+      },
+      docs_url: `${ctx.world.baseUrl}/sandbox`,
+      openapi_url: `${ctx.world.baseUrl}/sandbox/openapi.json`,
+    },
+  },
+});
+
+/* Patients */
+
+const listPatients = (ctx: RouteContext) => {
+  const c = new Checker(ctx.lang);
+  const paging = queryPaging(ctx.query, c);
+  const fileNo = queryString(ctx.query, 'file_no');
+  const phone = queryString(ctx.query, 'phone');
+  if (phone !== undefined && !E164.test(phone)) c.add('phone', 'phone');
+  const since = queryInstant(ctx.query, 'updated_since', c);
+  c.done();
+  const rows = ctx.world.store.clinic.patients
+    .filter((p) => fileNo === undefined || p.file_no === fileNo)
+    .filter((p) => phone === undefined || (p.phone === phone && p.contact_consent && !p.erased_at))
+    .filter((p) => since === undefined || Date.parse(p.updated_at) >= since)
+    .sort(byTime((p) => p.created_at));
+  return { body: pageOf(rows.map(patientView), paging) };
+};
+
+const getPatient = (ctx: RouteContext) => {
+  const p = ctx.world.store.clinic.patients.find((x) => x.id === ctx.params.id);
+  if (!p) throw new ApiError('not_found');
+  return { body: { data: patientView(p) } };
+};
+
+/* Appointments */
+
+const listAppointments = (ctx: RouteContext) => {
+  const c = new Checker(ctx.lang);
+  const paging = queryPaging(ctx.query, c);
+  const branchId = queryInt(ctx.query, 'branch_id', c);
+  const patientId = queryString(ctx.query, 'patient_id');
+  const practitionerId = queryString(ctx.query, 'practitioner_id');
+  const from = queryInstant(ctx.query, 'from', c);
+  const to = queryInstant(ctx.query, 'to', c);
+  const status = queryEnum(ctx.query, 'status', APPOINTMENT_STATUSES, c);
+  c.done();
+  const rows = ctx.world.store.clinic.appointments
+    .filter((a) => branchId === undefined || a.branch_id === branchId)
+    .filter((a) => patientId === undefined || a.patient_id === patientId)
+    .filter((a) => practitionerId === undefined || a.practitioner_id === practitionerId)
+    .filter((a) => from === undefined || Date.parse(a.starts_at) >= from)
+    .filter((a) => to === undefined || Date.parse(a.starts_at) < to)
+    .filter((a) => status === undefined || a.status === status)
+    .sort((a, b) => byTime<typeof a>((x) => x.starts_at)(a, b) || (a.id < b.id ? -1 : 1));
+  return { body: pageOf(rows.map(appointmentView), paging) };
+};
+
+const book = (ctx: RouteContext) => {
+  const result = bookAppointment(ctx.world, ctx.lang, ctx.client.id, ctx.body, 'api');
+  return {
+    status: result.status,
+    body: {
+      data: appointmentView(result.appointment),
+      ...(result.duplicate ? { duplicate: true } : {}),
+    },
+  };
+};
+
+/* Invoices */
+
+const listInvoices = (ctx: RouteContext) => {
+  const c = new Checker(ctx.lang);
+  const paging = queryPaging(ctx.query, c);
+  const patientId = queryString(ctx.query, 'patient_id');
+  const branchId = queryInt(ctx.query, 'branch_id', c);
+  const status = queryEnum(ctx.query, 'status', INVOICE_STATUSES, c);
+  const from = queryDate(ctx.query, 'issued_from', c);
+  const to = queryDate(ctx.query, 'issued_to', c);
+  c.done();
+  const rows = ctx.world.store.clinic.invoices
+    .filter((i) => patientId === undefined || i.patient_id === patientId)
+    .filter((i) => branchId === undefined || i.branch_id === branchId)
+    .filter((i) => status === undefined || i.status === status)
+    .filter((i) => from === undefined || Date.parse(i.issued_at) >= from)
+    .filter((i) => to === undefined || Date.parse(i.issued_at) < to)
+    .sort(byTime((i) => i.issued_at));
+  return {
+    body: pageOf(
+      rows.map((i) => invoiceView(i, 'api')),
+      paging,
+    ),
+  };
+};
+
+/* Webhooks (owner only) */
+
+const subscriptionAnswer = (ctx: RouteContext, id: string) =>
+  ctx.world.webhooks.find('clinic', tenantOf(ctx), id);
+
+const recent = (ctx: RouteContext) => {
+  const event = ctx.params.event ?? '';
+  const info = CLINIC_EVENTS[event];
+  if (!info) throw new ApiError('event_unknown', { event });
+  if (info.ability && !ctx.client.abilities.includes(info.ability)) {
+    throw new ApiError('insufficient_ability', { required_ability: info.ability }, { ability: info.ability });
+  }
+  const c = new Checker(ctx.lang);
+  const limit = queryInt(ctx.query, 'limit', c, { min: 1, max: 25 }) ?? 3;
+  c.done();
+  const data = recentEvents(ctx.world, event, limit);
+  return {
+    body: { data, meta: { event, count: data.length, sample: sampleFor('clinic', event, tenantOf(ctx)) } },
+  };
+};
+
+const g = (
+  path: string,
+  ability: string | null,
+  handle: PartnerRoute['handle'],
+  extra: Partial<PartnerRoute> = {},
+): PartnerRoute => ({
+  method: 'GET',
+  path,
+  ability,
+  handle,
+  ...extra,
+});
+
+const planned = { plannable: true };
+const owner = { ownerOnly: true };
+
+export const clinicRoutes: PartnerRoute[] = [
+  g('/ping', null, ping),
+  g('/meta', null, meta),
+  g('/patients', 'patients:read', listPatients, planned),
+  g('/patients/{id}', 'patients:read', getPatient, planned),
+  g('/appointments', 'appointments:read', listAppointments, planned),
+  { method: 'POST', path: '/appointments', ability: 'appointments:write', handle: book, ...planned },
+  g(
+    '/appointments/{id}',
+    'appointments:read',
+    (ctx) => ({
+      body: { data: appointmentView(findAppointment(ctx.world, ctx.params.id ?? '')) },
+    }),
+    planned,
+  ),
+  {
+    method: 'POST',
+    path: '/appointments/{id}/cancel',
+    ability: 'appointments:write',
+    ...planned,
+    handle: (ctx) => ({
+      body: { data: appointmentView(cancelAppointment(ctx.world, ctx.lang, ctx.params.id ?? '', ctx.body)) },
+    }),
+  },
+  g('/invoices', 'invoices:read', listInvoices, planned),
+  g(
+    '/invoices/{id}',
+    'invoices:read',
+    (ctx) => ({
+      body: { data: invoiceView(findInvoice(ctx.world, ctx.params.id ?? ''), 'api') },
+    }),
+    planned,
+  ),
+  g(
+    '/webhooks',
+    'webhooks',
+    (ctx) => {
+      const c = new Checker(ctx.lang);
+      const paging = queryPaging(ctx.query, c);
+      c.done();
+      return { body: pageOf(ctx.world.webhooks.list('clinic', tenantOf(ctx)).map(subscriptionView), paging) };
+    },
+    owner,
+  ),
+  {
+    method: 'POST',
+    path: '/webhooks',
+    ability: 'webhooks',
+    ...owner,
+    handle: (ctx) => {
+      const sub = ctx.world.webhooks.create('clinic', ctx.client, ctx.body, ctx.lang);
+      return { status: 201, body: { id: sub.id, secret: sub.secret, data: subscriptionView(sub) } };
+    },
+  },
+  g(
+    '/webhooks/events',
+    'webhooks',
+    (ctx) => ({
+      body: {
+        data: Object.entries(CLINIC_EVENTS).map(([event, info]) => ({
+          event,
+          ability: info.ability,
+          sample: sampleFor('clinic', event, tenantOf(ctx)),
+        })),
+      },
+    }),
+    owner,
+  ),
+  g('/webhooks/events/{event}/recent', 'webhooks', recent, owner),
+  g(
+    '/webhooks/{id}',
+    'webhooks',
+    (ctx) => ({
+      body: { data: subscriptionView(subscriptionAnswer(ctx, ctx.params.id ?? '')) },
+    }),
+    owner,
+  ),
+  {
+    method: 'PUT',
+    path: '/webhooks/{id}',
+    ability: 'webhooks',
+    ...owner,
+    handle: (ctx) => {
+      const sub = subscriptionAnswer(ctx, ctx.params.id ?? '');
+      return {
+        body: { data: subscriptionView(ctx.world.webhooks.update(sub, ctx.client, ctx.body, ctx.lang)) },
+      };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/webhooks/{id}',
+    ability: 'webhooks',
+    ...owner,
+    handle: (ctx) => {
+      ctx.world.webhooks.remove(subscriptionAnswer(ctx, ctx.params.id ?? ''));
+      return { status: 204 };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/rotate',
+    ability: 'webhooks',
+    ...owner,
+    handle: (ctx) => {
+      const sub = ctx.world.webhooks.rotate(subscriptionAnswer(ctx, ctx.params.id ?? ''));
+      return { body: { id: sub.id, secret: sub.secret, data: subscriptionView(sub) } };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/webhooks/{id}/test',
+    ability: 'webhooks',
+    ...owner,
+    handle: async (ctx) => {
+      const sub = subscriptionAnswer(ctx, ctx.params.id ?? '');
+      return { body: { data: deliveryView(await ctx.world.webhooks.test(sub, ctx.lang)) } };
+    },
+  },
+];
+
+/** Endpoints that can be marked planned, as "METHOD /path". */
+export const plannableEndpoints = (): string[] =>
+  clinicRoutes.filter((r) => r.plannable).map((r) => `${r.method} ${r.path}`);

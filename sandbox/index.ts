@@ -1,0 +1,7 @@
+/** The sandbox's programmatic entry, for end-to-end tests and scripts. */
+export { startSandbox } from './server';
+export type { DeliveryRecord, RequestFilter, Sandbox, SandboxClockApi, SandboxOptions } from './server';
+export type { SandboxConfig, RequestRecord } from './world';
+export type { SeedRefs, TokenName } from './store';
+export { TOKEN_NAMES } from './store';
+export { plannableEndpoints } from './clinic';

@@ -1,0 +1,202 @@
+/**
+ * Partner routes on Fastify: every request to an interface goes through the same steps (rate limit, injected
+ * faults, token, account, ability, owner rule, planned endpoints, body) before its handler, and every failure
+ * is the error envelope.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  authenticate,
+  clientOfToken,
+  isActiveClient,
+  requireAbility,
+  tokenOf,
+  type RateLimiter,
+} from './auth';
+import { ApiError, envelope, languageOf, type Lang } from './errors';
+import type { ApiClientRecord, Api, Tenant } from './store';
+import { normalizeQuery, type Query } from './validate';
+import type { World } from './world';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+export interface RouteContext {
+  world: World;
+  client: ApiClientRecord;
+  tenant: Tenant;
+  lang: Lang;
+  params: Record<string, string>;
+  query: Query;
+  body: unknown;
+}
+
+export interface Answer {
+  status?: number;
+  body?: unknown;
+}
+
+export interface PartnerRoute {
+  method: Method;
+  /** Relative to the interface's prefix, in the spec's form: /patients/{id}. */
+  path: string;
+  /** The one ability the endpoint needs (null: any). */
+  ability: string | null;
+  /** Clinic webhooks: only clients created by the account owner. */
+  ownerOnly?: boolean;
+  /** Clinic patients, appointments and invoices groups: may be marked planned (501). */
+  plannable?: boolean;
+  handle: (ctx: RouteContext) => Answer | Promise<Answer>;
+}
+
+export const plannedKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
+export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply => {
+  if (status === 204 || body === undefined) return reply.code(status).send();
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+};
+
+export const sendError = (reply: FastifyReply, error: ApiError, lang: Lang): FastifyReply => {
+  for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+  return sendJson(reply, error.status, envelope(error, lang));
+};
+
+/** Unexpected failures: a 500 in the envelope's shape, and a line in the log. */
+const sendInternal = (reply: FastifyReply, world: World, err: unknown): FastifyReply => {
+  world.log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  return sendJson(reply, 500, {
+    error: 'internal_error',
+    message: 'Internal error in the sandbox.',
+    details: {},
+  });
+};
+
+/** The body as JSON; undefined when there is none. Content parsers hand it over as a string. */
+export const parseBody = (raw: unknown, lang: Lang): unknown => {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'string') return raw;
+  if (!raw.trim()) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    throw new ApiError('validation_failed', {
+      errors: [
+        { field: 'body', code: 'not_json', message: lang === 'ar' ? 'ليس JSON صالحًا' : 'is not valid JSON' },
+      ],
+    });
+  }
+};
+
+export interface Gate {
+  api: Api;
+  prefix: string;
+  world: () => World;
+  limiter: RateLimiter;
+}
+
+/**
+ * The steps every request to an interface takes before its route: rate limit (headers on every answer), faults
+ * injected by a test, then the token and account. Answers false when it already replied.
+ */
+const admit = async (
+  gate: Gate,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  lang: Lang,
+): Promise<{ client: ApiClientRecord; tenant: Tenant } | false> => {
+  const world = gate.world();
+  const token = tokenOf(gate.api, req.headers);
+  const client = clientOfToken(world.store, gate.api, token);
+  const active = isActiveClient(client);
+  const rate = gate.limiter.hit(
+    active ? `client:${client.id}` : `address:${req.ip}`,
+    active ? world.config.rateLimitPerMinute : world.config.anonymousRateLimitPerMinute,
+    world.clock.now(),
+  );
+  reply.header('X-RateLimit-Limit', String(rate.limit));
+  reply.header('X-RateLimit-Remaining', String(rate.remaining));
+  reply.header('X-RateLimit-Reset', String(rate.resetSeconds));
+  if (!rate.allowed) {
+    sendError(
+      reply,
+      new ApiError(
+        'rate_limited',
+        { retry_after: rate.resetSeconds },
+        { retry_after: rate.resetSeconds },
+        {
+          'Retry-After': String(rate.resetSeconds),
+        },
+      ),
+      lang,
+    );
+    return false;
+  }
+  const path = req.url.split('?')[0] ?? '';
+  const fault = world.faults.find(
+    (f) => f.times > 0 && path.startsWith(f.pathPrefix) && (!f.method || f.method === req.method),
+  );
+  if (fault) {
+    fault.times -= 1;
+    if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    sendJson(reply, fault.status, {
+      error: fault.error,
+      message: lang === 'ar' ? 'خطأ مُحقَن في بيئة الاختبار.' : 'Fault injected in the sandbox.',
+      details: { fault_id: fault.id },
+    });
+    return false;
+  }
+  try {
+    return authenticate(world.store, token, client);
+  } catch (err) {
+    if (err instanceof ApiError) {
+      sendError(reply, err, lang);
+      return false;
+    }
+    throw err;
+  }
+};
+
+export const mountPartner = (app: FastifyInstance, gate: Gate, routes: PartnerRoute[]): void => {
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: gate.prefix + route.path.replace(/\{(\w+)\}/g, ':$1'),
+      handler: async (req, reply) => {
+        const world = gate.world();
+        const lang = languageOf(req.headers['accept-language']);
+        try {
+          const caller = await admit(gate, req, reply, lang);
+          if (!caller) return reply;
+          requireAbility(caller.client, route.ability);
+          if (route.ownerOnly && !caller.client.owner) throw new ApiError('forbidden');
+          if (route.plannable && world.config.planned.has(plannedKey(route.method, route.path))) {
+            throw new ApiError('not_implemented', { endpoint: plannedKey(route.method, route.path) });
+          }
+          const answer = await route.handle({
+            world,
+            client: caller.client,
+            tenant: caller.tenant,
+            lang,
+            params: (req.params ?? {}) as Record<string, string>,
+            query: normalizeQuery(req.query),
+            body: parseBody(req.body, lang),
+          });
+          return sendJson(reply, answer.status ?? 200, answer.body);
+        } catch (err) {
+          if (err instanceof ApiError) return sendError(reply, err, lang);
+          return sendInternal(reply, world, err);
+        }
+      },
+    });
+  }
+};
+
+/** A path under an interface's prefix that no route takes: checked like any call, then 404 not_found. */
+export const unknownPartnerPath = async (gate: Gate, req: FastifyRequest, reply: FastifyReply) => {
+  const lang = languageOf(req.headers['accept-language']);
+  try {
+    const caller = await admit(gate, req, reply, lang);
+    if (!caller) return reply;
+    return sendError(reply, new ApiError('not_found', { path: req.url.split('?')[0] }), lang);
+  } catch (err) {
+    return sendInternal(reply, gate.world(), err);
+  }
+};

@@ -1,0 +1,343 @@
+/**
+ * The local sandbox of both partner interfaces: the clinic under /partner/v1, the cashier under
+ * /api/partner/v1 and the sandbox-only endpoints under /sandbox, on 127.0.0.1. A development tool: nothing in
+ * the app imports it.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { RateLimiter } from './auth';
+import { CASHIER_PREFIX, cashierRoutes } from './cashier';
+import { CLINIC_PREFIX, clinicRoutes, plannableEndpoints } from './clinic';
+import { SandboxClock } from './clock';
+import { CONTROL_PREFIX, clientView, mountControl } from './control';
+import { ApiError, languageOf } from './errors';
+import { Random } from './ids';
+import { mountPartner, sendError, sendJson, unknownPartnerPath, type Gate } from './routing';
+import { createStore, TOKEN_NAMES, type SeedRefs, type TokenName } from './store';
+import type { Attempt, Delivery, DeliveryStatus, Subscription } from './store/types';
+import { WebhookEngine } from './webhooks';
+import type { RequestRecord, SandboxConfig, World } from './world';
+
+export interface SandboxOptions {
+  /** Port on 127.0.0.1; 0 picks a free one. Default 4010. */
+  port?: number;
+  /** Sandbox ms per real ms: 1 real time (default), 1000 lets a 60 s back-off pass in 60 ms, 0 stands still. */
+  timeScale?: number;
+  /** Sandbox time at start (ms since the epoch or an ISO string); real time by default. */
+  startTime?: number | string;
+  /** Requests per minute per API client (default 120, as the specs). */
+  rateLimitPerMinute?: number;
+  /** Requests per minute per address with a token of no active client (default 30). */
+  anonymousRateLimitPerMinute?: number;
+  /** Receipts arrived less than this long ago are held back from GET /receipts (default 2000). */
+  holdBackMs?: number;
+  /** Subscriptions per account and interface before webhook_limit (default 20). */
+  webhookLimit?: number;
+  /** Clinic endpoints answering 501, as "METHOD /path" (see plannableEndpoints); none by default. */
+  planned?: string[];
+  /** Accept receivers on loopback addresses over http or https (default true). */
+  allowLoopbackReceivers?: boolean;
+  /** Real ms a receiver has to answer (default 10000, as the spec). */
+  deliveryTimeoutMs?: number;
+  /** Business data (patients, appointments, receipts…); false keeps tokens and reference data only. Default true. */
+  seed?: boolean;
+  /** Seed of the id generator (default 20261121): the same seed and calls give the same ids. */
+  randomSeed?: number;
+  /** No log lines. Default false. */
+  quiet?: boolean;
+}
+
+export interface RequestFilter {
+  interface?: RequestRecord['api'];
+  /** A token, or a seeded token's name (e.g. clinicOwner). */
+  token?: string;
+  method?: string;
+  /** The full path without query (e.g. /partner/v1/patients), or a pattern. */
+  path?: string | RegExp;
+}
+
+export interface DeliveryRecord {
+  id: number;
+  interface: 'clinic' | 'cashier';
+  subscription_id: number;
+  event: string;
+  event_id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_http: number | null;
+  last_error_code: string | null;
+  duration_ms: number | null;
+  delivered_at: string | null;
+  payload_redacted: boolean;
+  next_attempt_at: string | null;
+  /** The raw body as sent (null once redacted). */
+  body: string | null;
+  log: Attempt[];
+}
+
+export interface SandboxClockApi {
+  /** Sandbox time, ms since the epoch. */
+  now(): number;
+  nowSeconds(): number;
+  /** Moves sandbox time forward, running (and waiting for) every retry that falls due. */
+  advance(ms: number): Promise<void>;
+  readonly timeScale: number;
+  setTimeScale(scale: number): void;
+}
+
+export interface Sandbox {
+  /** Origin, e.g. http://127.0.0.1:4010. */
+  url: string;
+  port: number;
+  clinicBaseUrl: string;
+  cashierBaseUrl: string;
+  controlUrl: string;
+  tokens: Record<TokenName, string>;
+  refs: SeedRefs;
+  clock: SandboxClockApi;
+  /** What the sandbox lets a test change while it runs (rate limits, hold-back, webhook limit, planned…). */
+  config: SandboxConfig;
+  /** Requests received by the partner interfaces (by default; `interface: 'sandbox'` for the control ones). */
+  requestCount(filter?: RequestFilter): number;
+  requests(filter?: RequestFilter): RequestRecord[];
+  resetRequests(): void;
+  deliveries(filter?: { event?: string; subscriptionId?: number; status?: DeliveryStatus }): DeliveryRecord[];
+  subscriptions(): Array<Subscription & { secret: string }>;
+  /** Waits for every delivery attempt queued or in flight (not for retries waiting on the clock). */
+  settle(): Promise<void>;
+  /** The next `times` requests whose path starts with `pathPrefix` answer `status` with `error`. */
+  injectFault(fault: {
+    pathPrefix: string;
+    status: number;
+    error?: string;
+    method?: string;
+    times?: number;
+    delayMs?: number;
+  }): number;
+  clearFaults(): void;
+  /** Fresh data, no subscriptions or deliveries, rate limits and faults cleared; same port, tokens and clock. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const defaultConfig = (o: SandboxOptions): SandboxConfig => ({
+  rateLimitPerMinute: o.rateLimitPerMinute ?? 120,
+  anonymousRateLimitPerMinute: o.anonymousRateLimitPerMinute ?? 30,
+  holdBackMs: o.holdBackMs ?? 2000,
+  webhookLimit: o.webhookLimit ?? 20,
+  allowLoopbackReceivers: o.allowLoopbackReceivers ?? true,
+  deliveryTimeoutMs: o.deliveryTimeoutMs ?? 10_000,
+  planned: new Set(o.planned ?? []),
+});
+
+const apiOfPath = (path: string): RequestRecord['api'] =>
+  path.startsWith(`${CASHIER_PREFIX}/`) || path === CASHIER_PREFIX
+    ? 'cashier'
+    : path.startsWith(`${CLINIC_PREFIX}/`) || path === CLINIC_PREFIX
+      ? 'clinic'
+      : path.startsWith(CONTROL_PREFIX)
+        ? 'sandbox'
+        : 'other';
+
+const matches = (r: RequestRecord, f: RequestFilter = {}): boolean =>
+  (f.interface ? r.api === f.interface : r.api === 'clinic' || r.api === 'cashier') &&
+  (!f.token || r.token === f.token || r.tokenName === f.token) &&
+  (!f.method || r.method === f.method.toUpperCase()) &&
+  (!f.path || (typeof f.path === 'string' ? r.path === f.path : f.path.test(r.path)));
+
+const bearerOf = (headers: Record<string, string | string[] | undefined>): string | null => {
+  const auth = headers.authorization;
+  const value = Array.isArray(auth) ? auth[0] : auth;
+  const bearer = value ? /^Bearer\s+(\S+)/i.exec(value)?.[1] : undefined;
+  const key = headers['x-api-key'];
+  return bearer ?? (Array.isArray(key) ? key[0] : key) ?? null;
+};
+
+export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbox> => {
+  const start = typeof options.startTime === 'string' ? Date.parse(options.startTime) : options.startTime;
+  if (start !== undefined && Number.isNaN(start))
+    throw new Error(`startTime is not a date: ${options.startTime}`);
+  for (const p of options.planned ?? []) {
+    if (!plannableEndpoints().includes(p))
+      throw new Error(`not a plannable endpoint: ${p} (${plannableEndpoints().join(', ')})`);
+  }
+  const clock = new SandboxClock({ start, timeScale: options.timeScale });
+  const random = new Random(options.randomSeed ?? 20261121);
+  const seed = options.seed ?? true;
+  const log = options.quiet ? () => undefined : (line: string) => console.log(`[sandbox] ${line}`);
+  const limiter = new RateLimiter();
+  // The engine reaches the world through this getter: the world holds the engine.
+  const getWorld = (): World => world;
+  const world: World = {
+    baseUrl: '',
+    clock,
+    random,
+    config: defaultConfig(options),
+    store: createStore(clock.now(), random, seed),
+    webhooks: new WebhookEngine(getWorld),
+    faults: [],
+    requests: [],
+    log,
+  };
+
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    bodyLimit: 1024 * 1024,
+  });
+  app.removeAllContentTypeParsers();
+  // Bodies reach the handlers as text: an empty body is "no body", and bad JSON is a 422 in the envelope.
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (req) => {
+    const path = req.url.split('?')[0] ?? '';
+    const token = bearerOf(req.headers);
+    const client = token ? world.store.clients.find((c) => c.token === token) : undefined;
+    const record: RequestRecord = {
+      at: clock.now(),
+      method: req.method,
+      path,
+      api: apiOfPath(path),
+      token,
+      tokenName: client?.key ?? null,
+      status: null,
+    };
+    world.requests.push(record);
+    (req as unknown as { sandboxRecord: RequestRecord }).sandboxRecord = record;
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const record = (req as unknown as { sandboxRecord?: RequestRecord }).sandboxRecord;
+    if (record) record.status = reply.statusCode;
+  });
+
+  const gate = (api: 'clinic' | 'cashier', prefix: string): Gate => ({
+    api,
+    prefix,
+    world: getWorld,
+    limiter,
+  });
+  const clinicGate = gate('clinic', CLINIC_PREFIX);
+  const cashierGate = gate('cashier', CASHIER_PREFIX);
+  mountPartner(app, clinicGate, clinicRoutes);
+  mountPartner(app, cashierGate, cashierRoutes);
+
+  const clientsView = () => world.store.clients.map(clientView);
+  const reset = async () => {
+    world.webhooks.stop();
+    await world.webhooks.settle();
+    world.store = createStore(clock.now(), random, seed);
+    world.faults.length = 0;
+    world.requests.length = 0;
+    limiter.reset();
+  };
+  mountControl(app, getWorld, { reset, resetRateLimits: () => limiter.reset(), clientsView });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const api = apiOfPath(req.url.split('?')[0] ?? '');
+    if (api === 'clinic') return unknownPartnerPath(clinicGate, req, reply);
+    if (api === 'cashier') return unknownPartnerPath(cashierGate, req, reply);
+    return sendError(
+      reply,
+      new ApiError('not_found', { path: req.url.split('?')[0] }),
+      languageOf(req.headers['accept-language']),
+    );
+  });
+  app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) log(`error: ${String(err.message)}`);
+    return sendJson(reply, status, {
+      error: status === 500 ? 'internal_error' : 'bad_request',
+      message: String(err.message ?? ''),
+      details: {},
+    });
+  });
+
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 4010 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
+  const url = `http://127.0.0.1:${port}`;
+  world.baseUrl = url;
+
+  const tokens = Object.fromEntries(
+    TOKEN_NAMES.map((name) => [name, world.store.clients.find((c) => c.key === name)?.token ?? '']),
+  ) as Record<TokenName, string>;
+
+  const sandbox: Sandbox = {
+    url,
+    port,
+    clinicBaseUrl: `${url}${CLINIC_PREFIX}`,
+    cashierBaseUrl: `${url}${CASHIER_PREFIX}`,
+    controlUrl: `${url}${CONTROL_PREFIX}`,
+    tokens,
+    get refs() {
+      return world.store.refs;
+    },
+    clock: {
+      now: () => clock.now(),
+      nowSeconds: () => clock.nowSeconds(),
+      advance: async (ms: number) => {
+        await clock.advance(ms);
+        await world.webhooks.settle();
+      },
+      get timeScale() {
+        return clock.timeScale;
+      },
+      setTimeScale: (scale: number) => clock.setTimeScale(scale),
+    },
+    config: world.config,
+    requestCount: (filter) => world.requests.filter((r) => matches(r, filter)).length,
+    requests: (filter) => world.requests.filter((r) => matches(r, filter)).map((r) => ({ ...r })),
+    resetRequests: () => {
+      world.requests.length = 0;
+    },
+    deliveries: (filter = {}) =>
+      world.store.deliveries
+        .filter((d) => !filter.event || d.event === filter.event)
+        .filter((d) => filter.subscriptionId === undefined || d.subscription_id === filter.subscriptionId)
+        .filter((d) => !filter.status || d.status === filter.status)
+        .map(toRecord),
+    subscriptions: () => world.store.subscriptions.map((s) => ({ ...s, events: [...s.events] })),
+    settle: () => world.webhooks.settle(),
+    injectFault: (f) => {
+      const id = world.faults.length + 1;
+      world.faults.push({
+        id,
+        method: f.method?.toUpperCase() ?? null,
+        pathPrefix: f.pathPrefix,
+        status: f.status,
+        error: f.error ?? 'server_error',
+        times: f.times ?? 1,
+        delayMs: f.delayMs ?? 0,
+      });
+      return id;
+    },
+    clearFaults: () => {
+      world.faults.length = 0;
+    },
+    reset,
+    close: async () => {
+      world.webhooks.stop();
+      clock.dispose();
+      await world.webhooks.settle();
+      await app.close();
+    },
+  };
+  return sandbox;
+};
+
+const toRecord = (d: Delivery): DeliveryRecord => ({
+  id: d.id,
+  interface: d.api,
+  subscription_id: d.subscription_id,
+  event: d.event,
+  event_id: d.event_id,
+  status: d.status,
+  attempts: d.attempts,
+  last_http: d.last_http,
+  last_error_code: d.last_error_code,
+  duration_ms: d.duration_ms,
+  delivered_at: d.delivered_at,
+  payload_redacted: d.payload_redacted,
+  next_attempt_at: d.next_attempt_at,
+  body: d.body,
+  log: d.log.map((a) => ({ ...a })),
+});

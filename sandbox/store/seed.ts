@@ -1,0 +1,1475 @@
+/**
+ * Seed data that looks like a real Saudi clinic group and café chain: Riyadh and Jeddah branches, Arabic and
+ * English names, insurance payers, VAT-inclusive till prices. Reference data has fixed ids; business data is
+ * placed around the sandbox clock's start (appointments today, receipts in today's till sessions…).
+ */
+import { buildReceipt, type SaleLine } from '../cashier-ops';
+import { computeInvoice, nextFileNo, nextInvoiceNumber, type LineInput } from '../clinic-ops';
+import { dateLocal, isoLocal, type Random } from '../ids';
+import type {
+  ApiClientRecord,
+  Appointment,
+  AppointmentStatus,
+  CashierData,
+  Claim,
+  ClinicData,
+  Customer,
+  Invoice,
+  Item,
+  Order,
+  OrderLine,
+  Patient,
+  Receipt,
+  StockLevel,
+  Tenant,
+  TillSession,
+} from './types';
+
+export const CLINIC_TENANT = 1001;
+export const CASHIER_TENANT = 2001;
+
+export const seedTenants = (): Tenant[] => [
+  {
+    id: CLINIC_TENANT,
+    api: 'clinic',
+    name: 'Smile Dental Clinics',
+    name_ar: 'عيادات سمايل لطب الأسنان',
+    status: 'active',
+    entitled: true,
+  },
+  {
+    id: 1002,
+    api: 'clinic',
+    name: 'Al Noor Medical Center',
+    name_ar: 'مركز النور الطبي',
+    status: 'suspended',
+    entitled: true,
+  },
+  {
+    id: 1003,
+    api: 'clinic',
+    name: 'Dar Al Shifa Clinic',
+    name_ar: 'عيادة دار الشفاء',
+    status: 'active',
+    entitled: false,
+  },
+  {
+    id: CASHIER_TENANT,
+    api: 'cashier',
+    name: 'Olaya Café',
+    name_ar: 'مقهى العليا',
+    status: 'active',
+    entitled: true,
+  },
+  {
+    id: 2002,
+    api: 'cashier',
+    name: 'Corniche Bakery',
+    name_ar: 'مخبز الكورنيش',
+    status: 'suspended',
+    entitled: true,
+  },
+  {
+    id: 2003,
+    api: 'cashier',
+    name: 'Tahlia Sweets',
+    name_ar: 'حلويات التحلية',
+    status: 'active',
+    entitled: false,
+  },
+];
+
+const CLINIC_ALL = ['patients:read', 'appointments:read', 'appointments:write', 'invoices:read', 'webhooks'];
+const CASHIER_ALL = ['pos:read', 'pos:write', 'pos:orders', 'pos:webhooks'];
+
+export const TOKEN_NAMES = [
+  'clinicOwner',
+  'clinicReadOnly',
+  'clinicNoWebhooks',
+  'clinicNonOwner',
+  'clinicWebhooksOnly',
+  'clinicRevokedToken',
+  'clinicRevokedClient',
+  'clinicSuspended',
+  'clinicNotEntitled',
+  'cashierOwner',
+  'cashierReadOnly',
+  'cashierNoWebhooks',
+  'cashierRevokedToken',
+  'cashierRevokedClient',
+  'cashierSuspended',
+  'cashierNotEntitled',
+] as const;
+
+export type TokenName = (typeof TOKEN_NAMES)[number];
+
+interface ClientSeed {
+  key: TokenName;
+  api: 'clinic' | 'cashier';
+  tenantId: number;
+  name: string;
+  abilities: string[];
+  owner?: boolean;
+  tokenRevoked?: boolean;
+  clientRevoked?: boolean;
+  provider?: string;
+  note: string;
+}
+
+/** The named tokens (sandbox/README.md lists them). Tokens are fixed so a developer can keep them in .env. */
+const CLIENTS: ClientSeed[] = [
+  {
+    key: 'clinicOwner',
+    api: 'clinic',
+    tenantId: CLINIC_TENANT,
+    name: 'Zapier',
+    abilities: CLINIC_ALL,
+    owner: true,
+    note: 'every clinic ability, created by the owner',
+  },
+  {
+    key: 'clinicReadOnly',
+    api: 'clinic',
+    tenantId: CLINIC_TENANT,
+    name: 'Reporting dashboard',
+    abilities: ['patients:read', 'appointments:read', 'invoices:read'],
+    owner: true,
+    note: 'read abilities only',
+  },
+  {
+    key: 'clinicNoWebhooks',
+    api: 'clinic',
+    tenantId: CLINIC_TENANT,
+    name: 'Booking widget',
+    abilities: ['patients:read', 'appointments:read', 'appointments:write', 'invoices:read'],
+    owner: true,
+    note: 'all but webhooks',
+  },
+  {
+    key: 'clinicNonOwner',
+    api: 'clinic',
+    tenantId: CLINIC_TENANT,
+    name: 'Branch manager tool',
+    abilities: CLINIC_ALL,
+    owner: false,
+    note: 'every ability, but created by a manager: webhooks answer 403 forbidden',
+  },
+  {
+    key: 'clinicWebhooksOnly',
+    api: 'clinic',
+    tenantId: CLINIC_TENANT,
+    name: 'Hooks relay',
+    abilities: ['webhooks'],
+    owner: true,
+    note: 'webhooks only: subscribing to an event answers insufficient_ability',
+  },
+  {
+    key: 'clinicRevokedToken',
+    api: 'clinic',
+    tenantId: CLINIC_TENANT,
+    name: 'Old integration',
+    abilities: CLINIC_ALL,
+    owner: true,
+    tokenRevoked: true,
+    note: 'revoked token: 401 token_invalid',
+  },
+  {
+    key: 'clinicRevokedClient',
+    api: 'clinic',
+    tenantId: CLINIC_TENANT,
+    name: 'Retired CRM',
+    abilities: CLINIC_ALL,
+    owner: true,
+    clientRevoked: true,
+    note: 'revoked client: 409 client_revoked',
+  },
+  {
+    key: 'clinicSuspended',
+    api: 'clinic',
+    tenantId: 1002,
+    name: 'Zapier',
+    abilities: CLINIC_ALL,
+    owner: true,
+    note: 'suspended account: 403 tenant_inactive',
+  },
+  {
+    key: 'clinicNotEntitled',
+    api: 'clinic',
+    tenantId: 1003,
+    name: 'Zapier',
+    abilities: CLINIC_ALL,
+    owner: true,
+    note: 'plan without the partner interface: 403 not_entitled',
+  },
+  {
+    key: 'cashierOwner',
+    api: 'cashier',
+    tenantId: CASHIER_TENANT,
+    name: 'Zapier',
+    abilities: CASHIER_ALL,
+    owner: true,
+    provider: 'zapier',
+    note: 'every cashier ability',
+  },
+  {
+    key: 'cashierReadOnly',
+    api: 'cashier',
+    tenantId: CASHIER_TENANT,
+    name: 'Accounting export',
+    abilities: ['pos:read'],
+    owner: true,
+    provider: 'accounting',
+    note: 'pos:read only',
+  },
+  {
+    key: 'cashierNoWebhooks',
+    api: 'cashier',
+    tenantId: CASHIER_TENANT,
+    name: 'Web shop',
+    abilities: ['pos:read', 'pos:write', 'pos:orders'],
+    owner: true,
+    provider: 'webshop',
+    note: 'all but pos:webhooks',
+  },
+  {
+    key: 'cashierRevokedToken',
+    api: 'cashier',
+    tenantId: CASHIER_TENANT,
+    name: 'Old integration',
+    abilities: CASHIER_ALL,
+    owner: true,
+    tokenRevoked: true,
+    provider: 'legacy',
+    note: 'revoked token: 401 token_invalid',
+  },
+  {
+    key: 'cashierRevokedClient',
+    api: 'cashier',
+    tenantId: CASHIER_TENANT,
+    name: 'Retired loyalty app',
+    abilities: CASHIER_ALL,
+    owner: true,
+    clientRevoked: true,
+    provider: 'loyalty',
+    note: 'revoked client: 409 client_revoked',
+  },
+  {
+    key: 'cashierSuspended',
+    api: 'cashier',
+    tenantId: 2002,
+    name: 'Zapier',
+    abilities: CASHIER_ALL,
+    owner: true,
+    provider: 'zapier',
+    note: 'suspended account: 403 tenant_inactive',
+  },
+  {
+    key: 'cashierNotEntitled',
+    api: 'cashier',
+    tenantId: 2003,
+    name: 'Zapier',
+    abilities: CASHIER_ALL,
+    owner: true,
+    provider: 'zapier',
+    note: 'plan without the partner interface: 403 not_entitled',
+  },
+];
+
+const tokenFor = (key: string) => `sbx_${key.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`)}`;
+
+export const seedClients = (): ApiClientRecord[] =>
+  CLIENTS.map((c, i) => ({
+    id: i + 1,
+    tenantId: c.tenantId,
+    api: c.api,
+    key: c.key,
+    name: c.name,
+    token: tokenFor(c.key),
+    abilities: [...c.abilities],
+    owner: c.owner ?? false,
+    tokenRevoked: c.tokenRevoked ?? false,
+    clientRevoked: c.clientRevoked ?? false,
+    provider: c.provider ?? 'partner',
+    note: c.note,
+  }));
+
+/* Time helpers around the clock's start. */
+
+const MIN = 60_000;
+const DAY = 24 * 60 * MIN;
+
+const times = (now: number) => {
+  const round5 = Math.floor(now / (5 * MIN)) * 5 * MIN;
+  return {
+    /** `minutes` from now, on a 5-minute mark. */
+    rel: (minutes: number) => round5 + minutes * MIN,
+    /** A branch-local wall time on the day `days` from today. */
+    day: (days: number, hhmm: string) => Date.parse(`${dateLocal(now + days * DAY)}T${hhmm}:00+03:00`),
+  };
+};
+
+/** A date some years back, for records made long before the sandbox started. */
+const past = (iso: string) => Date.parse(iso);
+
+/* Clinic */
+
+export interface ClinicRefs {
+  tenantId: number;
+  branchRiyadh: number;
+  branchJeddah: number;
+  practitioner: string;
+  appointmentType: number;
+  /** The patient most examples use (consented contact fields, insured). */
+  patient: string;
+  patientWithoutConsent: string;
+  erasedPatient: string;
+  appointmentBooked: string;
+  appointmentConfirmed: string;
+  appointmentArrived: string;
+  appointmentInProgress: string;
+  appointmentCompleted: string;
+  appointmentCancelled: string;
+  invoiceIssued: string;
+  invoicePartiallyPaid: string;
+  invoicePaid: string;
+  claimPending: string;
+}
+
+export const seedClinic = (
+  now: number,
+  random: Random,
+  full: boolean,
+): { data: ClinicData; refs: ClinicRefs } => {
+  const fixed = past('2024-03-01T09:00:00+03:00');
+  const data: ClinicData = {
+    tenantId: CLINIC_TENANT,
+    branches: [
+      { id: 1, name_ar: 'الرياض - العليا', name_en: 'Riyadh - Olaya', city: 'Riyadh', code: 'RYD' },
+      { id: 2, name_ar: 'جدة - الروضة', name_en: 'Jeddah - Al Rawdah', city: 'Jeddah', code: 'JED' },
+    ],
+    practitioners: [
+      {
+        id: random.ulid(fixed),
+        name_ar: 'د. سارة الحربي',
+        name_en: 'Dr. Sara Alharbi',
+        branch_id: 1,
+        specialty: 'general_dentistry',
+      },
+      {
+        id: random.ulid(fixed),
+        name_ar: 'د. فيصل العتيبي',
+        name_en: 'Dr. Faisal Alotaibi',
+        branch_id: 1,
+        specialty: 'orthodontics',
+      },
+      {
+        id: random.ulid(fixed),
+        name_ar: 'د. رانيا حداد',
+        name_en: 'Dr. Rania Haddad',
+        branch_id: 1,
+        specialty: 'dermatology',
+      },
+      {
+        id: random.ulid(fixed),
+        name_ar: 'د. أحمد بكر',
+        name_en: 'Dr. Ahmed Bakr',
+        branch_id: 2,
+        specialty: 'general_dentistry',
+      },
+      {
+        id: random.ulid(fixed),
+        name_ar: 'د. لمى الزهراني',
+        name_en: 'Dr. Lama Alzahrani',
+        branch_id: 2,
+        specialty: 'dermatology',
+      },
+    ],
+    appointmentTypes: [
+      { id: 1, name_ar: 'استشارة', name_en: 'Consultation', duration_min: 20, field: 'dental' },
+      { id: 2, name_ar: 'تنظيف الأسنان', name_en: 'Teeth cleaning', duration_min: 30, field: 'dental' },
+      { id: 3, name_ar: 'حشوة تجميلية', name_en: 'Composite filling', duration_min: 45, field: 'dental' },
+      { id: 4, name_ar: 'فحص أسنان دوري', name_en: 'Dental check-up', duration_min: 30, field: 'dental' },
+      {
+        id: 5,
+        name_ar: 'استشارة جلدية',
+        name_en: 'Dermatology consultation',
+        duration_min: 20,
+        field: 'dermatology',
+      },
+      { id: 6, name_ar: 'جلسة ليزر', name_en: 'Laser session', duration_min: 60, field: 'dermatology' },
+    ],
+    rooms: [
+      { id: 11, branch_id: 1, name: 'Clinic 1' },
+      { id: 12, branch_id: 1, name: 'Clinic 2' },
+      { id: 13, branch_id: 1, name: 'Derma room' },
+      { id: 21, branch_id: 2, name: 'Clinic 1' },
+      { id: 22, branch_id: 2, name: 'Derma room' },
+    ],
+    payers: [
+      { id: 1, name_ar: 'بوبا العربية', name_en: 'Bupa Arabia' },
+      { id: 2, name_ar: 'التعاونية', name_en: 'Tawuniya' },
+      { id: 3, name_ar: 'ميدغلف', name_en: 'MedGulf' },
+      { id: 4, name_ar: 'تكافل الراجحي', name_en: 'Al Rajhi Takaful' },
+      { id: 5, name_ar: 'الدرع العربي', name_en: 'Arabian Shield' },
+    ],
+    patients: [],
+    appointments: [],
+    invoices: [],
+    claims: [],
+    counters: { fileNo: { 1: 4500, 2: 1870 }, invoiceNo: { 1: 18330, 2: 7410 } },
+  };
+  const [sara, faisal, rania, ahmed, lama] = data.practitioners.map((p) => p.id) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const refs: ClinicRefs = {
+    tenantId: CLINIC_TENANT,
+    branchRiyadh: 1,
+    branchJeddah: 2,
+    practitioner: sara,
+    appointmentType: 4,
+    patient: '',
+    patientWithoutConsent: '',
+    erasedPatient: '',
+    appointmentBooked: '',
+    appointmentConfirmed: '',
+    appointmentArrived: '',
+    appointmentInProgress: '',
+    appointmentCompleted: '',
+    appointmentCancelled: '',
+    invoiceIssued: '',
+    invoicePartiallyPaid: '',
+    invoicePaid: '',
+    claimPending: '',
+  };
+  if (!full) return { data, refs };
+
+  type P = [
+    string,
+    string,
+    Patient['sex'],
+    string,
+    string,
+    Patient['national_id_type'],
+    string,
+    string | null,
+    string | null,
+    number,
+    number | null,
+    string,
+  ];
+  const people: P[] = [
+    [
+      'نورة عبدالله القحطاني',
+      'Noura Abdullah Alqahtani',
+      'female',
+      '1991-04-17',
+      'SA',
+      'national_id',
+      '4821',
+      '+966501234567',
+      'noura.q@example.com',
+      1,
+      3,
+      '2021-02-10T09:12:44',
+    ],
+    [
+      'محمد سعد الدوسري',
+      'Mohammed Saad Aldosari',
+      'male',
+      '1985-09-02',
+      'SA',
+      'national_id',
+      '1937',
+      '+966555123456',
+      'm.aldosari@example.com',
+      1,
+      1,
+      '2019-06-23T17:40:01',
+    ],
+    [
+      'ريم خالد الشهري',
+      'Reem Khalid Alshehri',
+      'female',
+      '1998-12-29',
+      'SA',
+      'national_id',
+      '6620',
+      '+966532221904',
+      null,
+      1,
+      null,
+      '2023-01-08T11:05:19',
+    ],
+    [
+      'عمر حسن المصري',
+      'Omar Hassan Elmasry',
+      'male',
+      '1979-03-11',
+      'EG',
+      'iqama',
+      '7714',
+      '+966548870312',
+      'omar.elmasry@example.com',
+      2,
+      2,
+      '2020-10-14T19:22:37',
+    ],
+    [
+      'فاطمة علي الزهراني',
+      'Fatimah Ali Alzahrani',
+      'female',
+      '2001-07-05',
+      'SA',
+      'national_id',
+      '0398',
+      '+966509981245',
+      'fatimah.z@example.com',
+      2,
+      4,
+      '2022-05-30T10:48:55',
+    ],
+    [
+      'راجيش كومار',
+      'Rajesh Kumar',
+      'male',
+      '1988-01-21',
+      'IN',
+      'iqama',
+      '5502',
+      '+966571234890',
+      'rajesh.k@example.com',
+      1,
+      1,
+      '2022-11-02T20:15:03',
+    ],
+    [
+      'سلمان فهد العنزي',
+      'Salman Fahad Alanazi',
+      'male',
+      '2012-10-09',
+      'SA',
+      'national_id',
+      '2286',
+      '+966566604411',
+      null,
+      1,
+      3,
+      '2020-08-17T16:02:11',
+    ],
+    [
+      'هند ماجد الغامدي',
+      'Hind Majed Alghamdi',
+      'female',
+      '1994-02-14',
+      'SA',
+      'national_id',
+      '9051',
+      '+966591127766',
+      'hind.gh@example.com',
+      2,
+      null,
+      '2024-02-19T12:30:42',
+    ],
+    [
+      'يوسف أحمد الحسيني',
+      'Yousef Ahmed Alhusseini',
+      'male',
+      '1990-06-30',
+      'JO',
+      'passport',
+      '3318',
+      '+966558830017',
+      null,
+      2,
+      null,
+      '2023-09-03T18:44:09',
+    ],
+    [
+      'لينا سامر الخطيب',
+      'Lina Samer Alkhatib',
+      'female',
+      '1987-11-23',
+      'SY',
+      'iqama',
+      '6409',
+      '+966530097812',
+      'lina.alkhatib@example.com',
+      1,
+      2,
+      '2021-12-12T09:57:31',
+    ],
+    [
+      'عبدالرحمن ناصر السبيعي',
+      'Abdulrahman Nasser Alsubaie',
+      'male',
+      '1969-05-16',
+      'SA',
+      'national_id',
+      '1175',
+      '+966505550923',
+      null,
+      1,
+      1,
+      '2018-04-04T08:20:00',
+    ],
+    [
+      'مريم يوسف البلوشي',
+      'Maryam Yousef Albalushi',
+      'female',
+      '1996-08-08',
+      'OM',
+      'gcc',
+      '4460',
+      '+966599014432',
+      'maryam.b@example.com',
+      2,
+      null,
+      '2024-07-21T13:13:13',
+    ],
+    [
+      'أحمد محمود الفارس',
+      'Ahmed Mahmoud Alfares',
+      'male',
+      '1975-01-01',
+      'SA',
+      'national_id',
+      '8890',
+      null,
+      null,
+      1,
+      null,
+      '2017-03-15T10:00:00',
+    ],
+  ];
+  for (const [i, p] of people.entries()) {
+    const created = past(`${p[11]}+03:00`);
+    const updated = Math.min(now - DAY * (3 + i), created + 400 * DAY);
+    data.patients.push({
+      id: random.ulid(created),
+      file_no: nextFileNo(data, p[9]),
+      name_ar: p[0],
+      name_en: p[1],
+      sex: p[2],
+      birth_date: p[3],
+      nationality: p[4],
+      national_id_type: p[5],
+      national_id_last4: p[6],
+      phone: p[7],
+      email: p[8],
+      // Hind declined contact by phone and e-mail: her contact fields never travel.
+      contact_consent: i !== 7,
+      branch_id: p[9],
+      payer_id: p[10],
+      created_at: isoLocal(created),
+      updated_at: isoLocal(Math.max(created, updated)),
+      erased_at: null,
+    });
+  }
+  const erased = data.patients[12] as Patient;
+  erased.erased_at = isoLocal(now - 20 * DAY);
+  erased.updated_at = erased.erased_at;
+  erased.contact_consent = false;
+  const pid = (i: number) => (data.patients[i] as Patient).id;
+  refs.patient = pid(0);
+  refs.patientWithoutConsent = pid(7);
+  refs.erasedPatient = erased.id;
+
+  const t = times(now);
+  const previous: Partial<Record<AppointmentStatus, AppointmentStatus>> = {
+    confirmed: 'booked',
+    arrived: 'confirmed',
+    in_progress: 'arrived',
+    completed: 'in_progress',
+    no_show: 'booked',
+  };
+  const sources = ['front_desk', 'online', 'phone', 'walk_in'];
+  type A = [number, string, number, number, AppointmentStatus, string | null];
+  const plan: A[] = [
+    [t.day(-7, '10:00'), sara, 2, 0, 'completed', null],
+    [t.day(-6, '17:30'), faisal, 1, 1, 'completed', null],
+    [t.day(-5, '11:00'), ahmed, 3, 3, 'completed', null],
+    [t.day(-4, '19:00'), rania, 5, 2, 'no_show', null],
+    [t.day(-3, '12:00'), lama, 6, 4, 'completed', 'بشرة حساسة'],
+    [t.day(-2, '16:00'), sara, 4, 5, 'cancelled', null],
+    [t.day(-1, '10:30'), rania, 5, 9, 'completed', null],
+    [t.day(-1, '18:00'), faisal, 3, 10, 'completed', null],
+    [t.rel(-90), sara, 2, 6, 'completed', 'طفل - أول تنظيف'],
+    [t.rel(-20), ahmed, 3, 8, 'in_progress', null],
+    [t.rel(-5), lama, 5, 7, 'arrived', null],
+    [t.rel(40), sara, 4, 0, 'confirmed', 'أول زيارة - فحص أسنان'],
+    [t.rel(75), ahmed, 2, 11, 'booked', null],
+    [t.rel(180), faisal, 1, 1, 'booked', 'متابعة تقويم'],
+    [t.day(1, '10:00'), rania, 6, 2, 'confirmed', null],
+    [t.day(2, '17:00'), ahmed, 4, 3, 'booked', null],
+    [t.day(3, '11:30'), rania, 5, 9, 'booked', null],
+    [t.day(5, '19:30'), faisal, 1, 10, 'booked', null],
+    [t.day(6, '09:30'), lama, 5, 4, 'cancelled', null],
+    [t.day(7, '12:00'), sara, 2, 5, 'booked', null],
+  ];
+  const roomFor = new Map([
+    [sara, 11],
+    [faisal, 12],
+    [rania, 13],
+    [ahmed, 21],
+    [lama, 22],
+  ]);
+  for (const [i, [start, practitioner, typeId, patientIndex, status, note]] of plan.entries()) {
+    const type = data.appointmentTypes.find((x) => x.id === typeId);
+    const end = start + (type?.duration_min ?? 30) * MIN;
+    const created = Math.min(start - (2 + (i % 5)) * DAY, now - 2 * 60 * MIN);
+    const cancelledAt = status === 'cancelled' ? Math.min(start - DAY, now - 30 * MIN) : null;
+    const before = previous[status];
+    const changedAt =
+      status === 'completed'
+        ? Math.min(end, now)
+        : before
+          ? Math.min(Math.max(start - 10 * MIN, created + MIN), now)
+          : null;
+    const patient = data.patients[patientIndex] as Patient;
+    const a: Appointment = {
+      id: random.ulid(created),
+      patient_id: patient.id,
+      branch_id: patient.branch_id,
+      practitioner_id: practitioner,
+      appointment_type_id: typeId,
+      room_id: roomFor.get(practitioner) ?? 11,
+      status,
+      starts_at: isoLocal(start),
+      ends_at: isoLocal(end),
+      source: sources[i % sources.length] ?? 'front_desk',
+      external_ref: i === 19 ? 'crm-88213' : null,
+      note,
+      cancel_reason: status === 'cancelled' ? (i === 5 ? 'patient_request' : 'clinic') : null,
+      cancelled_at: cancelledAt === null ? null : isoLocal(cancelledAt),
+      created_at: isoLocal(created),
+      updated_at: isoLocal(cancelledAt ?? changedAt ?? created),
+      client_id: null,
+      last_changes: before ? { status: [before, status] } : null,
+      last_changed_at: before && changedAt !== null ? isoLocal(changedAt) : null,
+    };
+    // The front desk books in the branch of the practitioner.
+    a.branch_id = data.practitioners.find((p) => p.id === practitioner)?.branch_id ?? a.branch_id;
+    data.appointments.push(a);
+  }
+  const appt = (i: number) => data.appointments[i] as Appointment;
+  refs.appointmentCompleted = appt(0).id;
+  refs.appointmentCancelled = appt(5).id;
+  refs.appointmentInProgress = appt(9).id;
+  refs.appointmentArrived = appt(10).id;
+  refs.appointmentConfirmed = appt(11).id;
+  refs.appointmentBooked = appt(12).id;
+
+  const line = (
+    nature: LineInput['nature'],
+    unit: number,
+    code: string,
+    description: string,
+    tooth: string | null = null,
+    surfaces: string[] = [],
+    tax: LineInput['tax_category'] = 'standard',
+    qty = 1,
+  ): LineInput => ({
+    nature,
+    qty,
+    unit_halalas: unit,
+    tax_category: tax,
+    code,
+    description,
+    tooth,
+    surfaces,
+  });
+  type I = [
+    number,
+    LineInput[],
+    number,
+    Invoice['buyer_kind'],
+    Array<[string, string | null, number | 'due']>,
+  ];
+  const bills: I[] = [
+    [
+      0,
+      [line('medical', 35000, 'D1110', 'Prophylaxis - adult', null, [], 'state_borne')],
+      0,
+      'citizen',
+      [['card', 'mada', 'due']],
+    ],
+    [
+      1,
+      [line('medical', 20000, 'D0150', 'Comprehensive oral evaluation', null, [], 'state_borne')],
+      0,
+      'citizen',
+      [['cash', null, 10000]],
+    ],
+    [
+      2,
+      [line('medical', 45000, 'D2391', 'Resin-based composite - one surface, posterior', '36', ['O'])],
+      5000,
+      'resident',
+      [],
+    ],
+    [
+      4,
+      [
+        line('cosmetic', 80000, 'LSR-02', 'Laser hair removal - face'),
+        line('product', 9500, 'PRD-SPF50', 'Sunscreen SPF 50'),
+      ],
+      0,
+      'citizen',
+      [
+        ['card', 'visa', 50000],
+        ['cash', null, 'due'],
+      ],
+    ],
+    [
+      6,
+      [line('medical', 25000, '99213', 'Dermatology follow-up visit')],
+      0,
+      'resident',
+      [['card', 'mada', 'due']],
+    ],
+    [
+      7,
+      [
+        line(
+          'medical',
+          42000,
+          'D2392',
+          'Resin-based composite - two surfaces, posterior',
+          '14',
+          ['M', 'O'],
+          'state_borne',
+        ),
+        line(
+          'medical',
+          38000,
+          'D2391',
+          'Resin-based composite - one surface, posterior',
+          '25',
+          ['O'],
+          'state_borne',
+        ),
+      ],
+      0,
+      'citizen',
+      [],
+    ],
+    [8, [line('medical', 30000, 'D1120', 'Prophylaxis - child', null, [], 'state_borne')], 0, 'citizen', []],
+    [3, [line('fee', 10000, 'FEE-NS', 'Missed appointment fee')], 0, 'citizen', []],
+  ];
+  for (const [appointmentIndex, lines, discount, buyer, payments] of bills) {
+    const a = appt(appointmentIndex);
+    const issued = Math.min(Date.parse(a.ends_at) + 15 * MIN, now - 5 * MIN);
+    const totals = computeInvoice(lines, discount);
+    const inv: Invoice = {
+      id: random.ulid(issued),
+      number: nextInvoiceNumber(data, a.branch_id, issued),
+      kind: 'simplified',
+      status: 'issued',
+      patient_id: a.patient_id,
+      branch_id: a.branch_id,
+      buyer_kind: buyer,
+      currency: 'SAR',
+      issued_at: isoLocal(issued),
+      ...totals,
+      paid_halalas: 0,
+      due_halalas: totals.total_halalas,
+      payments: [],
+      paid_at: null,
+    };
+    for (const [method, scheme, amount] of payments) {
+      const paid = amount === 'due' ? inv.due_halalas : amount;
+      inv.payments.push({
+        method,
+        scheme,
+        last4: method === 'card' ? String(1000 + random.int(9000)) : null,
+        amount_halalas: paid,
+      });
+      inv.paid_halalas += paid;
+      inv.due_halalas -= paid;
+    }
+    if (inv.payments.length) {
+      inv.status = inv.due_halalas === 0 ? 'paid' : 'partially_paid';
+      if (inv.status === 'paid') inv.paid_at = isoLocal(issued + 4 * MIN);
+    }
+    data.invoices.push(inv);
+  }
+  const noShowFee = data.invoices[7] as Invoice;
+  noShowFee.status = 'void';
+  const inv = (i: number) => data.invoices[i] as Invoice;
+  refs.invoicePaid = inv(0).id;
+  refs.invoicePartiallyPaid = inv(1).id;
+  refs.invoiceIssued = inv(2).id;
+
+  type C = [number, number, string, string | null, Claim['outcome'], number];
+  const claims: C[] = [
+    [0, 3, 'paid', 'adjudicated', 'approved', 1],
+    [1, 1, 'submitted', null, 'pending', 0],
+    [2, 2, 'adjudicated', 'submitted', 'partial', 0.8],
+    [4, 2, 'rejected', 'under_review', 'rejected', 0],
+  ];
+  for (const [invoiceIndex, payer, status, previousStatus, outcome, share] of claims) {
+    const i = inv(invoiceIndex);
+    const updated = Math.min(Date.parse(i.issued_at) + 2 * DAY, now - 60 * MIN);
+    const approved = Math.round(i.total_halalas * share);
+    data.claims.push({
+      id: random.ulid(updated),
+      invoice_id: i.id,
+      patient_id: i.patient_id,
+      payer_id: payer,
+      status,
+      previous_status: previousStatus,
+      outcome,
+      claimed_halalas: i.total_halalas,
+      approved_halalas: approved,
+      patient_share_halalas: i.total_halalas - approved,
+      claims_exchange_ref: `CX-${dateLocal(updated).slice(0, 7)}-${String(random.int(10_000_000)).padStart(7, '0')}`,
+      updated_at: isoLocal(updated),
+    });
+  }
+  refs.claimPending = (data.claims[1] as Claim).id;
+  return { data, refs };
+};
+
+/* Cashier */
+
+export interface CashierRefs {
+  tenantId: number;
+  branchRiyadh: number;
+  branchJeddah: number;
+  /** Arabic coffee: two variants (117 small, 118 large). */
+  item: number;
+  variant: number;
+  variantSku: string;
+  variantBarcode: string;
+  category: number;
+  /** A level at or below its reorder point, and one well above. */
+  lowStock: { branch_id: number; variant_id: number };
+  okStock: { branch_id: number; variant_id: number };
+  openSession: string;
+  closedSession: string;
+  receipt: string;
+  creditNote: string;
+  /** Received from the web shop client, not yet accepted. */
+  orderReceived: string;
+  customerConsented: number;
+  customerNoConsent: number;
+  customerWithdrawn: number;
+  customerErased: number;
+}
+
+export const seedCashier = (
+  now: number,
+  random: Random,
+  full: boolean,
+  clients: ApiClientRecord[],
+): { data: CashierData; refs: CashierRefs } => {
+  const fixed = past('2023-05-14T08:00:00+03:00');
+  const data: CashierData = {
+    tenantId: CASHIER_TENANT,
+    branches: [
+      {
+        id: 1,
+        name: 'الرياض - العليا',
+        name_ar: 'الرياض - العليا',
+        name_en: 'Riyadh - Olaya',
+        city: 'Riyadh',
+        code: 'RYD-01',
+        registers: [1, 2],
+      },
+      {
+        id: 2,
+        name: 'جدة - التحلية',
+        name_ar: 'جدة - التحلية',
+        name_en: 'Jeddah - Tahlia',
+        city: 'Jeddah',
+        code: 'JED-02',
+        registers: [5],
+      },
+      {
+        id: 3,
+        name: 'الرياض - النخيل',
+        name_ar: 'الرياض - النخيل',
+        name_en: 'Riyadh - Al Nakheel',
+        city: 'Riyadh',
+        code: 'RYD-03',
+        registers: [7],
+      },
+    ],
+    categories: [
+      { id: 4, name: 'المشروبات الساخنة', name_ar: 'المشروبات الساخنة', name_en: 'Hot Drinks' },
+      { id: 5, name: 'المشروبات الباردة', name_ar: 'المشروبات الباردة', name_en: 'Cold Drinks' },
+      { id: 6, name: 'المخبوزات', name_ar: 'المخبوزات', name_en: 'Bakery' },
+      { id: 7, name: 'التمور والحلويات', name_ar: 'التمور والحلويات', name_en: 'Dates & Sweets' },
+      { id: 8, name: 'القهوة المعبأة', name_ar: 'القهوة المعبأة', name_en: 'Packaged Coffee' },
+    ],
+    items: [],
+    priceLists: [
+      { id: 1, name: 'Standard', name_ar: 'الأسعار الأساسية', markup_percent: 0 },
+      { id: 2, name: 'Delivery apps', name_ar: 'تطبيقات التوصيل', markup_percent: 15 },
+    ],
+    receipts: [],
+    sessions: [],
+    stock: [],
+    customers: [],
+    orders: [],
+    counters: {
+      item: 400,
+      variant: 300,
+      comboSlot: 10,
+      customer: 5600,
+      receiptSeq: 0,
+      receiptNo: {
+        'RYD-01': 1240,
+        'JED-02': 730,
+        'RYD-03': 415,
+        'RYD-01-CN': 18,
+        'JED-02-CN': 41,
+        'RYD-03-CN': 7,
+      },
+    },
+  };
+  type V = [number, string, string | null, string | null, number];
+  type It = [number, string, string, number, V[], number[]];
+  const catalogue: It[] = [
+    [
+      311,
+      'قهوة عربية',
+      'Arabic Coffee',
+      4,
+      [
+        [117, 'صغير', 'COF-AR-S', '6281000001170', 900],
+        [118, 'كبير', 'COF-AR-L', '6281000001187', 1200],
+      ],
+      [2],
+    ],
+    [
+      312,
+      'سبانش لاتيه',
+      'Spanish Latte',
+      4,
+      [
+        [119, 'عادي', 'LAT-SP-R', '6281000001194', 1800],
+        [120, 'كبير', 'LAT-SP-L', '6281000001200', 2200],
+      ],
+      [1, 2],
+    ],
+    [313, 'فلات وايت', 'Flat White', 4, [[121, 'فلات وايت', 'FLT-WHT', '6281000001217', 1600]], [1, 2]],
+    [314, 'شاي كرك', 'Karak Tea', 4, [[122, 'شاي كرك', 'TEA-KRK', '6281000001224', 700]], []],
+    [321, 'آيس لاتيه', 'Iced Latte', 5, [[131, 'آيس لاتيه', 'LAT-ICE', '6281000001316', 1900]], [1]],
+    [
+      322,
+      'عصير برتقال طازج',
+      'Fresh Orange Juice',
+      5,
+      [[132, 'عصير برتقال طازج', 'JUC-ORG', '6281000001323', 1500]],
+      [],
+    ],
+    [331, 'كعكة التمر', 'Date Cake', 6, [[241, 'كعكة التمر', 'BAK-DATE', '6281000002412', 1100]], []],
+    [
+      332,
+      'كرواسون زعتر',
+      'Zaatar Croissant',
+      6,
+      [[242, 'كرواسون زعتر', 'BAK-ZTR', '6281000002429', 900]],
+      [],
+    ],
+    [
+      341,
+      'علبة تمر سكري ٥٠٠ جم',
+      'Sukkari Dates Box 500 g',
+      7,
+      [[251, 'علبة تمر سكري ٥٠٠ جم', 'DAT-SKR-500', '6281000002511', 4500]],
+      [],
+    ],
+    [
+      351,
+      'بن إثيوبي ٢٥٠ جم',
+      'Ethiopian Beans 250 g',
+      8,
+      [[261, 'بن إثيوبي ٢٥٠ جم', 'BEAN-ETH-250', '6281000002610', 6900]],
+      [],
+    ],
+  ];
+  const at = isoLocal(fixed);
+  for (const [id, nameAr, nameEn, category, variants, modifiers] of catalogue) {
+    const item: Item = {
+      id,
+      name_ar: nameAr,
+      name_en: nameEn,
+      category_id: category,
+      default_price_halalas: variants[0]?.[4] ?? 0,
+      variants: variants.map(([vid, vname, sku, barcode, price], i) => ({
+        id: vid,
+        name_ar: vname,
+        sku,
+        barcode,
+        price_halalas: price,
+        is_default: i === 0,
+      })),
+      modifier_group_ids: modifiers,
+      combo_slots: [],
+      created_at: at,
+      updated_at: isoLocal(Math.min(now - 7 * DAY, fixed + 500 * DAY)),
+    };
+    data.items.push(item);
+  }
+  for (const branch of data.branches) {
+    for (const item of data.items) {
+      for (const v of item.variants) {
+        const packaged = item.category_id >= 6;
+        const level: StockLevel = {
+          branch_id: branch.id,
+          variant_id: v.id,
+          qty: 20 + random.int(60),
+          reorder_point: packaged ? 6 : 10,
+          par_level: packaged ? 24 : 40,
+          updated_at: isoLocal(now - (1 + random.int(48)) * 60 * MIN),
+        };
+        data.stock.push(level);
+      }
+    }
+  }
+  const level = (branch: number, variant: number) =>
+    data.stock.find((s) => s.branch_id === branch && s.variant_id === variant) as StockLevel;
+  level(1, 251).qty = 3;
+  level(2, 241).qty = 4;
+  level(3, 261).qty = 0;
+  level(1, 118).qty = 62;
+
+  const t = times(now);
+  const sessionFor = (
+    branch: number,
+    register: number,
+    opened: number,
+    closed: number | null,
+  ): TillSession => ({
+    id: random.ulid(opened),
+    branch_id: branch,
+    register_id: register,
+    status: closed === null ? 'open' : 'closed',
+    business_date: dateLocal(opened),
+    opened_at: isoLocal(opened),
+    closed_at: closed === null ? null : isoLocal(closed),
+    opening_float_halalas: 50_000,
+    counted_cash_halalas: null,
+  });
+  for (const branch of data.branches) {
+    for (const register of branch.registers) {
+      if (full) data.sessions.push(sessionFor(branch.id, register, t.rel(-29 * 60), t.rel(-19 * 60)));
+      data.sessions.push(sessionFor(branch.id, register, t.rel(-5 * 60), null));
+    }
+  }
+  const refs: CashierRefs = {
+    tenantId: CASHIER_TENANT,
+    branchRiyadh: 1,
+    branchJeddah: 2,
+    item: 311,
+    variant: 118,
+    variantSku: 'COF-AR-L',
+    variantBarcode: '6281000001187',
+    category: 4,
+    lowStock: { branch_id: 1, variant_id: 251 },
+    okStock: { branch_id: 1, variant_id: 118 },
+    openSession: (data.sessions.find((s) => s.status === 'open' && s.branch_id === 2) as TillSession).id,
+    closedSession: '',
+    receipt: '',
+    creditNote: '',
+    orderReceived: '',
+    customerConsented: 0,
+    customerNoConsent: 0,
+    customerWithdrawn: 0,
+    customerErased: 0,
+  };
+  if (!full) return { data, refs };
+
+  const variantById = new Map(
+    data.items.flatMap((i) => i.variants.map((v) => [v.id, { item: i, v }] as const)),
+  );
+  const sale = (variantId: number, qty: number): SaleLine => {
+    const found = variantById.get(variantId);
+    const name = found
+      ? found.item.variants.length > 1
+        ? `${found.item.name_ar} - ${found.v.name_ar}`
+        : found.item.name_ar
+      : 'صنف';
+    return { variantId, name, qty, unitPrice: found?.v.price_halalas ?? 1000 };
+  };
+  const baskets: Array<Array<[number, number]>> = [
+    [
+      [118, 2],
+      [241, 1],
+    ],
+    [[119, 1]],
+    [
+      [117, 3],
+      [242, 2],
+    ],
+    [[131, 2]],
+    [
+      [122, 4],
+      [241, 2],
+    ],
+    [[251, 1]],
+    [
+      [120, 1],
+      [121, 1],
+    ],
+    [
+      [261, 1],
+      [118, 1],
+    ],
+  ];
+  const sell = (
+    session: TillSession,
+    minutesAfterOpen: number,
+    basket: Array<[number, number]>,
+    tender?: string,
+    arrivedAt?: number,
+  ) => {
+    const issued = Date.parse(session.opened_at) + minutesAfterOpen * MIN;
+    const receipt = buildReceipt(data, random, {
+      session,
+      lines: basket.map(([v, q]) => sale(v, q)),
+      tender,
+      issuedAt: issued,
+      arrivedAt: arrivedAt ?? issued + 2000,
+    });
+    data.receipts.push(receipt);
+    return receipt;
+  };
+  // Receipts arrive in the order the tills sync: by issue time, except the offline one below.
+  const sales: Array<[TillSession, number, Array<[number, number]>, string | undefined]> = [];
+  for (const [si, s] of data.sessions.entries()) {
+    const count = s.status === 'closed' ? 3 : 2 + (si % 3);
+    for (let k = 0; k < count; k += 1) {
+      sales.push([
+        s,
+        20 + k * 55 + si * 3,
+        baskets[(si + k) % baskets.length] ?? [[118, 1]],
+        k % 3 === 2 ? 'cash' : undefined,
+      ]);
+    }
+  }
+  sales.sort((a, b) => Date.parse(a[0].opened_at) + a[1] * MIN - (Date.parse(b[0].opened_at) + b[1] * MIN));
+  for (const [s, minutes, basket, tender] of sales) sell(s, minutes, basket, tender);
+  const jeddahOpen = data.sessions.find((s) => s.status === 'open' && s.branch_id === 2) as TillSession;
+  const firstJeddah = data.receipts.find((r) => r.session_id === jeddahOpen.id) as Receipt;
+  const refundLine = firstJeddah.lines[firstJeddah.lines.length - 1];
+  const issuedNote = Date.parse(firstJeddah.issued_at) + 25 * MIN;
+  const note = buildReceipt(data, random, {
+    session: jeddahOpen,
+    lines: refundLine
+      ? [
+          {
+            variantId: refundLine.variant_id,
+            name: refundLine.name,
+            qty: Number(refundLine.qty),
+            unitPrice: refundLine.unit_price_halalas,
+          },
+        ]
+      : [],
+    issuedAt: issuedNote,
+    arrivedAt: issuedNote + 2000,
+    kind: 'credit_note',
+    refundOf: firstJeddah.id,
+    tender: firstJeddah.payments[0]?.tender ?? 'card',
+  });
+  data.receipts.push(note);
+  // A till in Al Nakheel sold offline four hours ago and synced ten minutes ago: it arrives last.
+  const nakheel = data.sessions.find((s) => s.status === 'open' && s.branch_id === 3) as TillSession;
+  sell(
+    nakheel,
+    60,
+    [
+      [314, 1],
+      [242, 1],
+    ],
+    'cash',
+    now - 10 * MIN,
+  );
+  // Arrival order decides the cursor; renumber seq by arrival time.
+  data.receipts.sort((a, b) => a.arrived_at_ms - b.arrived_at_ms);
+  data.receipts.forEach((r, i) => (r.seq = i + 1));
+  data.counters.receiptSeq = data.receipts.length;
+  for (const s of data.sessions.filter((x) => x.status === 'closed')) {
+    const cash = data.receipts
+      .filter((r) => r.session_id === s.id)
+      .flatMap((r) => r.payments)
+      .filter((p) => p.tender === 'cash')
+      .reduce((n, p) => n + p.amount_halalas, 0);
+    s.counted_cash_halalas = s.opening_float_halalas + cash - (s.register_id === 1 ? 250 : 0);
+  }
+  refs.closedSession = (
+    data.sessions.find((s) => s.status === 'closed' && s.branch_id === 1) as TillSession
+  ).id;
+  refs.receipt = firstJeddah.id;
+  refs.creditNote = note.id;
+
+  type Cu = [
+    string | null,
+    string | null,
+    string | null,
+    string | null,
+    string | null,
+    string | null,
+    Array<[boolean, string[]]>,
+    boolean,
+  ];
+  const people: Cu[] = [
+    [
+      'خالد الغامدي',
+      '+966555012345',
+      'khalid.g@example.com',
+      null,
+      null,
+      null,
+      [[true, ['sms', 'whatsapp', 'email']]],
+      false,
+    ],
+    [
+      'سارة العتيبي',
+      '+966503318842',
+      'sara.otaibi@example.com',
+      'حي الملقا، الرياض',
+      null,
+      null,
+      [[true, ['email']]],
+      false,
+    ],
+    ['فهد الشمري', '+966541120987', null, null, null, null, [[false, []]], false],
+    [
+      'منيرة القحطاني',
+      '+966567721340',
+      'muneera.q@example.com',
+      null,
+      null,
+      null,
+      [
+        [true, ['sms']],
+        [false, []],
+      ],
+      false,
+    ],
+    [
+      'شركة الواحة للتجارة',
+      '+966112345678',
+      'orders@alwaha.example.com',
+      'طريق الملك فهد، الرياض',
+      '300012345600003',
+      '1010123456',
+      [[false, []]],
+      false,
+    ],
+    [null, null, null, null, null, null, [[true, ['sms']]], true],
+  ];
+  for (const [i, [name, phone, email, address, vat, cr, ledger, isErased]] of people.entries()) {
+    const created = now - (120 - i * 17) * DAY;
+    const customer: Customer = {
+      id: 5521 + i,
+      name,
+      phone,
+      email,
+      address,
+      vat_number: vat,
+      cr_number: cr,
+      consents: ledger.map(([granted, channels], k) => ({
+        granted,
+        channels,
+        at: isoLocal(created + k * 30 * DAY),
+      })),
+      erased: isErased,
+      created_at: isoLocal(created),
+      updated_at: isoLocal(created + (ledger.length - 1) * 30 * DAY),
+    };
+    data.customers.push(customer);
+  }
+  data.counters.customer = Math.max(...data.customers.map((c) => c.id));
+  const cust = (i: number) => (data.customers[i] as Customer).id;
+  refs.customerConsented = cust(0);
+  refs.customerNoConsent = cust(2);
+  refs.customerWithdrawn = cust(3);
+  refs.customerErased = cust(5);
+
+  const shop = clients.find((c) => c.key === 'cashierNoWebhooks') as ApiClientRecord;
+  type O = [string, Order['status'], Array<[number, number]>, boolean, number];
+  const orders: O[] = [
+    [
+      'SHOP-100480',
+      'accepted',
+      [
+        [118, 2],
+        [241, 1],
+      ],
+      true,
+      -150,
+    ],
+    ['SHOP-100481', 'cancelled', [[251, 2]], false, -95],
+    [
+      'SHOP-100482',
+      'received',
+      [
+        [118, 2],
+        [242, 1],
+      ],
+      false,
+      -12,
+    ],
+  ];
+  for (const [externalId, status, basket, prepaid, minutes] of orders) {
+    const created = t.rel(minutes);
+    const lines: OrderLine[] = basket.map(([v, q], i) => {
+      const s = sale(v, q);
+      return {
+        line_no: i + 1,
+        variant_id: v,
+        plu: `V${v}`,
+        name: s.name,
+        qty: String(q),
+        unit_price_halalas: s.unitPrice,
+        total_halalas: s.unitPrice * q,
+        open_item: false,
+      };
+    });
+    if (externalId === 'SHOP-100482') {
+      lines.push({
+        line_no: lines.length + 1,
+        variant_id: null,
+        plu: null,
+        name: 'تغليف هدية',
+        qty: '1',
+        unit_price_halalas: 500,
+        total_halalas: 500,
+        open_item: true,
+      });
+    }
+    data.orders.push({
+      id: random.ulid(created),
+      external_id: externalId,
+      provider: shop.provider,
+      client_id: shop.id,
+      branch_id: 1,
+      order_type: 'pickup',
+      prepaid,
+      customer: { name: 'خالد الغامدي', phone: '+966555012345' },
+      status,
+      lines,
+      total_halalas: lines.reduce((n, l) => n + l.total_halalas, 0),
+      receipt_id: null,
+      refund_decision: null,
+      created_at: isoLocal(created),
+      updated_at: isoLocal(created + 4 * MIN),
+    });
+  }
+  refs.orderReceived = (data.orders[2] as Order).id;
+  return { data, refs };
+};
+
+/** Ids of seeded objects, for tests and the README (empty strings and zeros when started without seed data). */
+export interface SeedRefs {
+  clinic: ClinicRefs;
+  cashier: CashierRefs;
+}

@@ -1,0 +1,436 @@
+/** The records the sandbox keeps in memory, one store per running sandbox. */
+
+export type Api = 'clinic' | 'cashier';
+
+export interface Tenant {
+  id: number;
+  api: Api;
+  name: string;
+  name_ar: string;
+  status: 'active' | 'suspended' | 'closed';
+  /** Whether the plan includes the partner interface. */
+  entitled: boolean;
+}
+
+export interface ApiClientRecord {
+  id: number;
+  tenantId: number;
+  api: Api;
+  /** The name tests and the README use for its token (e.g. clinicOwner). */
+  key: string;
+  name: string;
+  token: string;
+  abilities: string[];
+  /** Created by the account owner: the clinic's webhooks endpoints are theirs only. */
+  owner: boolean;
+  /** The token alone was revoked (401 token_invalid). */
+  tokenRevoked: boolean;
+  /** The whole client was revoked (409 client_revoked). */
+  clientRevoked: boolean;
+  /** The cashier's order records name the client that sent them. */
+  provider: string;
+  note: string;
+}
+
+/* Clinic */
+
+export interface ClinicBranch {
+  id: number;
+  name_ar: string;
+  name_en: string;
+  city: string;
+  code: string;
+}
+
+export interface Practitioner {
+  id: string;
+  name_ar: string;
+  name_en: string;
+  branch_id: number;
+  specialty: string;
+}
+
+export interface AppointmentType {
+  id: number;
+  name_ar: string;
+  name_en: string;
+  duration_min: number;
+  /** Booking without a practitioner picks a free one of this field. */
+  field: 'dental' | 'dermatology';
+}
+
+export interface Room {
+  id: number;
+  branch_id: number;
+  name: string;
+}
+
+export interface Payer {
+  id: number;
+  name_ar: string;
+  name_en: string;
+}
+
+export interface Patient {
+  id: string;
+  file_no: string;
+  name_ar: string;
+  name_en: string;
+  /** A file opened from a booking by phone knows only the name and phone: the rest is null. */
+  sex: 'male' | 'female' | null;
+  birth_date: string | null;
+  nationality: string | null;
+  national_id_type: 'national_id' | 'iqama' | 'passport' | 'border' | 'gcc' | null;
+  national_id_last4: string | null;
+  phone: string | null;
+  email: string | null;
+  /** Contact fields travel only with the patient's consent (clinic spec §2). */
+  contact_consent: boolean;
+  branch_id: number;
+  payer_id: number | null;
+  created_at: string;
+  updated_at: string;
+  erased_at: string | null;
+}
+
+export type AppointmentStatus =
+  'booked' | 'confirmed' | 'arrived' | 'in_progress' | 'completed' | 'cancelled' | 'no_show';
+
+export interface Appointment {
+  id: string;
+  patient_id: string;
+  branch_id: number;
+  practitioner_id: string;
+  appointment_type_id: number;
+  room_id: number;
+  status: AppointmentStatus;
+  starts_at: string;
+  ends_at: string;
+  source: string;
+  external_ref: string | null;
+  note: string | null;
+  cancel_reason: string | null;
+  cancelled_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** The API client that booked it: external_ref is unique per client. */
+  client_id: number | null;
+  /** The last appointment.updated: its `changes` and when, for the recent list. */
+  last_changes: Record<string, [unknown, unknown]> | null;
+  last_changed_at: string | null;
+}
+
+export interface InvoiceLine {
+  line_no: number;
+  nature: 'medical' | 'cosmetic' | 'product' | 'package' | 'fee';
+  qty: number;
+  unit_halalas: number;
+  net_halalas: number;
+  vat_halalas: number;
+  total_halalas: number;
+  tax_category: 'standard' | 'exempt' | 'zero' | 'state_borne';
+  /** Kept for deliveries and samples only (clinic spec §6); the interface's own answers never show them. */
+  code: string;
+  description: string;
+  tooth: string | null;
+  surfaces: string[];
+}
+
+export interface InvoicePayment {
+  method: string;
+  scheme: string | null;
+  last4: string | null;
+  amount_halalas: number;
+}
+
+export interface Invoice {
+  id: string;
+  number: string;
+  kind: 'simplified' | 'standard';
+  status: 'issued' | 'partially_paid' | 'paid' | 'void';
+  patient_id: string;
+  branch_id: number;
+  buyer_kind: 'citizen' | 'resident' | 'company' | 'payer';
+  currency: 'SAR';
+  issued_at: string;
+  subtotal_halalas: number;
+  discount_halalas: number;
+  vat_halalas: number;
+  total_halalas: number;
+  paid_halalas: number;
+  due_halalas: number;
+  tax_breakdown: Array<{ tax_category: string; net_halalas: number; vat_halalas: number }>;
+  lines: InvoiceLine[];
+  payments: InvoicePayment[];
+  paid_at: string | null;
+}
+
+export interface Claim {
+  id: string;
+  invoice_id: string;
+  patient_id: string;
+  payer_id: number;
+  status: string;
+  previous_status: string | null;
+  outcome: 'approved' | 'partial' | 'rejected' | 'pending';
+  claimed_halalas: number;
+  approved_halalas: number;
+  patient_share_halalas: number;
+  claims_exchange_ref: string;
+  updated_at: string;
+}
+
+export interface ClinicData {
+  tenantId: number;
+  branches: ClinicBranch[];
+  practitioners: Practitioner[];
+  appointmentTypes: AppointmentType[];
+  rooms: Room[];
+  payers: Payer[];
+  patients: Patient[];
+  appointments: Appointment[];
+  invoices: Invoice[];
+  claims: Claim[];
+  counters: { fileNo: Record<number, number>; invoiceNo: Record<number, number> };
+}
+
+/* Cashier */
+
+export interface CashierBranch {
+  id: number;
+  name: string;
+  name_ar: string;
+  name_en: string;
+  city: string;
+  code: string;
+  registers: number[];
+}
+
+export interface Category {
+  id: number;
+  name: string;
+  name_ar: string;
+  name_en: string;
+}
+
+export interface Variant {
+  id: number;
+  name_ar: string;
+  sku: string | null;
+  barcode: string | null;
+  price_halalas: number;
+  is_default: boolean;
+}
+
+export interface ComboSlot {
+  id: number;
+  [field: string]: unknown;
+}
+
+export interface Item {
+  id: number;
+  name_ar: string;
+  name_en: string | null;
+  category_id: number;
+  default_price_halalas: number;
+  variants: Variant[];
+  modifier_group_ids: number[];
+  combo_slots: ComboSlot[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PriceList {
+  id: number;
+  name: string;
+  name_ar: string;
+  /** Percent added to catalogue prices, rounded to 50 halalas. */
+  markup_percent: number;
+}
+
+export interface ReceiptLine {
+  line_no: number;
+  variant_id: number | null;
+  name: string;
+  qty: string;
+  unit_price_halalas: number;
+  total_halalas: number;
+}
+
+export interface ReceiptPayment {
+  tender: string;
+  amount_halalas: number;
+  scheme: string | null;
+  last4: string | null;
+}
+
+export interface Receipt {
+  id: string;
+  number: string;
+  kind: 'simplified' | 'standard' | 'credit_note';
+  refund_of: string | null;
+  branch_id: number;
+  register_id: number;
+  session_id: string;
+  issued_at: string;
+  business_date: string;
+  currency: 'SAR';
+  subtotal_halalas: number;
+  tax_halalas: number;
+  total_halalas: number;
+  amount_due_halalas: number;
+  prepaid_applied: { order_id: string; amount_halalas: number } | null;
+  lines: ReceiptLine[];
+  payments: ReceiptPayment[];
+  /** Arrival order at the server (the cursor's order) and time (the hold-back's). */
+  seq: number;
+  arrived_at_ms: number;
+}
+
+export interface TillSession {
+  id: string;
+  branch_id: number;
+  register_id: number;
+  status: 'open' | 'closed';
+  business_date: string;
+  opened_at: string;
+  closed_at: string | null;
+  opening_float_halalas: number;
+  counted_cash_halalas: number | null;
+}
+
+export interface StockLevel {
+  branch_id: number;
+  variant_id: number;
+  qty: number;
+  reorder_point: number;
+  par_level: number;
+  updated_at: string;
+}
+
+export interface ConsentEntry {
+  granted: boolean;
+  channels: string[];
+  at: string;
+}
+
+export interface Customer {
+  id: number;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+  vat_number: string | null;
+  cr_number: string | null;
+  /** The consent ledger, oldest first; the latest entry decides. */
+  consents: ConsentEntry[];
+  erased: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export type OrderStatus = 'received' | 'accepted' | 'rejected' | 'completed' | 'cancelled';
+
+export interface OrderLine {
+  line_no: number;
+  variant_id: number | null;
+  plu: string | null;
+  name: string;
+  qty: string;
+  unit_price_halalas: number;
+  total_halalas: number;
+  open_item: boolean;
+}
+
+export interface Order {
+  id: string;
+  external_id: string;
+  provider: string;
+  client_id: number;
+  branch_id: number;
+  order_type: string | null;
+  prepaid: boolean;
+  customer: { name: string | null; phone: string | null } | null;
+  status: OrderStatus;
+  lines: OrderLine[];
+  total_halalas: number;
+  receipt_id: string | null;
+  refund_decision: 'pending' | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CashierData {
+  tenantId: number;
+  branches: CashierBranch[];
+  categories: Category[];
+  items: Item[];
+  priceLists: PriceList[];
+  receipts: Receipt[];
+  sessions: TillSession[];
+  stock: StockLevel[];
+  customers: Customer[];
+  orders: Order[];
+  counters: {
+    item: number;
+    variant: number;
+    comboSlot: number;
+    customer: number;
+    receiptSeq: number;
+    receiptNo: Record<string, number>;
+  };
+}
+
+/* Webhooks */
+
+export interface Subscription {
+  id: number;
+  api: Api;
+  tenantId: number;
+  clientId: number;
+  /** The subscribed events; ['*'] for all. */
+  events: string[];
+  target_url: string;
+  description: string | null;
+  status: 'active' | 'disabled';
+  disabled_reason: 'gone' | 'failures' | 'client' | null;
+  consecutive_failures: number;
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type DeliveryStatus = 'pending' | 'sent' | 'failed' | 'dead';
+
+export interface Attempt {
+  attempt: number;
+  at: string;
+  target_url: string;
+  timestamp: string;
+  http: number | null;
+  error_code: string | null;
+  duration_ms: number;
+}
+
+export interface Delivery {
+  id: number;
+  api: Api;
+  tenantId: number;
+  subscription_id: number;
+  event: string;
+  event_id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_http: number | null;
+  last_error_code: string | null;
+  duration_ms: number | null;
+  delivered_at: string | null;
+  payload_redacted: boolean;
+  created_at: string;
+  next_attempt_at: string | null;
+  /** The raw body as sent; null once redacted. */
+  body: string | null;
+  /** Patient ids the body concerns, so an erasure can redact it. */
+  subjects: string[];
+  log: Attempt[];
+}

@@ -1,0 +1,487 @@
+/**
+ * Webhook subscriptions and the delivery engine of both interfaces (clinic spec §4 "Webhooks" and §6; cashier
+ * spec §6, whose unshown details follow the clinic's).
+ *
+ * A delivery is a signed POST of `{id, event, tenant_id, occurred_at, api_version, data}`. Any 2xx within the
+ * time-out is a success; anything else is retried 60 s later, doubling, at most 6 h apart, until 10 attempts.
+ * 20 consecutive failed attempts on a subscription, or one 410 answer, switch it off. Delivery states: pending
+ * (not yet attempted, or in flight), failed (the last attempt failed; a retry is scheduled), sent, dead (given
+ * up, or its subscription is gone or switched off).
+ */
+import { sign } from '../lib/signature';
+import { ApiError, type Lang } from './errors';
+import { catalogueOf, subscribableEvents } from './events';
+import { isoLocal } from './ids';
+import { send } from './sender';
+import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
+import { checkTargetUrl } from './urls';
+import { BodyReader } from './validate';
+import type { World } from './world';
+
+export const RETRY_FIRST_MS = 60_000;
+export const RETRY_CAP_MS = 6 * 60 * 60 * 1000;
+export const MAX_ATTEMPTS = 10;
+export const SWITCH_OFF_AFTER = 20;
+export const API_VERSION = 'v1';
+
+/** The wait after the `attempts`-th failed attempt: 60 s, 120 s, 240 s … at most 6 h. */
+export const retryDelayMs = (attempts: number): number =>
+  Math.min(RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1), RETRY_CAP_MS);
+
+export const subscriptionView = (s: Subscription) => ({
+  id: s.id,
+  event: s.events.length === 1 ? s.events[0] : s.events[0] === '*' ? '*' : s.events.join(','),
+  events: [...s.events],
+  target_url: s.target_url,
+  description: s.description,
+  status: s.status,
+  disabled_reason: s.disabled_reason,
+  consecutive_failures: s.consecutive_failures,
+  created_at: s.created_at,
+  updated_at: s.updated_at,
+});
+
+/** The delivery record of the clinic spec (§2). */
+export const deliveryView = (d: Delivery) => ({
+  id: d.id,
+  subscription_id: d.subscription_id,
+  event: d.event,
+  event_id: d.event_id,
+  status: d.status,
+  attempts: d.attempts,
+  last_http: d.last_http,
+  last_error_code: d.last_error_code,
+  duration_ms: d.duration_ms,
+  delivered_at: d.delivered_at,
+  payload_redacted: d.payload_redacted,
+});
+
+export interface EmitInput {
+  api: Api;
+  tenantId: number;
+  event: string;
+  data: Record<string, unknown>;
+  /** Patient ids the data concerns (a later erasure redacts the body). */
+  subjects: string[];
+}
+
+export interface Emitted {
+  event: string;
+  event_id: string;
+  occurred_at: string;
+  deliveries: number[];
+}
+
+export class WebhookEngine {
+  private readonly timers = new Map<number, number>();
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly world: () => World) {}
+
+  private get w(): World {
+    return this.world();
+  }
+
+  /* Subscriptions. */
+
+  private mine(api: Api, tenantId: number): Subscription[] {
+    return this.w.store.subscriptions.filter((s) => s.api === api && s.tenantId === tenantId);
+  }
+
+  list(api: Api, tenantId: number): Subscription[] {
+    return this.mine(api, tenantId).sort((a, b) => a.id - b.id);
+  }
+
+  find(api: Api, tenantId: number, rawId: string): Subscription {
+    const id = /^\d+$/.test(rawId) ? Number(rawId) : NaN;
+    const sub = this.mine(api, tenantId).find((s) => s.id === id);
+    if (!sub) throw new ApiError('not_found');
+    return sub;
+  }
+
+  private newSecret(): string {
+    return `whsec_${this.w.random.hex(40)}`;
+  }
+
+  /**
+   * Reads a WebhookWrite. The clinic takes `url` as an alias of target_url and `events` beside `event`; the
+   * cashier takes `{target_url, event}` only.
+   */
+  private readWrite(api: Api, body: unknown, lang: Lang, partial: boolean) {
+    const r = new BodyReader(body, lang);
+    const clinic = api === 'clinic';
+    const target =
+      r.string('target_url', { max: 2000 }) ?? (clinic ? r.string('url', { max: 2000 }) : undefined);
+    if (!partial && target === undefined && !r.c.has('target_url') && !r.c.has('url'))
+      r.c.add('target_url', 'required');
+    const single = r.string('event', { max: 100 });
+    const many = clinic ? r.array('events') : undefined;
+    if (many?.some((e) => typeof e !== 'string')) r.c.add('events', 'string');
+    let events: string[] | undefined;
+    if (single !== undefined || many !== undefined) {
+      events = [...new Set([...(single !== undefined ? [single] : []), ...((many ?? []) as string[])])];
+      if (!events.length) r.c.add('events', 'required');
+      if (events.includes('*') && events.length > 1) r.c.add('events', 'star_alone');
+    } else if (!partial && !r.c.has('event') && !r.c.has('events')) {
+      r.c.add('event', clinic ? 'event_needed' : 'required');
+    }
+    const description = clinic ? r.string('description', { max: 500 }) : undefined;
+    const status = clinic && partial ? r.oneOf('status', ['active', 'disabled'] as const) : undefined;
+    r.done();
+    const known = subscribableEvents(api);
+    const unknown = events?.find((e) => e !== '*' && !known.includes(e));
+    if (unknown !== undefined) throw new ApiError('event_unknown', { event: unknown });
+    return { target, events, description, status };
+  }
+
+  /** Rule 2: the client must hold the read ability of each event it subscribes to. */
+  private checkAbilities(api: Api, client: ApiClientRecord, events: string[]): void {
+    const catalogue = catalogueOf(api);
+    const list = events.includes('*') ? subscribableEvents(api) : events;
+    for (const event of list) {
+      const ability = catalogue[event]?.ability;
+      if (ability && !client.abilities.includes(ability)) {
+        throw new ApiError('insufficient_ability', { required_ability: ability, event }, { ability });
+      }
+    }
+  }
+
+  private checkUrl(target: string): void {
+    const verdict = checkTargetUrl(target, this.w.config.allowLoopbackReceivers);
+    if (!verdict.ok) throw new ApiError('url_not_allowed', { target_url: target, reason: verdict.reason });
+  }
+
+  create(api: Api, client: ApiClientRecord, body: unknown, lang: Lang): Subscription {
+    const { target, events, description } = this.readWrite(api, body, lang, false);
+    if (target === undefined || events === undefined) throw new ApiError('validation_failed');
+    this.checkAbilities(api, client, events);
+    this.checkUrl(target);
+    const limit = this.w.config.webhookLimit;
+    if (this.mine(api, client.tenantId).length >= limit) {
+      throw new ApiError('webhook_limit', { limit }, { limit });
+    }
+    const store = this.w.store;
+    const at = isoLocal(this.w.clock.now());
+    store.counters.subscription += 1;
+    const sub: Subscription = {
+      id: store.counters.subscription,
+      api,
+      tenantId: client.tenantId,
+      clientId: client.id,
+      events,
+      target_url: target,
+      description: description ?? null,
+      status: 'active',
+      disabled_reason: null,
+      consecutive_failures: 0,
+      secret: this.newSecret(),
+      created_at: at,
+      updated_at: at,
+    };
+    store.subscriptions.push(sub);
+    return sub;
+  }
+
+  /**
+   * PUT /webhooks/{id}. A switched-off subscription takes a change of URL, events or description only together
+   * with status active (409 webhook_disabled otherwise); status active clears its failure count.
+   */
+  update(sub: Subscription, client: ApiClientRecord, body: unknown, lang: Lang): Subscription {
+    const { target, events, description, status } = this.readWrite(sub.api, body, lang, true);
+    if ([target, events, description, status].every((v) => v === undefined)) {
+      throw new ApiError('validation_failed', {
+        errors: [
+          {
+            field: 'body',
+            code: 'no_changes',
+            message:
+              lang === 'ar' ? 'أرسل حقلًا واحدًا على الأقل لتغييره' : 'give at least one field to change',
+          },
+        ],
+      });
+    }
+    if (events) this.checkAbilities(sub.api, client, events);
+    if (target !== undefined) this.checkUrl(target);
+    const changesOther = target !== undefined || events !== undefined || description !== undefined;
+    if (sub.status === 'disabled' && changesOther && status !== 'active') {
+      throw new ApiError('webhook_disabled', { id: sub.id });
+    }
+    if (target !== undefined) sub.target_url = target;
+    if (events) sub.events = events;
+    if (description !== undefined) sub.description = description;
+    if (status === 'active' && sub.status !== 'active') {
+      sub.status = 'active';
+      sub.disabled_reason = null;
+      sub.consecutive_failures = 0;
+    } else if (status === 'disabled' && sub.status !== 'disabled') {
+      this.switchOff(sub, 'client');
+    }
+    sub.updated_at = isoLocal(this.w.clock.now());
+    return sub;
+  }
+
+  remove(sub: Subscription): void {
+    const store = this.w.store;
+    store.subscriptions = store.subscriptions.filter((s) => s !== sub);
+    this.buryDeliveriesOf(sub.id, 'subscription_deleted');
+  }
+
+  /** The old secret stops working at once: every later attempt, retries included, signs with the new one. */
+  rotate(sub: Subscription): Subscription {
+    sub.secret = this.newSecret();
+    sub.updated_at = isoLocal(this.w.clock.now());
+    return sub;
+  }
+
+  private switchOff(sub: Subscription, reason: NonNullable<Subscription['disabled_reason']>): void {
+    sub.status = 'disabled';
+    sub.disabled_reason = reason;
+    sub.updated_at = isoLocal(this.w.clock.now());
+    this.w.log(`webhooks: subscription ${sub.id} switched off (${reason})`);
+    this.buryDeliveriesOf(sub.id, 'webhook_disabled');
+  }
+
+  private buryDeliveriesOf(subscriptionId: number, code: string): void {
+    for (const d of this.w.store.deliveries) {
+      if (d.subscription_id !== subscriptionId || (d.status !== 'pending' && d.status !== 'failed')) continue;
+      this.cancelTimer(d.id);
+      d.status = 'dead';
+      d.next_attempt_at = null;
+      d.last_error_code = d.last_error_code ?? code;
+    }
+  }
+
+  /* Events and deliveries. */
+
+  /** An event happened: one delivery per active subscription whose client may receive it. */
+  emit(input: EmitInput): Emitted {
+    const w = this.w;
+    const now = w.clock.now();
+    const eventId = `evt_${w.random.ulid(now)}`;
+    const occurredAt = isoLocal(now);
+    const ability = catalogueOf(input.api)[input.event]?.ability ?? null;
+    const subs = this.mine(input.api, input.tenantId).filter(
+      (s) => s.status === 'active' && (s.events.includes('*') || s.events.includes(input.event)),
+    );
+    const deliveries: number[] = [];
+    for (const sub of subs) {
+      const client = w.store.clients.find((c) => c.id === sub.clientId);
+      if (!client || client.clientRevoked || (ability && !client.abilities.includes(ability))) continue;
+      const d = this.newDelivery(sub, input.event, eventId, occurredAt, input.data, input.subjects);
+      deliveries.push(d.id);
+      this.kick(d.id);
+    }
+    return { event: input.event, event_id: eventId, occurred_at: occurredAt, deliveries };
+  }
+
+  private newDelivery(
+    sub: Subscription,
+    event: string,
+    eventId: string,
+    occurredAt: string,
+    data: Record<string, unknown>,
+    subjects: string[],
+  ): Delivery {
+    const store = this.w.store;
+    const body = JSON.stringify({
+      id: eventId,
+      event,
+      tenant_id: sub.tenantId,
+      occurred_at: occurredAt,
+      api_version: API_VERSION,
+      data,
+    });
+    store.counters.delivery += 1;
+    const d: Delivery = {
+      id: store.counters.delivery,
+      api: sub.api,
+      tenantId: sub.tenantId,
+      subscription_id: sub.id,
+      event,
+      event_id: eventId,
+      status: 'pending',
+      attempts: 0,
+      last_http: null,
+      last_error_code: null,
+      duration_ms: null,
+      delivered_at: null,
+      payload_redacted: false,
+      created_at: occurredAt,
+      next_attempt_at: null,
+      body,
+      subjects,
+      log: [],
+    };
+    store.deliveries.push(d);
+    return d;
+  }
+
+  /** POST /webhooks/{id}/test: a ping, attempted at once; the answer is the delivery after that attempt. */
+  async test(sub: Subscription, lang: Lang): Promise<Delivery> {
+    if (sub.status !== 'active') throw new ApiError('webhook_disabled', { id: sub.id });
+    const now = this.w.clock.now();
+    const message =
+      lang === 'ar'
+        ? 'تسليم تجريبي من واجهة الشركاء (بيئة الاختبار).'
+        : 'Test delivery from the partner interface (sandbox).';
+    const d = this.newDelivery(
+      sub,
+      'ping',
+      `evt_${this.w.random.ulid(now)}`,
+      isoLocal(now),
+      { subscription_id: sub.id, message },
+      [],
+    );
+    await this.track(this.attempt(d.id));
+    return d;
+  }
+
+  /**
+   * Re-sends one delivery now (the operation the clinic's error codes imply; sandbox-only endpoint). A delivery
+   * that succeeded answers delivery_sent; one whose body was removed answers payload_redacted.
+   */
+  async resend(deliveryId: number): Promise<Delivery> {
+    const d = this.w.store.deliveries.find((x) => x.id === deliveryId);
+    if (!d) throw new ApiError('not_found');
+    if (d.status === 'sent') throw new ApiError('delivery_sent', { id: d.id });
+    if (d.body === null) throw new ApiError('payload_redacted', { id: d.id });
+    const sub = this.w.store.subscriptions.find((s) => s.id === d.subscription_id);
+    if (!sub) throw new ApiError('not_found');
+    if (sub.status !== 'active') throw new ApiError('webhook_disabled', { id: sub.id });
+    this.cancelTimer(d.id);
+    d.status = 'pending';
+    await this.track(this.attempt(d.id));
+    return d;
+  }
+
+  /** Removes a delivery's body, as retention or an erasure would. */
+  redact(deliveryId: number): Delivery {
+    const d = this.w.store.deliveries.find((x) => x.id === deliveryId);
+    if (!d) throw new ApiError('not_found');
+    this.redactOne(d);
+    return d;
+  }
+
+  redactSubject(patientId: string): void {
+    for (const d of this.w.store.deliveries) if (d.subjects.includes(patientId)) this.redactOne(d);
+  }
+
+  private redactOne(d: Delivery): void {
+    d.body = null;
+    d.payload_redacted = true;
+    if (d.status === 'pending' || d.status === 'failed') {
+      this.cancelTimer(d.id);
+      d.status = 'dead';
+      d.next_attempt_at = null;
+    }
+  }
+
+  /** Waits until no delivery attempt is queued or in flight (retries scheduled on the clock excepted). */
+  async settle(): Promise<void> {
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Stops every scheduled retry (on close or reset). */
+  stop(): void {
+    for (const timer of this.timers.values()) this.w.clock.cancel(timer);
+    this.timers.clear();
+  }
+
+  private track(p: Promise<void>): Promise<void> {
+    const tracked = p.catch((err: unknown) =>
+      this.w.log(`webhooks: attempt failed unexpectedly: ${String(err)}`),
+    );
+    this.inFlight.add(tracked);
+    void tracked.finally(() => this.inFlight.delete(tracked));
+    return tracked;
+  }
+
+  private kick(id: number): void {
+    void this.track(new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.attempt(id)));
+  }
+
+  private cancelTimer(id: number): void {
+    const timer = this.timers.get(id);
+    if (timer !== undefined) this.w.clock.cancel(timer);
+    this.timers.delete(id);
+  }
+
+  private async attempt(id: number): Promise<void> {
+    const w = this.w;
+    const d = w.store.deliveries.find((x) => x.id === id);
+    if (!d || d.status === 'sent' || d.status === 'dead') return;
+    this.timers.delete(id);
+    const sub = w.store.subscriptions.find((s) => s.id === d.subscription_id);
+    const bury = (code: string) => {
+      d.status = 'dead';
+      d.next_attempt_at = null;
+      d.last_error_code = d.last_error_code ?? code;
+    };
+    if (!sub) return bury('subscription_deleted');
+    if (sub.status !== 'active') return bury('webhook_disabled');
+    if (d.body === null) return bury('payload_redacted');
+
+    const body = d.body;
+    const timestamp = String(w.clock.nowSeconds());
+    const target = sub.target_url;
+    let path = '/';
+    try {
+      path = new URL(target).pathname;
+    } catch {
+      // An invalid URL fails in send() below and is recorded as such.
+    }
+    const headers = {
+      'Content-Type': 'application/json',
+      'User-Agent': 'partner-webhooks-sandbox/1.0',
+      'X-Partner-Event': d.event,
+      'X-Partner-Event-Id': d.event_id,
+      'X-Partner-Delivery': String(d.id),
+      'X-Partner-Timestamp': timestamp,
+      'X-Partner-Signature': sign(sub.secret, { timestamp, path, rawBody: body }),
+    };
+    const at = isoLocal(w.clock.now());
+    const result = await send(target, headers, body, w.config.deliveryTimeoutMs);
+    d.attempts += 1;
+    d.last_http = result.status;
+    d.last_error_code = result.errorCode;
+    d.duration_ms = result.durationMs;
+    w.log(
+      `delivery ${d.id} ${d.event} attempt ${d.attempts} → ${target}: ${result.status ?? result.errorCode} (${result.durationMs} ms)`,
+    );
+    d.log.push({
+      attempt: d.attempts,
+      at,
+      target_url: target,
+      timestamp,
+      http: result.status,
+      error_code: result.errorCode,
+      duration_ms: result.durationMs,
+    });
+    // The subscription may have been deleted or switched off while the request was in flight.
+    const current = w.store.subscriptions.find((s) => s.id === sub.id);
+    if (result.errorCode === null) {
+      d.status = 'sent';
+      d.delivered_at = isoLocal(w.clock.now());
+      d.next_attempt_at = null;
+      if (current) current.consecutive_failures = 0;
+      return;
+    }
+    if (current && current.status === 'active') {
+      current.consecutive_failures += 1;
+      if (result.status === 410) this.switchOff(current, 'gone');
+      else if (current.consecutive_failures >= SWITCH_OFF_AFTER) this.switchOff(current, 'failures');
+    }
+    if (!current || current.status !== 'active' || d.attempts >= MAX_ATTEMPTS) {
+      d.status = 'dead';
+      d.next_attempt_at = null;
+      return;
+    }
+    d.status = 'failed';
+    const due = w.clock.now() + retryDelayMs(d.attempts);
+    d.next_attempt_at = isoLocal(due);
+    this.timers.set(
+      d.id,
+      w.clock.schedule(due, () => this.track(this.attempt(d.id))),
+    );
+  }
+}
