@@ -1,0 +1,119 @@
+/**
+ * `npm start`: the app's main job on its embedded default, the local sandbox. Starts the sandbox with its seed,
+ * connects, subscribes to New Appointment through a stand-in of Zapier's hook intake, books an appointment through
+ * the Book Appointment action, receives and verifies the signed delivery, prints the trigger's item, writes a
+ * ready `.env` for `zapier-platform invoke`, and keeps the sandbox up until Ctrl-C.
+ * (package.json runs it with NODE_ENV=test only to quiet core's per-run memory log lines.)
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createAppTester } from 'zapier-platform-core';
+import App from '../index';
+import { startIntake } from '../sandbox/intake';
+import { startSandbox } from '../sandbox';
+import { saudiTime } from '../lib/time';
+
+const root = join(__dirname, '..');
+const ENV_MARK = '# written by npm start (local sandbox)';
+
+const step = (n: number, text: string) => console.log(`\n${n}. ${text}`);
+
+const main = async () => {
+  const port = Number(process.env.SANDBOX_PORT ?? 4010);
+  const sb = await startSandbox({ port, quiet: true });
+  const authData = {
+    clinic_api_token: sb.tokens.clinicOwner,
+    cashier_api_token: sb.tokens.cashierOwner,
+    clinic_base_url: sb.clinicBaseUrl,
+    cashier_base_url: sb.cashierBaseUrl,
+    language: 'en',
+  };
+  const tester = createAppTester(App);
+  type Fn = (z: unknown, bundle: unknown) => unknown;
+  const run = <T>(fn: unknown, bundle: object) => tester(fn as never, bundle as never) as Promise<T>;
+  console.log(`Sandbox on ${sb.url}\n  clinic  ${sb.clinicBaseUrl}\n  cashier ${sb.cashierBaseUrl}`);
+
+  step(1, 'Connect (the connection test pings both interfaces)');
+  const auth = App.authentication!;
+  const found = await run<Record<string, unknown>>(auth.test, { authData, inputData: {} });
+  const label = await run<string>(auth.connectionLabel as Fn, { authData, inputData: found });
+  console.log(`   connected as: ${label}`);
+
+  step(2, 'Turn on a Zap with the New Appointment trigger (REST-hook subscribe)');
+  const intake = await startIntake({ app: App, authData });
+  const hook = await intake.subscribe('appointment_created');
+  console.log(`   subscribed: webhook ${String(intake.subscribeData(hook)?.id)} → ${intake.url}/hooks/…`);
+
+  step(3, 'Book an appointment through the Book Appointment action');
+  const refs = sb.refs.clinic;
+  const book = (App.creates as Record<string, { operation: { perform: unknown } }>).book_appointment!
+    .operation.perform;
+  const start = new Date(Date.now() + 14 * 24 * 3600 * 1000);
+  start.setUTCHours(10, 15, 0, 0);
+  let booked: Record<string, unknown> | undefined;
+  for (let attempt = 0; !booked && attempt < 8; attempt += 1) {
+    const startsAt = saudiTime(new Date(start.getTime() + attempt * 30 * 60 * 1000));
+    booked = await run<Record<string, unknown>>(book, {
+      authData,
+      inputData: {
+        patient_phone: '0551234987',
+        patient_name: 'ريم الحربي',
+        branch_id: String(refs.branchRiyadh),
+        appointment_type_id: String(refs.appointmentType),
+        practitioner_id: refs.practitioner,
+        starts_at: startsAt,
+        note: 'Booked by npm start',
+      },
+      meta: { zap: { id: 'npm-start' } },
+    }).catch((e: Error) => {
+      if (/slot/i.test(e.message)) return undefined; // that slot is taken: try the next one
+      throw e;
+    });
+  }
+  if (!booked) throw new Error('No free slot found in eight tries');
+  console.log(
+    `   booked ${String(booked.id)} at ${String(booked.starts_at)} (duplicate: ${String(booked.duplicate)})`,
+  );
+
+  step(4, 'Receive the signed delivery and run the trigger (signature, timestamp and event id checked)');
+  const [runResult] = await intake.waitForRuns(hook, 1, 15_000);
+  if (runResult?.error) throw new Error(`The trigger refused the delivery: ${runResult.error.message}`);
+  console.log('   the trigger produced this item for the Zap:\n');
+  console.log(JSON.stringify(runResult?.items[0], null, 2));
+
+  const envPath = join(root, '.env');
+  const env = [
+    ENV_MARK,
+    `CLINIC_BASE_URL=${sb.clinicBaseUrl}`,
+    `CASHIER_BASE_URL=${sb.cashierBaseUrl}`,
+    `authData_clinic_api_token=${sb.tokens.clinicOwner}`,
+    `authData_cashier_api_token=${sb.tokens.cashierOwner}`,
+    'authData_language=en',
+    '',
+  ].join('\n');
+  const mine = !existsSync(envPath) || readFileSync(envPath, 'utf8').startsWith(ENV_MARK);
+  writeFileSync(mine ? envPath : join(root, '.env.sandbox'), env);
+  console.log(`
+The sandbox keeps running on ${sb.url} (Ctrl-C stops it). Tokens: ${Object.keys(sb.tokens).join(', ')}.
+${mine ? 'A ready .env is written' : 'Your own .env is kept; the sandbox settings are in .env.sandbox (copy them to .env)'}; in another terminal:
+
+  npm run build
+  npx zapier-platform invoke auth test
+  npx zapier-platform invoke search find_patient --non-interactive -i '{"phone":"0551234987"}'
+  npx zapier-platform invoke trigger appointment_starting_soon --non-interactive -i '{"minutes_before":"1440"}'
+  npx zapier-platform invoke trigger branch_list --isFillingDynamicDropdown
+`);
+
+  const stop = async () => {
+    await intake.close();
+    await sb.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+};
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
