@@ -1,4 +1,5 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import { HELP_URL } from './lib/config';
 import { clientFor, unwrapOne } from './lib/http';
 import { languageOf, say } from './lib/i18n';
 import { hasToken, type Api } from './lib/interfaces';
@@ -53,16 +54,14 @@ export const authentication = {
       label: 'Clinic API Token',
       type: 'password' as const,
       required: false,
-      helpText:
-        'Token of a clinic API client. The account owner creates it in the clinic back office under **Developers → API clients** and copies the token (it is shown once). Give it the abilities your Zaps need, plus `webhooks` for instant triggers. Leave blank if you only use the cashier.',
+      helpText: `The token of a clinic API client. The clinic's account owner creates the client in the clinic back office under **Developers → API clients** and copies its token, which is shown only once ([how to create an API client](${HELP_URL})). Give it the abilities your Zaps need, plus \`webhooks\` for instant triggers. Leave blank if you only use the cashier.`,
     },
     {
       key: 'cashier_api_token',
       label: 'Cashier API Token',
       type: 'password' as const,
       required: false,
-      helpText:
-        'Token of a cashier (point-of-sale) API client, created in the cashier back office under **Developers → API clients** (shown once). Give it `pos:read`, `pos:write`, `pos:orders` and `pos:webhooks` as your Zaps need. Leave blank if you only use the clinic.',
+      helpText: `The token of a cashier (point-of-sale) API client. The account owner creates the client in the cashier back office under **Developers → API clients** and copies its token, which is shown only once ([how to create an API client](${HELP_URL})). Give it \`pos:read\`, \`pos:write\`, \`pos:orders\` and \`pos:webhooks\` as your Zaps need. Leave blank if you only use the clinic.`,
     },
     {
       key: 'language',

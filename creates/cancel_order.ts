@@ -3,7 +3,7 @@ import { defineCreate, defineInputFields } from 'zapier-platform-core';
 import { z } from 'zod';
 import { clientFor, unwrapOne } from '../lib/http';
 import { labelsOf, parseInput, text } from '../lib/inputs';
-import { CREATE, SEARCH, searchRef } from '../lib/keys';
+import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { order } from '../lib/resources/cashier';
 
 const inputFields = defineInputFields([
@@ -11,7 +11,8 @@ const inputFields = defineInputFields([
     key: 'order_id',
     label: 'Order',
     helpText:
-      'Map the order from the Create Order step or the Order Status Changed trigger, or find it with Find Order.',
+      'Map the Order ID from the Create Order step or the Order Status Changed trigger, or find it with a Find Order step. The cashier interface does not list its orders, so there is nothing to choose from here.',
+    dynamic: dynamicRef(DROPDOWN.orders),
     search: searchRef(SEARCH.findOrder),
     required: true,
   },

@@ -5,7 +5,7 @@ export const itemFields = (required: boolean) => [
   {
     key: 'name_ar',
     label: 'Name (Arabic)',
-    helpText: 'The item’s name as printed on Arabic receipts, e.g. قهوة عربية.',
+    helpText: 'The item’s name as printed on Arabic receipts, e.g. `قهوة عربية`.',
     required,
   },
   {
@@ -55,7 +55,9 @@ export const variantsField = (help: string, withExisting: boolean) => ({
     {
       key: 'variant_name_ar',
       label: 'Variant Name (Arabic)',
-      helpText: withExisting ? 'E.g. كبير (large).' : `${help} Variant name, e.g. كبير (large).`,
+      helpText: withExisting
+        ? 'The variant’s Arabic name, e.g. `كبير` (large).'
+        : `${help} The variant’s Arabic name, e.g. \`كبير\` (large).`,
       required: false,
     },
     { key: 'sku', label: 'SKU', helpText: 'Unique in the account, e.g. COF-AR-L.', required: false },

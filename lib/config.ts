@@ -20,3 +20,9 @@ export const SETTINGS = {
 
 /** Milliseconds one request to an interface may take before it is abandoned with a clear message. */
 export const REQUEST_TIMEOUT_MS = 25_000;
+
+/**
+ * The vendor's help centre, where the connection's help text sends a Zap builder to find the API tokens
+ * (Zapier check D002). Placeholder until the vendor confirms its address (README, Assumptions).
+ */
+export const HELP_URL = 'https://help.example.com';

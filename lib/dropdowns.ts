@@ -12,8 +12,15 @@ export interface Option {
 export interface DropdownDef {
   key: string;
   noun: string;
+  /** For the dropdown's label, when the noun does not just take an "s" ("Branches"). */
+  plural?: string;
   api: Api;
-  path: string;
+  /**
+   * The list endpoint. Absent when the interface lists no such objects (cashier orders, receipts, till
+   * sessions): the dropdown then offers nothing, and the Zap builder maps the id from an earlier step or adds the
+   * search step Zapier offers beside it (Zapier checks D004, D014).
+   */
+  path?: string;
   /** Extra query of the list call (e.g. only upcoming appointments). */
   query?: () => Query;
   /** The options one page of objects yields; by default one per object, labelled by `label`. */
@@ -27,6 +34,7 @@ export interface DropdownDef {
 export const dropdownPerform =
   (def: DropdownDef) =>
   async (z: ZObject, bundle: Bundle): Promise<Option[]> => {
+    if (!def.path) return [];
     const page = def.paged === false ? 1 : Number(bundle.meta?.page ?? 0) + 1;
     if (def.paged === false && Number(bundle.meta?.page ?? 0) > 0) return [];
     const { data } = await clientFor(z, bundle, def.api).page<Record<string, unknown>>(def.path, {
@@ -41,18 +49,21 @@ export const dropdownPerform =
   };
 
 /** A hidden polling trigger that feeds a dynamic dropdown, with "load more" paging. */
-export const dropdownTrigger = (def: DropdownDef) =>
-  defineTrigger({
+export const dropdownTrigger = (def: DropdownDef) => {
+  const plural = def.plural ?? `${def.noun}s`;
+  return defineTrigger({
     key: def.key,
     noun: def.noun,
     display: {
-      label: `List ${def.noun}s`,
-      description: `Lists ${def.noun.toLowerCase()}s for dropdowns.`,
+      label: `List ${plural}`,
+      description: def.path
+        ? `Triggers when a Zap step's ${def.noun} dropdown opens: lists ${plural.toLowerCase()} from the ${def.api} interface.`
+        : `Triggers when a Zap step's ${def.noun} dropdown opens: offers nothing, as the ${def.api} interface has no list of recent ${plural.toLowerCase()}; the ${def.noun.toLowerCase()} is mapped from an earlier step.`,
       hidden: true,
     },
     operation: {
       type: 'polling',
-      canPaginate: def.paged !== false,
+      canPaginate: !!def.path && def.paged !== false,
       perform: dropdownPerform(def),
       sample: { id: '1', label: `${def.noun} 1` },
       outputFields: [
@@ -61,6 +72,7 @@ export const dropdownTrigger = (def: DropdownDef) =>
       ],
     },
   });
+};
 
 /** Options from the distinct values of one field of a list (clinic lists that have no endpoint of their own). */
 export const distinctOptions =

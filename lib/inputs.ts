@@ -78,6 +78,8 @@ export const phone = () =>
   });
 
 const DATETIME_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+/** "…T10:30:00+0300" → "…T10:30:00+03:00": the interfaces take ISO-8601 offsets with a colon only. */
+const colonOffset = (s: string) => s.replace(/(T[\d:.]+[+-]\d{2})(\d{2})$/, '$1:$2');
 /** A date and time that says its offset, so a booking never lands three hours off. */
 export const datetime = () =>
   z
@@ -86,7 +88,8 @@ export const datetime = () =>
     .refine(
       (s) => DATETIME_WITH_OFFSET.test(s) && !Number.isNaN(Date.parse(s)),
       'must be a date and time with its offset, like 2026-11-24T10:30:00+03:00',
-    );
+    )
+    .transform(colonOffset);
 
 /** A date, or a date and time with its offset (range filters). */
 export const dateOrDatetime = () =>
@@ -96,7 +99,8 @@ export const dateOrDatetime = () =>
     .refine(
       (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) || DATETIME_WITH_OFFSET.test(s)) && !Number.isNaN(Date.parse(s)),
       'must be a date like 2026-11-24, or a date and time with its offset',
-    );
+    )
+    .transform(colonOffset);
 
 export const date = () =>
   z

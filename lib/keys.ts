@@ -47,6 +47,11 @@ export const DROPDOWN = {
   clinicBranches: 'clinic_branch_list',
   practitioners: 'practitioner_list',
   appointmentTypes: 'appointment_type_list',
+  invoices: 'invoice_list',
+  // The cashier interface lists none of these: their dropdowns stay empty (lib/dropdowns.ts).
+  orders: 'order_list',
+  receipts: 'receipt_list',
+  tillSessions: 'till_session_list',
 } as const;
 
 type DropdownKey = (typeof DROPDOWN)[keyof typeof DROPDOWN];

@@ -20,7 +20,8 @@ const inputFields = defineInputFields([
     key: 'invoice_id',
     label: 'Invoice',
     helpText:
-      'Map the Invoice ID from an earlier step, e.g. the New Invoice or Invoice Paid trigger. Leave blank to find a patient’s invoices instead.',
+      'Choose one of the invoices issued in the last 60 days, or map the Invoice ID from an earlier step (e.g. the New Invoice or Invoice Paid trigger). Leave blank to find a patient’s invoices instead.',
+    dynamic: dynamicRef(DROPDOWN.invoices),
     required: false,
   },
   {

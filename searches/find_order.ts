@@ -3,7 +3,7 @@ import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { z } from 'zod';
 import { clientFor } from '../lib/http';
 import { labelsOf, parseInput, text } from '../lib/inputs';
-import { SEARCH } from '../lib/keys';
+import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { order } from '../lib/resources/cashier';
 
 const inputFields = defineInputFields([
@@ -11,7 +11,8 @@ const inputFields = defineInputFields([
     key: 'order_id',
     label: 'Order',
     helpText:
-      'Map the Order ID from an earlier step: the Create Order action or the Order Status Changed trigger.',
+      'Map the Order ID from an earlier step: the Create Order action or the Order Status Changed trigger. The cashier interface does not list its orders, so there is nothing to choose from here.',
+    dynamic: dynamicRef(DROPDOWN.orders),
     required: true,
   },
 ]);

@@ -3,7 +3,7 @@ import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { z } from 'zod';
 import { clientFor } from '../lib/http';
 import { labelsOf, parseInput, text } from '../lib/inputs';
-import { SEARCH } from '../lib/keys';
+import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { receipt } from '../lib/resources/cashier';
 
 const inputFields = defineInputFields([
@@ -11,7 +11,8 @@ const inputFields = defineInputFields([
     key: 'receipt_id',
     label: 'Receipt',
     helpText:
-      'Map the Receipt ID from an earlier step, e.g. the New Receipt trigger, or the Credit Note ID of the New Credit Note trigger: a credit note is found the same way.',
+      'Map the Receipt ID from an earlier step, e.g. the New Receipt trigger, or the Credit Note ID of the New Credit Note trigger: a credit note is found the same way. There is no list to choose from: the cashier interface lists receipts only from the oldest on.',
+    dynamic: dynamicRef(DROPDOWN.receipts),
     required: true,
   },
 ]);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { clientFor, unwrapOne } from '../lib/http';
 import { languageOf, say } from '../lib/i18n';
 import { labelsOf, parseInput, text } from '../lib/inputs';
-import { SEARCH } from '../lib/keys';
+import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { zReport } from '../lib/resources/cashier';
 
 const inputFields = defineInputFields([
@@ -12,7 +12,8 @@ const inputFields = defineInputFields([
     key: 'session_id',
     label: 'Till Session',
     helpText:
-      'Map the Session ID from the Till Session Closed trigger, or the Till Session ID of a receipt from the New Receipt trigger.',
+      'Map the Session ID from the Till Session Closed trigger, or the Till Session ID of a receipt from the New Receipt trigger. The cashier interface does not list till sessions, so there is nothing to choose from here.',
+    dynamic: dynamicRef(DROPDOWN.tillSessions),
     required: true,
   },
 ]);

@@ -50,7 +50,8 @@ export const CASHIER_BRANCH: Filter = {
   field: 'branch_id',
   type: 'integer',
   dynamic: dynamicRef(DROPDOWN.branches),
-  helpText: 'Only fire for this branch. Leave blank for every branch.',
+  helpText:
+    'Only fire for this branch, as listed in the cashier back office under Branches. Leave blank for every branch.',
 };
 
 export const APPOINTMENT_FILTERS = [CLINIC_BRANCH, PRACTITIONER, APPOINTMENT_TYPE];

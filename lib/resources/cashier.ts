@@ -121,7 +121,15 @@ export const session = defineResource({
     variance_halalas: f.halalas('Cash Variance', true),
     z_report: f.object(
       'Z-Report',
-      { sales: f.object('Sales', { total_halalas: f.halalas('Sales Total') }, true) },
+      {
+        sales: f.object('Sales', { total_halalas: f.halalas('Sales Total') }, true),
+        // Deposits already invoiced, netted in the Z-report (cashier spec §2).
+        prepayments_applied: f.object(
+          'Prepayments Applied',
+          { total_halalas: f.halalas('Prepayments Applied') },
+          true,
+        ),
+      },
       true,
     ),
   },
@@ -245,8 +253,9 @@ export const item = defineResource({
     category_id: f.int('Category ID'),
     default_price_halalas: f.halalas('Default Price'),
     variants: f.rows('Variants', variantFields),
-    modifier_group_ids: f.any('Modifier Group IDs'),
-    combo_slots: f.any('Combo Slots'),
+    // Arrays the spec does not detail: passed through as they come, listed as such in the outputs.
+    modifier_group_ids: { ...f.any('Modifier Group IDs'), type: 'integer' as const, list: true },
+    combo_slots: { ...f.any('Combo Slots'), list: true },
   },
   sample: {
     id: 311,
@@ -315,8 +324,9 @@ export const zReport = defineResource({
   loose: true,
   fields: {
     ...session.fields,
-    expected: f.object('Expected', {}, true),
-    counted: f.object('Counted', {}, true),
+    // Their members are not shown (cashier spec §2); cash is what a till count compares.
+    expected: f.object('Expected', { cash_halalas: f.halalas('Expected Cash') }, true),
+    counted: f.object('Counted', { cash_halalas: f.halalas('Counted Cash') }, true),
   },
   sample: {
     ...session.sample,
