@@ -1,11 +1,11 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor } from '../lib/http';
 import { derivedBookingRef, writeResult } from '../lib/idempotency';
 import { datetime, labelsOf, optional, parseInput, phone, positiveInt, text, ulid } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { appointment } from '../lib/resources/clinic';
+import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
   {
@@ -77,22 +77,24 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = z
-  .object({
-    patient_id: optional(ulid()),
-    patient_phone: optional(phone()),
-    patient_name: optional(text()),
-    branch_id: positiveInt(),
-    appointment_type_id: positiveInt(),
-    starts_at: datetime(),
-    practitioner_id: optional(ulid()),
-    note: optional(text()),
-    external_ref: optional(text().max(100, 'must be at most 100 characters')),
-  })
-  .refine((i) => i.patient_id || i.patient_phone, {
-    message: 'choose the Patient or give the Patient Phone',
-    path: ['patient_id'],
-  });
+const Input = lazy((z) =>
+  z
+    .object({
+      patient_id: optional(ulid()),
+      patient_phone: optional(phone()),
+      patient_name: optional(text()),
+      branch_id: positiveInt(),
+      appointment_type_id: positiveInt(),
+      starts_at: datetime(),
+      practitioner_id: optional(ulid()),
+      note: optional(text()),
+      external_ref: optional(text().max(100, 'must be at most 100 characters')),
+    })
+    .refine((i) => i.patient_id || i.patient_phone, {
+      message: 'choose the Patient or give the Patient Phone',
+      path: ['patient_id'],
+    }),
+);
 
 export const performBookAppointment = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

@@ -1,11 +1,11 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor } from '../lib/http';
 import { labelsOf, oneOf, optional, parseInput, ulid } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { appointment } from '../lib/resources/clinic';
 import { unwrapOne } from '../lib/http';
+import { lazy } from '../lib/zod';
 
 const REASONS = ['patient_request', 'clinic', 'no_show', 'other'] as const;
 
@@ -34,7 +34,7 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = z.object({ appointment_id: ulid(), reason: optional(oneOf(REASONS)) });
+const Input = lazy((z) => z.object({ appointment_id: ulid(), reason: optional(oneOf(REASONS)) }));
 
 export const performCancelAppointment = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

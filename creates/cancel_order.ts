@@ -1,10 +1,10 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor, unwrapOne } from '../lib/http';
 import { labelsOf, parseInput, text } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { order } from '../lib/resources/cashier';
+import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
   {
@@ -18,7 +18,7 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = z.object({ order_id: text() });
+const Input = lazy((z) => z.object({ order_id: text() }));
 
 export const performCancelOrder = async (z_: ZObject, bundle: Bundle) => {
   const { order_id } = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

@@ -1,12 +1,12 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor, unwrapOne } from '../lib/http';
 import { labelsOf, optional, parseInput, positiveInt, sar, text } from '../lib/inputs';
 import { toVariantWrite, VariantInput } from '../lib/items';
 import { CREATE } from '../lib/keys';
 import { item } from '../lib/resources/cashier';
 import { itemFields, variantsField } from './item_fields';
+import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
   ...itemFields(true),
@@ -16,21 +16,23 @@ const inputFields = defineInputFields([
   ),
 ]);
 
-const Input = z
-  .object({
-    name_ar: text(),
-    name_en: optional(text()),
-    category_id: optional(positiveInt()),
-    default_price_sar: optional(sar()),
-    variants: optional(z.array(VariantInput)),
-  })
-  .refine(
-    (i) => i.default_price_sar !== undefined || (i.variants ?? []).some((v) => v.price_sar !== undefined),
-    {
-      message: 'give a Default Price or a Price on at least one Variant',
-      path: ['default_price_sar'],
-    },
-  );
+const Input = lazy((z) =>
+  z
+    .object({
+      name_ar: text(),
+      name_en: optional(text()),
+      category_id: optional(positiveInt()),
+      default_price_sar: optional(sar()),
+      variants: optional(z.array(VariantInput())),
+    })
+    .refine(
+      (i) => i.default_price_sar !== undefined || (i.variants ?? []).some((v) => v.price_sar !== undefined),
+      {
+        message: 'give a Default Price or a Price on at least one Variant',
+        path: ['default_price_sar'],
+      },
+    ),
+);
 
 export const performCreateItem = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

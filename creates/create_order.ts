@@ -1,11 +1,11 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor } from '../lib/http';
 import { writeResult } from '../lib/idempotency';
 import { bool, labelsOf, optional, parseInput, phone, positiveInt, quantity, sar, text } from '../lib/inputs';
 import { CREATE, DROPDOWN, dynamicRef } from '../lib/keys';
 import { order } from '../lib/resources/cashier';
+import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
   {
@@ -87,30 +87,34 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Line = z
-  .object({
-    variant_id: optional(positiveInt()),
-    plu: optional(text()),
-    sku: optional(text()),
-    barcode: optional(text()),
-    name: optional(text()),
-    qty: quantity(),
-    unit_price_sar: optional(sar()),
-  })
-  .refine((l) => l.variant_id || l.plu || l.sku || l.barcode || l.name, {
-    message: 'name the product by Variant, PLU, SKU, Barcode or Name',
-    path: ['variant_id'],
-  });
+const Line = lazy((z) =>
+  z
+    .object({
+      variant_id: optional(positiveInt()),
+      plu: optional(text()),
+      sku: optional(text()),
+      barcode: optional(text()),
+      name: optional(text()),
+      qty: quantity(),
+      unit_price_sar: optional(sar()),
+    })
+    .refine((l) => l.variant_id || l.plu || l.sku || l.barcode || l.name, {
+      message: 'name the product by Variant, PLU, SKU, Barcode or Name',
+      path: ['variant_id'],
+    }),
+);
 
-const Input = z.object({
-  external_id: text().max(100, 'must be at most 100 characters'),
-  branch_id: positiveInt(),
-  lines: z.array(Line, { error: 'add at least one line' }).min(1, 'add at least one line'),
-  customer_name: optional(text()),
-  customer_phone: optional(phone()),
-  order_type: optional(text()),
-  prepaid: optional(bool()),
-});
+const Input = lazy((z) =>
+  z.object({
+    external_id: text().max(100, 'must be at most 100 characters'),
+    branch_id: positiveInt(),
+    lines: z.array(Line(), { error: 'add at least one line' }).min(1, 'add at least one line'),
+    customer_name: optional(text()),
+    customer_phone: optional(phone()),
+    order_type: optional(text()),
+    prepaid: optional(bool()),
+  }),
+);
 
 export const performCreateOrder = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

@@ -1,12 +1,12 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor, unwrapOne } from '../lib/http';
 import { labelsOf, oneOf, optional, parseInput, positiveInt, sar, text } from '../lib/inputs';
 import { mergeVariants, VariantInput } from '../lib/items';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { item } from '../lib/resources/cashier';
 import { itemFields, variantsField } from './item_fields';
+import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
   {
@@ -33,15 +33,17 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = z.object({
-  item_id: positiveInt(),
-  name_ar: optional(text()),
-  name_en: optional(text()),
-  category_id: optional(positiveInt()),
-  default_price_sar: optional(sar()),
-  variants: optional(z.array(VariantInput)),
-  variants_mode: optional(oneOf(['merge', 'replace'] as const)),
-});
+const Input = lazy((z) =>
+  z.object({
+    item_id: positiveInt(),
+    name_ar: optional(text()),
+    name_en: optional(text()),
+    category_id: optional(positiveInt()),
+    default_price_sar: optional(sar()),
+    variants: optional(z.array(VariantInput())),
+    variants_mode: optional(oneOf(['merge', 'replace'] as const)),
+  }),
+);
 
 export const performUpdateItem = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ZObject } from 'zapier-platform-core';
 import { MoneyFormatError, sarToHalalas } from './money';
 import { PhoneFormatError, toE164 } from './phone';
+import { zod } from './zod';
 
 /*
  * Input rules shared by every action and search (CONTRACT §5): each one turns what a Zap builder typed into what
@@ -12,11 +13,12 @@ const blankToUndefined = (v: unknown) =>
   v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v;
 
 /** Optional: blank text counts as not given. */
-export const optional = <S extends z.ZodType>(schema: S) => z.preprocess(blankToUndefined, schema.optional());
+export const optional = <S extends z.ZodType>(schema: S) =>
+  zod().preprocess(blankToUndefined, schema.optional());
 
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 export const ulid = () =>
-  z
+  zod()
     .string()
     .trim()
     .transform((s) => s.toUpperCase())
@@ -25,64 +27,71 @@ export const ulid = () =>
       'is not a valid id (26 letters and digits, like 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
     );
 
-export const text = () => z.string().trim().min(1, 'is required');
+export const text = () => zod().string().trim().min(1, 'is required');
 
 export const positiveInt = () =>
-  z.preprocess(
+  zod().preprocess(
     (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-    z.number({ error: 'must be a whole number' }).int('must be a whole number').positive('must be 1 or more'),
+    zod()
+      .number({ error: 'must be a whole number' })
+      .int('must be a whole number')
+      .positive('must be 1 or more'),
   );
 
 export const quantity = () =>
-  z.preprocess(
+  zod().preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
-    z.number({ error: 'must be a number' }).finite('must be a number').positive('must be more than 0'),
+    zod().number({ error: 'must be a number' }).finite('must be a number').positive('must be more than 0'),
   );
 
 export const bool = () =>
-  z.preprocess(
+  zod().preprocess(
     (v) => {
       if (typeof v !== 'string') return v;
       const t = v.trim().toLowerCase();
       return ['true', 'yes', '1'].includes(t) ? true : ['false', 'no', '0'].includes(t) ? false : v;
     },
-    z.boolean({ error: 'must be yes or no' }),
+    zod().boolean({ error: 'must be yes or no' }),
   );
 
 /** Riyals as decimal text → integer halalas. */
 export const sar = () =>
-  z.union([z.string(), z.number()]).transform((v, ctx) => {
-    try {
-      return sarToHalalas(v);
-    } catch (e) {
-      ctx.addIssue({
-        code: 'custom',
-        message: e instanceof MoneyFormatError ? e.message : 'is not an amount in SAR',
-      });
-      return z.NEVER;
-    }
-  });
+  zod()
+    .union([zod().string(), zod().number()])
+    .transform((v, ctx) => {
+      try {
+        return sarToHalalas(v);
+      } catch (e) {
+        ctx.addIssue({
+          code: 'custom',
+          message: e instanceof MoneyFormatError ? e.message : 'is not an amount in SAR',
+        });
+        return zod().NEVER;
+      }
+    });
 
 /** A Saudi (or +-prefixed foreign) phone → E.164. */
 export const phone = () =>
-  z.string().transform((v, ctx) => {
-    try {
-      return toE164(v);
-    } catch (e) {
-      ctx.addIssue({
-        code: 'custom',
-        message: e instanceof PhoneFormatError ? e.message : 'is not a phone number',
-      });
-      return z.NEVER;
-    }
-  });
+  zod()
+    .string()
+    .transform((v, ctx) => {
+      try {
+        return toE164(v);
+      } catch (e) {
+        ctx.addIssue({
+          code: 'custom',
+          message: e instanceof PhoneFormatError ? e.message : 'is not a phone number',
+        });
+        return zod().NEVER;
+      }
+    });
 
 const DATETIME_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 /** "…T10:30:00+0300" → "…T10:30:00+03:00": the interfaces take ISO-8601 offsets with a colon only. */
 const colonOffset = (s: string) => s.replace(/(T[\d:.]+[+-]\d{2})(\d{2})$/, '$1:$2');
 /** A date and time that says its offset, so a booking never lands three hours off. */
 export const datetime = () =>
-  z
+  zod()
     .string()
     .trim()
     .refine(
@@ -93,7 +102,7 @@ export const datetime = () =>
 
 /** A date, or a date and time with its offset (range filters). */
 export const dateOrDatetime = () =>
-  z
+  zod()
     .string()
     .trim()
     .refine(
@@ -103,7 +112,7 @@ export const dateOrDatetime = () =>
     .transform(colonOffset);
 
 export const date = () =>
-  z
+  zod()
     .string()
     .trim()
     .refine(
@@ -112,7 +121,7 @@ export const date = () =>
     );
 
 export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
-  z.enum(values, { error: `must be one of: ${values.join(', ')}` });
+  zod().enum(values, { error: `must be one of: ${values.join(', ')}` });
 
 interface Labelled {
   key: string;
@@ -155,11 +164,11 @@ const describeIssue = (issue: z.core.$ZodIssue, labels: Record<string, string>, 
  */
 export const parseInput = <S extends z.ZodType>(
   z_: ZObject,
-  schema: S,
+  schema: () => S,
   input: unknown,
   labels: Record<string, string>,
 ): z.infer<S> => {
-  const result = schema.safeParse(input ?? {});
+  const result = schema().safeParse(input ?? {});
   if (result.success) return result.data;
   const problems = result.error.issues.map((i) => describeIssue(i, labels, input));
   throw new z_.errors.Error(`Please fix: ${problems.join('; ')}.`, 'invalid_input', 400);

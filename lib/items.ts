@@ -1,16 +1,19 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { bool, optional, positiveInt, sar, text } from './inputs';
+import { lazy } from './zod';
 
 /** A variant as a Zap builder gives it (create_item / update_item line items). */
-export const VariantInput = z.object({
-  variant_id: optional(positiveInt()),
-  variant_name_ar: optional(text()),
-  sku: optional(text()),
-  barcode: optional(text()),
-  price_sar: optional(sar()),
-  is_default: optional(bool()),
-});
-export type VariantInput = z.infer<typeof VariantInput>;
+export const VariantInput = lazy((z) =>
+  z.object({
+    variant_id: optional(positiveInt()),
+    variant_name_ar: optional(text()),
+    sku: optional(text()),
+    barcode: optional(text()),
+    price_sar: optional(sar()),
+    is_default: optional(bool()),
+  }),
+);
+export type VariantInput = z.infer<ReturnType<typeof VariantInput>>;
 
 /** A variant as ItemWrite takes it (cashier spec §2). */
 export interface VariantWrite {

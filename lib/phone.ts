@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import type { parsePhoneNumberFromString as Parse } from 'libphonenumber-js/min';
 
 export class PhoneFormatError extends Error {}
 
@@ -6,9 +6,15 @@ export class PhoneFormatError extends Error {}
  * A Saudi phone in any local form (0501234567, 501234567, 00966…, +966 50 123 4567) as E.164. Numbers
  * from other countries are accepted with their + or 00 prefix.
  */
+/** The phone library is loaded on the first phone, not on every cold start of the app. */
+let parse: typeof Parse | undefined;
+
 export const toE164 = (input: string): string => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  parse ??= (require('libphonenumber-js/min') as { parsePhoneNumberFromString: typeof Parse })
+    .parsePhoneNumberFromString;
   const text = input.trim().replace(/^00/, '+');
-  const parsed = parsePhoneNumberFromString(text, 'SA');
+  const parsed = parse(text, 'SA');
   if (!parsed || !parsed.isValid()) {
     throw new PhoneFormatError(
       `"${input}" is not a phone number; write a Saudi mobile like 0501234567 or +966501234567.`,

@@ -1,10 +1,10 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor } from '../lib/http';
 import { dateOrDatetime, labelsOf, oneOf, optional, parseInput, positiveInt, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { appointment } from '../lib/resources/clinic';
+import { lazy } from '../lib/zod';
 
 /** Appointment states the list filter takes (clinic spec §2). */
 const STATUSES = {
@@ -78,24 +78,26 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = z
-  .object({
-    appointment_id: optional(ulid()),
-    patient_id: optional(ulid()),
-    status: optional(oneOf(Object.keys(STATUSES) as [Status, ...Status[]])),
-    from: optional(dateOrDatetime()),
-    to: optional(dateOrDatetime()),
-    branch_id: optional(positiveInt()),
-    practitioner_id: optional(ulid()),
-  })
-  .refine((i) => i.appointment_id || i.patient_id, {
-    message: 'choose the Appointment, or the Patient whose appointments to find',
-    path: ['appointment_id'],
-  })
-  .refine((i) => !i.from || !i.to || Date.parse(i.from) < Date.parse(i.to), {
-    message: 'must be later than Starts From',
-    path: ['to'],
-  });
+const Input = lazy((z) =>
+  z
+    .object({
+      appointment_id: optional(ulid()),
+      patient_id: optional(ulid()),
+      status: optional(oneOf(Object.keys(STATUSES) as [Status, ...Status[]])),
+      from: optional(dateOrDatetime()),
+      to: optional(dateOrDatetime()),
+      branch_id: optional(positiveInt()),
+      practitioner_id: optional(ulid()),
+    })
+    .refine((i) => i.appointment_id || i.patient_id, {
+      message: 'choose the Appointment, or the Patient whose appointments to find',
+      path: ['appointment_id'],
+    })
+    .refine((i) => !i.from || !i.to || Date.parse(i.from) < Date.parse(i.to), {
+      message: 'must be later than Starts From',
+      path: ['to'],
+    }),
+);
 
 export const performFindAppointment = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

@@ -1,10 +1,10 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor } from '../lib/http';
 import { date, labelsOf, oneOf, optional, parseInput, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { invoice } from '../lib/resources/clinic';
+import { lazy } from '../lib/zod';
 
 /** Invoice states the list filter takes (clinic spec §2). */
 const STATUSES = {
@@ -54,22 +54,24 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = z
-  .object({
-    invoice_id: optional(ulid()),
-    patient_id: optional(ulid()),
-    status: optional(oneOf(Object.keys(STATUSES) as [Status, ...Status[]])),
-    issued_from: optional(date()),
-    issued_to: optional(date()),
-  })
-  .refine((i) => i.invoice_id || i.patient_id, {
-    message: 'give the Invoice, or the Patient whose invoices to find',
-    path: ['invoice_id'],
-  })
-  .refine((i) => !i.issued_from || !i.issued_to || i.issued_from < i.issued_to, {
-    message: 'must be later than Issued From',
-    path: ['issued_to'],
-  });
+const Input = lazy((z) =>
+  z
+    .object({
+      invoice_id: optional(ulid()),
+      patient_id: optional(ulid()),
+      status: optional(oneOf(Object.keys(STATUSES) as [Status, ...Status[]])),
+      issued_from: optional(date()),
+      issued_to: optional(date()),
+    })
+    .refine((i) => i.invoice_id || i.patient_id, {
+      message: 'give the Invoice, or the Patient whose invoices to find',
+      path: ['invoice_id'],
+    })
+    .refine((i) => !i.issued_from || !i.issued_to || i.issued_from < i.issued_to, {
+      message: 'must be later than Issued From',
+      path: ['issued_to'],
+    }),
+);
 
 export const performFindInvoice = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

@@ -1,10 +1,10 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor } from '../lib/http';
 import { labelsOf, optional, parseInput, positiveInt, text } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { item } from '../lib/resources/cashier';
+import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
   {
@@ -32,12 +32,14 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = z
-  .object({ item_id: optional(positiveInt()), sku: optional(text()), barcode: optional(text()) })
-  .refine((i) => i.item_id || i.sku || i.barcode, {
-    message: 'choose the Item, or give a SKU or a Barcode',
-    path: ['item_id'],
-  });
+const Input = lazy((z) =>
+  z
+    .object({ item_id: optional(positiveInt()), sku: optional(text()), barcode: optional(text()) })
+    .refine((i) => i.item_id || i.sku || i.barcode, {
+      message: 'choose the Item, or give a SKU or a Barcode',
+      path: ['item_id'],
+    }),
+);
 
 export const performFindItem = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

@@ -1,10 +1,10 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor } from '../lib/http';
 import { labelsOf, parseInput, text } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { order } from '../lib/resources/cashier';
+import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
   {
@@ -17,7 +17,7 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = z.object({ order_id: text() });
+const Input = lazy((z) => z.object({ order_id: text() }));
 
 export const performFindOrder = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

@@ -1,10 +1,10 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor } from '../lib/http';
 import { labelsOf, optional, parseInput, phone, text, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { patient } from '../lib/resources/clinic';
+import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
   {
@@ -29,12 +29,14 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = z
-  .object({ patient_id: optional(ulid()), file_no: optional(text()), phone: optional(phone()) })
-  .refine((i) => i.patient_id || i.file_no || i.phone, {
-    message: 'give the Patient, a File Number or a Phone',
-    path: ['patient_id'],
-  });
+const Input = lazy((z) =>
+  z
+    .object({ patient_id: optional(ulid()), file_no: optional(text()), phone: optional(phone()) })
+    .refine((i) => i.patient_id || i.file_no || i.phone, {
+      message: 'give the Patient, a File Number or a Phone',
+      path: ['patient_id'],
+    }),
+);
 
 export const performFindPatient = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

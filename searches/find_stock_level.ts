@@ -1,10 +1,10 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor } from '../lib/http';
 import { bool, labelsOf, optional, parseInput, positiveInt } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { stockLevel } from '../lib/resources/cashier';
+import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
   {
@@ -35,16 +35,18 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = z
-  .object({
-    branch_id: optional(positiveInt()),
-    variant_id: optional(positiveInt()),
-    low_only: optional(bool()),
-  })
-  .refine((i) => i.branch_id || i.variant_id, {
-    message: 'choose the Branch, the Variant or both',
-    path: ['branch_id'],
-  });
+const Input = lazy((z) =>
+  z
+    .object({
+      branch_id: optional(positiveInt()),
+      variant_id: optional(positiveInt()),
+      low_only: optional(bool()),
+    })
+    .refine((i) => i.branch_id || i.variant_id, {
+      message: 'choose the Branch, the Variant or both',
+      path: ['branch_id'],
+    }),
+);
 
 export const performFindStockLevel = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

@@ -1,11 +1,11 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
-import { z } from 'zod';
 import { clientFor, unwrapOne } from '../lib/http';
 import { languageOf, say } from '../lib/i18n';
 import { labelsOf, parseInput, text } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { zReport } from '../lib/resources/cashier';
+import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
   {
@@ -18,7 +18,7 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = z.object({ session_id: text() });
+const Input = lazy((z) => z.object({ session_id: text() }));
 
 export const performFindZReport = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));

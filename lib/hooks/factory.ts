@@ -111,13 +111,16 @@ export const itemOf = (
   occurred_at: occurredAt ?? null,
 });
 
-export const staticSample = (def: HookEvent) =>
-  itemOf(
-    def,
-    def.sampleData ?? def.resource.sample,
-    `${def.event}:${String(def.resource.sample.id)}`,
-    '2026-11-21T14:05:12+03:00',
-  );
+/** The trigger's own sample: authored data, shown without parsing (see Resource.presentAuthored). */
+export const staticSample = (def: HookEvent) => {
+  const data = def.sampleData ?? def.resource.sample;
+  return {
+    ...def.resource.presentAuthored(data),
+    ...(def.derive ? def.derive(data) : {}),
+    event_id: `${def.event}:${String(def.resource.sample.id)}`,
+    occurred_at: '2026-11-21T14:05:12+03:00',
+  };
+};
 
 export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
   const sub = bundle.subscribeData;

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { withSar } from '../money';
+import { zod } from '../zod';
 
 /** Output field as Zapier's schema takes it. */
 export interface OutputField {
@@ -12,9 +13,12 @@ export interface OutputField {
 
 type OutputType = NonNullable<OutputField['type']>;
 
-/** One field of a resource: its zod schema, its label and how Zapier shows it. */
+/**
+ * One field of a resource: its zod schema, its label and how Zapier shows it. The schema is built on first use
+ * (a thunk), so loading the app's definition does not load zod.
+ */
 export interface Field<S extends z.ZodType = z.ZodType> {
-  schema: S;
+  schema: () => S;
   label: string;
   type: OutputType;
   money?: boolean;
@@ -25,58 +29,68 @@ export interface Field<S extends z.ZodType = z.ZodType> {
   childrenAreList?: boolean;
 }
 
-type Shape<F extends Record<string, Field>> = { [K in keyof F]: F[K]['schema'] };
+type Shape<F extends Record<string, Field>> = { [K in keyof F]: ReturnType<F[K]['schema']> };
 
 const opt = <S extends z.ZodType>(s: S) => s.nullish();
 
 /** Field builders. Everything but an `id` may be absent or null: the interfaces omit what they do not know. */
 export const f = {
-  id: (label: string) => ({ schema: z.string().min(1), label, type: 'string' as const, important: true }),
-  intId: (label: string) => ({ schema: z.number().int(), label, type: 'integer' as const, important: true }),
+  id: (label: string) => ({
+    schema: () => zod().string().min(1),
+    label,
+    type: 'string' as const,
+    important: true,
+  }),
+  intId: (label: string) => ({
+    schema: () => zod().number().int(),
+    label,
+    type: 'integer' as const,
+    important: true,
+  }),
   text: (label: string, important = false) => ({
-    schema: opt(z.string()),
+    schema: () => opt(zod().string()),
     label,
     type: 'string' as const,
     important,
   }),
   int: (label: string, important = false) => ({
-    schema: opt(z.number().int()),
+    schema: () => opt(zod().number().int()),
     label,
     type: 'integer' as const,
     important,
   }),
   /** Quantities the cashier sends as decimal strings (numbers tolerated). */
   decimal: (label: string) => ({
-    schema: opt(z.union([z.string(), z.number()]).transform(String)),
+    schema: () => opt(zod().union([zod().string(), zod().number()]).transform(String)),
     label,
     type: 'string' as const,
   }),
-  bool: (label: string) => ({ schema: opt(z.boolean()), label, type: 'boolean' as const }),
+  bool: (label: string) => ({ schema: () => opt(zod().boolean()), label, type: 'boolean' as const }),
   datetime: (label: string, important = false) => ({
-    schema: opt(z.string()),
+    schema: () => opt(zod().string()),
     label,
     type: 'datetime' as const,
     important,
   }),
-  date: (label: string) => ({ schema: opt(z.string()), label, type: 'string' as const }),
+  date: (label: string) => ({ schema: () => opt(zod().string()), label, type: 'string' as const }),
   /** Integer halalas; the output also shows a `_sar` sibling with two decimals. */
   halalas: (label: string, important = false) => ({
-    schema: opt(z.number().int()),
+    schema: () => opt(zod().number().int()),
     label,
     type: 'integer' as const,
     money: true,
     important,
   }),
   texts: (label: string) => ({
-    schema: opt(z.array(z.string())),
+    schema: () => opt(zod().array(zod().string())),
     label,
     type: 'string' as const,
     list: true,
   }),
-  any: (label: string) => ({ schema: z.unknown().optional(), label, type: 'string' as const }),
+  any: (label: string) => ({ schema: () => zod().unknown().optional(), label, type: 'string' as const }),
   /** An array of objects whose fields are whitelisted like the resource's own. */
   rows: <C extends Record<string, Field>>(label: string, children: C) => ({
-    schema: opt(z.array(z.object(shapeOf(children)))),
+    schema: () => opt(zod().array(zod().object(shapeOf(children)))),
     label,
     type: 'string' as const,
     children: children as Record<string, Field>,
@@ -84,7 +98,7 @@ export const f = {
   }),
   /** A nested object; `loose` keeps members beyond the listed ones (cashier records the spec leaves open). */
   object: <C extends Record<string, Field>>(label: string, children: C, loose = false) => ({
-    schema: opt(loose ? z.looseObject(shapeOf(children)) : z.object(shapeOf(children))),
+    schema: () => opt(loose ? zod().looseObject(shapeOf(children)) : zod().object(shapeOf(children))),
     label,
     type: 'string' as const,
     children: children as Record<string, Field>,
@@ -93,7 +107,7 @@ export const f = {
 
 export function shapeOf<F extends Record<string, Field>>(fields: F): Shape<F> {
   const shape: Record<string, z.ZodType> = {};
-  for (const [k, v] of Object.entries(fields)) shape[k] = v.schema;
+  for (const [k, v] of Object.entries(fields)) shape[k] = v.schema();
   return shape as Shape<F>;
 }
 
@@ -122,11 +136,14 @@ export const outputFieldsOf = (fields: Record<string, Field>, prefix = ''): Outp
 
 export interface Resource<F extends Record<string, Field>, Extra extends object = object> {
   noun: string;
-  schema: z.ZodObject<Shape<F>>;
+  /** The zod schema (built on first use). */
+  readonly schema: z.ZodObject<Shape<F>>;
   fields: F;
   outputFields: OutputField[];
   /** What a Zap sees: the whitelisted object with its `_sar` siblings (and `id` where the object has none). */
   present(data: unknown): Item<F> & Extra;
+  /** The same for data written in this codebase (samples): no parsing, so zod stays unloaded. */
+  presentAuthored(data: Record<string, unknown>): Item<F> & Extra;
   sample: Item<F> & Extra;
 }
 
@@ -146,10 +163,14 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
   /** Output fields of what `decorate` adds. */
   decoratedFields?: OutputField[];
 }): Resource<F, Extra> => {
-  const shape = shapeOf(def.fields);
-  const schema = (def.loose ? z.looseObject(shape) : z.object(shape)) as z.ZodObject<Shape<F>>;
+  let schema: z.ZodObject<Shape<F>> | undefined;
+  const schemaOf = (): z.ZodObject<Shape<F>> => {
+    const shape = shapeOf(def.fields);
+    schema ??= (def.loose ? zod().looseObject(shape) : zod().object(shape)) as z.ZodObject<Shape<F>>;
+    return schema;
+  };
   const present = (data: unknown): Item<F> & Extra => {
-    const result = schema.safeParse(data);
+    const result = schemaOf().safeParse(data);
     if (!result.success) {
       const issue = result.error.issues[0];
       throw new ResourceShapeError(
@@ -159,12 +180,24 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
     const extra = def.decorate ? def.decorate(result.data) : ({} as Extra);
     return withSar({ ...extra, ...result.data }) as Item<F> & Extra;
   };
+  /**
+   * Authored data (samples) shown without loading zod: the top-level whitelist applied, decorations and SAR
+   * siblings added. Tests parse every sample with the schema, so both paths agree.
+   */
+  const presentAuthored = (data: Record<string, unknown>): Item<F> & Extra => {
+    const kept = def.loose ? data : Object.fromEntries(Object.entries(data).filter(([k]) => k in def.fields));
+    const extra = def.decorate ? def.decorate(kept as Parsed<F>) : ({} as Extra);
+    return withSar({ ...extra, ...kept }) as Item<F> & Extra;
+  };
   return {
     noun: def.noun,
-    schema,
+    get schema() {
+      return schemaOf();
+    },
     fields: def.fields,
     outputFields: [...(def.decoratedFields ?? []), ...outputFieldsOf(def.fields)],
     present,
-    sample: present(def.sample),
+    presentAuthored,
+    sample: presentAuthored(def.sample as Record<string, unknown>),
   };
 };

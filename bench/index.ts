@@ -1,0 +1,384 @@
+/**
+ * `npm run bench`: the figures issue 6 asks for, measured on this machine in one run, printed as tables.
+ *   1. cold start of the built app against a minimal one-trigger app on the same core, and the shipped size;
+ *   2. calls per operation, counted at the sandbox;
+ *   3. hook perform throughput (verified, deduplicated, parsed deliveries per second) for 1 KB and 100 KB bodies;
+ *   4. a burst of 300 actions against the 120-a-minute limit: every action done once, by honouring Retry-After.
+ * Run after `npm run build` (the npm script does it). Nothing here is a test: it prints what it measured.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { createAppTester, errors as zErrors } from 'zapier-platform-core';
+import App from '../index';
+import { EVENTS } from '../lib/hooks/events';
+import { makePerform, type SubscribeData } from '../lib/hooks/factory';
+import { sign } from '../lib/signature';
+import { startSandbox, type Sandbox } from '../sandbox';
+
+const root = join(__dirname, '..');
+const nodeBin = process.execPath;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const table = (title: string, head: string[], rows: Array<Array<string | number>>) => {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells: Array<string | number>) =>
+    cells.map((c, i) => String(c).padEnd(widths[i]!)).join('  ');
+  console.log(`\n## ${title}\n\n${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  for (const r of rows) console.log(line(r));
+};
+
+// ---------------------------------------------------------------- 1. cold start and size
+const MINIMAL = `const zapier = require('zapier-platform-core');
+module.exports = { version: '1.0.0', platformVersion: zapier.version, triggers: { thing: { key: 'thing', noun: 'Thing',
+  display: { label: 'New Thing', description: 'Triggers when a thing is added.' },
+  operation: { perform: async () => [], sample: { id: 1 } } } } };
+`;
+
+/** ms for a fresh Node 22 process to load an entry (core included) and hold the app definition. */
+const loadTime = (entry: string): number => {
+  const probe = `const t = process.hrtime.bigint(); const app = require(${JSON.stringify(entry)});
+    if (!app.triggers) throw new Error('no definition'); process.stdout.write(String(Number(process.hrtime.bigint() - t) / 1e6));`;
+  const out = spawnSync(nodeBin, ['-e', probe], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  if (out.status !== 0) throw new Error(out.stderr);
+  return Number(out.stdout);
+};
+
+const coldStart = () => {
+  const dir = join(root, 'build', 'bench-minimal');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'index.js'), MINIMAL);
+  const runs = Number(process.env.BENCH_COLD_RUNS ?? 15);
+  const app: number[] = [];
+  const minimal: number[] = [];
+  loadTime(join(root, 'index.js')); // warm the disk cache for both, then alternate
+  loadTime(join(dir, 'index.js'));
+  for (let i = 0; i < runs; i += 1) {
+    app.push(loadTime(join(root, 'index.js')));
+    minimal.push(loadTime(join(dir, 'index.js')));
+  }
+  const a = median(app);
+  const m = median(minimal);
+  const cli = join(root, 'node_modules', '.bin', 'zapier-platform');
+  execFileSync(cli, ['build', '--skip-dep-install', '--skip-validation'], { cwd: root, stdio: 'ignore' });
+  const listing = execFileSync('unzip', ['-l', join(root, 'build', 'build.zip')], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
+  const total = listing[listing.length - 1]!.trim().split(/\s+/);
+  const zipBytes = Number(
+    execFileSync('stat', ['-c', '%s', join(root, 'build', 'build.zip')], { encoding: 'utf8' }),
+  );
+  table(
+    `Cold start (median of ${runs} fresh Node ${process.versions.node} processes) and size`,
+    ['figure', 'value', 'goal'],
+    [
+      ['this app: load and return the definition', `${a.toFixed(1)} ms`, ''],
+      ['minimal one-trigger app, same core', `${m.toFixed(1)} ms`, ''],
+      ['ratio', `${(a / m).toFixed(2)}×`, '≤ 1.30×'],
+      ['build.zip (compressed)', `${(zipBytes / 1024 / 1024).toFixed(2)} MiB`, 'small'],
+      [
+        'build.zip (unpacked)',
+        `${(Number(total[0]) / 1024 / 1024).toFixed(2)} MiB in ${total[1]} files`,
+        'small',
+      ],
+    ],
+  );
+};
+
+// ---------------------------------------------------------------- 2. calls per operation
+type Fn = (z: unknown, bundle: unknown) => unknown;
+const ops = (kind: 'triggers' | 'creates' | 'searches') =>
+  App[kind] as unknown as Record<string, { operation: Record<string, Fn> }>;
+
+const callsPerOperation = async (sb: Sandbox) => {
+  const authData = {
+    clinic_api_token: sb.tokens.clinicOwner,
+    cashier_api_token: sb.tokens.cashierOwner,
+    clinic_base_url: sb.clinicBaseUrl,
+    cashier_base_url: sb.cashierBaseUrl,
+  };
+  const tester = createAppTester(App);
+  const rows: Array<Array<string | number>> = [];
+  const measure = async (name: string, goal: number | string, fn: Fn, bundle: object) => {
+    sb.resetRequests();
+    let note = '';
+    await (tester(fn as never, { authData, inputData: {}, ...bundle } as never) as Promise<unknown>).catch(
+      (e: Error) => (note = ` (${e.name})`),
+    );
+    const calls = sb.requestCount();
+    const ok = typeof goal === 'number' ? calls <= goal : true;
+    rows.push([name + note, calls, goal, ok ? 'ok' : 'OVER']);
+  };
+  const r = sb.refs;
+  const auth = App.authentication!;
+  await measure('connection test (both interfaces)', 2, auth.test as Fn, {});
+  for (const def of EVENTS) {
+    const op = ops('triggers')[def.key]!.operation;
+    await measure(`${def.key}: performList`, 1, op.performList!, {});
+    const sub: SubscribeData = {
+      id: 1,
+      secret: 'whsec_bench',
+      target_path: '/hooks/1/',
+      event: def.event,
+      api: def.api,
+    };
+    const rawBody = JSON.stringify({
+      id: `evt_${def.key}`,
+      event: def.event,
+      tenant_id: 1,
+      occurred_at: '2026-11-21T10:00:00+03:00',
+      api_version: 'v1',
+      data: def.sampleData ?? def.resource.sample,
+    });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    await measure(`${def.key}: perform (a delivery)`, 0, op.perform!, {
+      subscribeData: sub,
+      rawRequest: {
+        content: rawBody,
+        headers: {
+          'Http-X-Partner-Timestamp': timestamp,
+          'Http-X-Partner-Signature': sign(sub.secret, { timestamp, path: sub.target_path, rawBody }),
+        },
+      },
+    });
+  }
+  await measure(
+    'appointment_starting_soon (one page)',
+    1,
+    ops('triggers').appointment_starting_soon!.operation.perform!,
+    { inputData: { minutes_before: 1440 } },
+  );
+  for (const [key, trigger] of Object.entries(ops('triggers'))) {
+    if ((trigger as unknown as { display: { hidden?: boolean } }).display.hidden) {
+      await measure(`dropdown ${key}: first page`, 1, trigger.operation.perform!, { meta: { page: 0 } });
+    }
+  }
+  const c = ops('creates');
+  const cid = r.clinic;
+  const start = new Date(Date.now() + 20 * 86400e3);
+  start.setUTCHours(12, 40, 0, 0);
+  const booking = {
+    patient_id: cid.patient,
+    branch_id: cid.branchRiyadh,
+    appointment_type_id: cid.appointmentType,
+    starts_at: start.toISOString(),
+  };
+  await measure('book_appointment', 1, c.book_appointment!.operation.perform!, {
+    inputData: booking,
+    meta: { zap: { id: 'bench' } },
+  });
+  await measure('cancel_appointment', 1, c.cancel_appointment!.operation.perform!, {
+    inputData: { appointment_id: cid.appointmentBooked, reason: 'clinic' },
+  });
+  await measure('create_order', 1, c.create_order!.operation.perform!, {
+    inputData: {
+      external_id: 'BENCH-CALLS-1',
+      branch_id: r.cashier.branchRiyadh,
+      lines: [{ sku: r.cashier.variantSku, qty: 1 }],
+    },
+  });
+  await measure('cancel_order', 1, c.cancel_order!.operation.perform!, {
+    inputData: { order_id: r.cashier.orderReceived },
+  });
+  await measure('create_item', 1, c.create_item!.operation.perform!, {
+    inputData: { name_ar: 'شاي', category_id: r.cashier.category, default_price_sar: '5' },
+  });
+  await measure('update_item (names only)', 1, c.update_item!.operation.perform!, {
+    inputData: { item_id: r.cashier.item, name_en: 'Arabic Coffee' },
+  });
+  await measure('update_item (with variants)', 2, c.update_item!.operation.perform!, {
+    inputData: { item_id: r.cashier.item, variants: [{ sku: r.cashier.variantSku, price_sar: '12' }] },
+  });
+  const s = ops('searches');
+  await measure('find_patient', 1, s.find_patient!.operation.perform!, {
+    inputData: { patient_id: cid.patient },
+  });
+  await measure('find_appointment', 1, s.find_appointment!.operation.perform!, {
+    inputData: { patient_id: cid.patient },
+  });
+  await measure('find_invoice', 1, s.find_invoice!.operation.perform!, {
+    inputData: { invoice_id: cid.invoiceIssued },
+  });
+  await measure('find_item', 1, s.find_item!.operation.perform!, {
+    inputData: { sku: r.cashier.variantSku },
+  });
+  await measure('find_order', 1, s.find_order!.operation.perform!, {
+    inputData: { order_id: r.cashier.orderReceived },
+  });
+  await measure('find_receipt', 1, s.find_receipt!.operation.perform!, {
+    inputData: { receipt_id: r.cashier.receipt },
+  });
+  await measure('find_stock_level', 1, s.find_stock_level!.operation.perform!, {
+    inputData: { branch_id: r.cashier.branchRiyadh },
+  });
+  await measure('find_z_report', 1, s.find_z_report!.operation.perform!, {
+    inputData: { session_id: r.cashier.closedSession },
+  });
+  table('Calls per operation (counted at the sandbox)', ['operation', 'calls', 'goal', ''], rows);
+  return rows.filter((row) => row[3] !== 'ok').length;
+};
+
+// ---------------------------------------------------------------- 3. hook perform throughput
+const throughput = async () => {
+  const def = EVENTS.find((e) => e.key === 'invoice_paid')!;
+  const perform = makePerform(def);
+  const cache = new Map<string, unknown>();
+  const z = {
+    errors: zErrors,
+    cache: {
+      get: async (k: string) => (cache.has(k) ? cache.get(k) : null),
+      set: async (k: string, v: unknown) => (cache.set(k, v), true),
+    },
+  };
+  const sub: SubscribeData = {
+    id: 7,
+    secret: 'whsec_bench_throughput',
+    target_path: '/hooks/standard/7/x/',
+    event: def.event,
+    api: 'clinic',
+  };
+  const line = (def.resource.sample.lines as Array<Record<string, unknown>> | undefined)?.[0] ?? {};
+  const rows: Array<Array<string | number>> = [];
+  for (const target of [1024, 100 * 1024]) {
+    const lines: unknown[] = [];
+    const envelope = (id: string) => ({
+      id,
+      event: def.event,
+      tenant_id: 1,
+      occurred_at: '2026-11-21T10:00:00+03:00',
+      api_version: 'v1',
+      data: { ...def.resource.sample, lines },
+    });
+    while (JSON.stringify(envelope('evt_000000')).length < target)
+      lines.push({ ...line, line_no: lines.length + 1, code: 'D1110', description: 'x' });
+    const size = JSON.stringify(envelope('evt_000000')).length;
+    let n = 0;
+    const started = process.hrtime.bigint();
+    const budgetNs = BigInt(1.5e9);
+    while (process.hrtime.bigint() - started < budgetNs) {
+      const rawBody = JSON.stringify(envelope(`evt_${target}_${n}`));
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const items = await perform(
+        z as never,
+        {
+          authData: {},
+          inputData: {},
+          subscribeData: sub,
+          rawRequest: {
+            content: rawBody,
+            headers: {
+              'Http-X-Partner-Timestamp': timestamp,
+              'Http-X-Partner-Signature': sign(sub.secret, { timestamp, path: sub.target_path, rawBody }),
+            },
+          },
+        } as never,
+      );
+      if (items.length !== 1) throw new Error('a delivery was not accepted');
+      n += 1;
+    }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    rows.push([
+      `${(size / 1024).toFixed(1)} KB body`,
+      Math.round(n / seconds),
+      `${((seconds / n) * 1000).toFixed(3)} ms`,
+    ]);
+  }
+  table(
+    'Hook perform throughput (signature checked, deduplicated, parsed, whitelisted)',
+    ['delivery', 'per second', 'each'],
+    rows,
+  );
+};
+
+// ---------------------------------------------------------------- 4. burst under the rate limit
+const burst = async () => {
+  const timeScale = Number(process.env.BENCH_TIME_SCALE ?? 30);
+  const sb = await startSandbox({ port: 0, quiet: true, timeScale, holdBackMs: 0 });
+  try {
+    const authData = { cashier_api_token: sb.tokens.cashierOwner, cashier_base_url: sb.cashierBaseUrl };
+    const tester = createAppTester(App);
+    const perform = ops('creates').create_order!.operation.perform!;
+    const count = 300;
+    const results = new Map<string, { id: string; tries: number }>();
+    let throttled = 0;
+    const started = Date.now();
+    const one = async (i: number) => {
+      const external_id = `BENCH-BURST-${i}`;
+      for (let tries = 1; ; tries += 1) {
+        try {
+          const order = (await tester(
+            perform as never,
+            {
+              authData,
+              inputData: {
+                external_id,
+                branch_id: sb.refs.cashier.branchRiyadh,
+                lines: [{ sku: sb.refs.cashier.variantSku, qty: 1 }],
+              },
+            } as never,
+          )) as { id: string };
+          results.set(external_id, { id: order.id, tries });
+          return;
+        } catch (e) {
+          // What Zapier does with a ThrottledError: run the same step again after the delay it carries.
+          if ((e as Error).name !== 'ThrottledError') throw e;
+          throttled += 1;
+          const delay = Number(JSON.parse((e as Error).message).delay ?? 60);
+          await new Promise((r) => setTimeout(r, (delay * 1000) / timeScale));
+        }
+      }
+    };
+    const queue = Array.from({ length: count }, (_, i) => i);
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        for (let i = queue.shift(); i !== undefined; i = queue.shift()) await one(i);
+      }),
+    );
+    const created = sb.requests({ method: 'POST', path: /\/orders$/ }).filter((q) => q.status === 201).length;
+    const ids = new Set([...results.values()].map((v) => v.id));
+    table(
+      `Burst of ${count} Create Order actions against 120 requests a minute (sandbox clock ×${timeScale})`,
+      ['figure', 'value'],
+      [
+        ['actions done', `${results.size} of ${count}`],
+        ['distinct orders returned', ids.size],
+        ['orders created at the sandbox (201)', created],
+        ['429 answers honoured (Retry-After)', throttled],
+        ['sandbox time', `${(((Date.now() - started) * timeScale) / 60000).toFixed(1)} min`],
+        ['real time', `${((Date.now() - started) / 1000).toFixed(1)} s`],
+        [
+          'lost or doubled',
+          results.size === count && ids.size === count && created === count ? 'none' : 'SOME',
+        ],
+      ],
+    );
+  } finally {
+    await sb.close();
+  }
+};
+
+const main = async () => {
+  console.log(
+    `# Benchmarks (${new Date().toISOString()}, Node ${process.versions.node}, ${cpus().length} cores)`,
+  );
+  coldStart();
+  const sb = await startSandbox({ port: 0, quiet: true, holdBackMs: 0 });
+  let over = 0;
+  try {
+    over = await callsPerOperation(sb);
+  } finally {
+    await sb.close();
+  }
+  await throughput();
+  await burst();
+  if (over) console.log(`\n${over} operation(s) over their calls goal.`);
+};
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
