@@ -1,0 +1,155 @@
+/**
+ * Shared by the app's end-to-end suites (app-*.test.ts): one sandbox of both partner interfaces and one hook
+ * intake per file, the real app (the TypeScript sources) run through zapier-platform-core's app tester, and
+ * plain fetch for what a test reads or does in the sandbox directly. No nock: it would intercept the sandbox's
+ * deliveries.
+ */
+import { createAppTester } from 'zapier-platform-core';
+import App from '../../index';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { startIntake, type Intake } from '../../sandbox/intake';
+
+export { App };
+
+/** Answers are JSON of many shapes; the tests read them loosely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: Json;
+}
+
+/** One request to the sandbox (partner interfaces or /sandbox control endpoints) over real HTTP. */
+export const call = async (
+  url: string,
+  options: { token?: string; method?: string; body?: unknown } = {},
+): Promise<Answer> => {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(url, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+};
+
+type Fn = (z: unknown, bundle: unknown) => unknown;
+type Operations = Record<string, { operation: Record<string, unknown> }>;
+const app = App as unknown as {
+  triggers: Operations;
+  creates: Operations;
+  searches: Operations;
+  authentication: { test: Fn; connectionLabel: Fn };
+};
+
+export type Kind = 'triggers' | 'creates' | 'searches';
+
+export interface World {
+  sb: Sandbox;
+  intake: Intake;
+  authData: Record<string, string>;
+  /** Runs an operation's function of the real app as Zapier does (perform, performList…). */
+  run<T = Json>(kind: Kind, key: string, inputData?: object, extra?: object, fn?: string): Promise<T>;
+  /** Runs the connection test, then the label from its result, as Zapier does. */
+  testConnection(authData?: Record<string, string>): Promise<{ result: Json; label: string }>;
+  /** Partner interfaces with the owner tokens, and the sandbox-only endpoints. */
+  clinic(path: string, options?: { method?: string; body?: unknown; token?: string }): Promise<Answer>;
+  cashier(path: string, options?: { method?: string; body?: unknown; token?: string }): Promise<Answer>;
+  control(path: string, options?: { method?: string; body?: unknown }): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+/** A sandbox on a free port (real time: the app checks delivery timestamps against its own clock) and an intake. */
+export const startWorld = async (options: SandboxOptions = {}): Promise<World> => {
+  const sb = await startSandbox({
+    port: 0,
+    quiet: true,
+    holdBackMs: 0,
+    rateLimitPerMinute: 1000,
+    ...options,
+  });
+  const authData = {
+    clinic_api_token: sb.tokens.clinicOwner,
+    cashier_api_token: sb.tokens.cashierOwner,
+    clinic_base_url: sb.clinicBaseUrl,
+    cashier_base_url: sb.cashierBaseUrl,
+    language: 'en',
+  };
+  const intake = await startIntake({ app: App as never, authData });
+  const tester = createAppTester(App);
+  const run = <T>(kind: Kind, key: string, inputData: object = {}, extra: object = {}, fn = 'perform') => {
+    const operation = app[kind][key]?.operation;
+    if (!operation || typeof operation[fn] !== 'function')
+      throw new Error(`The app has no ${kind}.${key}.${fn}`);
+    return tester(operation[fn] as never, { authData, inputData, ...extra } as never) as Promise<T>;
+  };
+  return {
+    sb,
+    intake,
+    authData,
+    run,
+    async testConnection(auth = authData) {
+      const result = await tester(app.authentication.test as never, { authData: auth } as never);
+      const label = (await tester(
+        app.authentication.connectionLabel as never,
+        { authData: auth, inputData: result } as never,
+      )) as string;
+      return { result, label };
+    },
+    clinic: (path, o = {}) => call(`${sb.clinicBaseUrl}${path}`, { token: sb.tokens.clinicOwner, ...o }),
+    cashier: (path, o = {}) => call(`${sb.cashierBaseUrl}${path}`, { token: sb.tokens.cashierOwner, ...o }),
+    control: (path, o = {}) => call(`${sb.controlUrl}${path}`, o),
+    async close() {
+      await intake.close();
+      await sb.close();
+    },
+  };
+};
+
+/** A start time far from the seeded appointments and from every other call's (Saudi time, whole minutes). */
+let slot = 0;
+export const freeSlot = (): string => {
+  slot += 1;
+  const at = new Date(Date.now() + (40 + slot) * 24 * 3600_000);
+  at.setUTCHours(6 + (slot % 8), 0, 0, 0);
+  return at.toISOString().replace(/\.\d+Z$/, 'Z');
+};
+
+/** Riyals with two decimals, computed independently of the app's own helper. */
+export const sar = (halalas: number): string =>
+  `${halalas < 0 ? '-' : ''}${(Math.abs(halalas) / 100).toFixed(2)}`;
+
+/**
+ * Checks every `*_halalas` integer at any depth has its `*_sar` sibling, and answers how many it checked (so a
+ * test can insist there were some).
+ */
+export const expectSarSiblings = (value: unknown, path = 'item'): number => {
+  if (Array.isArray(value))
+    return value.reduce<number>((n, v, i) => n + expectSarSiblings(v, `${path}[${i}]`), 0);
+  if (!value || typeof value !== 'object') return 0;
+  let checked = 0;
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    checked += expectSarSiblings(v, `${path}.${key}`);
+    const base = /^(.*)_halalas$/.exec(key)?.[1];
+    if (base !== undefined && typeof v === 'number') {
+      expect([`${path}.${base}_sar`, (value as Record<string, unknown>)[`${base}_sar`]]).toEqual([
+        `${path}.${base}_sar`,
+        sar(v),
+      ]);
+      checked += 1;
+    }
+  }
+  return checked;
+};
+
+/** The thrown error of a promise that must fail. */
+export const failure = (p: Promise<unknown>): Promise<Error> =>
+  p.then(
+    () => new Error('expected a failure'),
+    (e: Error) => e,
+  );
