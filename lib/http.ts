@@ -1,5 +1,5 @@
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
-import { REQUEST_TIMEOUT_MS, SETTINGS } from './config';
+import { requestTimeoutMs, SETTINGS } from './config';
 import { toZapierError } from './errors';
 import { languageOf } from './i18n';
 import { APIS, requireBaseUrl, requireToken, type Api } from './interfaces';
@@ -95,7 +95,7 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
         'Accept-Language': languageOf(bundle),
         ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
-      timeout: REQUEST_TIMEOUT_MS,
+      timeout: requestTimeoutMs(),
       // Statuses the caller handles itself skip the error mapper; the rest are mapped just below.
       skipThrowForStatus: !!options.handle?.length,
       middlewareData: { api },
@@ -170,7 +170,7 @@ const describeTransportError = (err: unknown, api: Api): unknown => {
   const timedOut = /timeout|timed out/i.test(err.message);
   return new Error(
     timedOut
-      ? `The ${name} interface did not answer within ${REQUEST_TIMEOUT_MS / 1000} seconds. Zapier will retry; if it persists, contact the vendor's support.`
+      ? `The ${name} interface did not answer within ${requestTimeoutMs() / 1000} seconds. Zapier will retry; if it persists, contact the vendor's support.`
       : `Could not reach the ${name} interface (${err.message}). Check the ${name} base address in the connection; if it is right, try again later.`,
   );
 };
