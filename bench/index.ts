@@ -296,7 +296,7 @@ const throughput = async () => {
 
 // ---------------------------------------------------------------- 4. burst under the rate limit
 const burst = async () => {
-  const timeScale = Number(process.env.BENCH_TIME_SCALE ?? 30);
+  const timeScale = Number(process.env.BENCH_TIME_SCALE ?? 10);
   const sb = await startSandbox({ port: 0, quiet: true, timeScale, holdBackMs: 0 });
   try {
     const authData = { cashier_api_token: sb.tokens.cashierOwner, cashier_base_url: sb.cashierBaseUrl };

@@ -165,8 +165,10 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
 }): Resource<F, Extra> => {
   let schema: z.ZodObject<Shape<F>> | undefined;
   const schemaOf = (): z.ZodObject<Shape<F>> => {
-    const shape = shapeOf(def.fields);
-    schema ??= (def.loose ? zod().looseObject(shape) : zod().object(shape)) as z.ZodObject<Shape<F>>;
+    if (!schema) {
+      const shape = shapeOf(def.fields);
+      schema = (def.loose ? zod().looseObject(shape) : zod().object(shape)) as z.ZodObject<Shape<F>>;
+    }
     return schema;
   };
   const present = (data: unknown): Item<F> & Extra => {
