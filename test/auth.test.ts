@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { connectionLabel, testAuth } from '../authentication';
+import { body, data, reply } from './fixtures';
 import {
   App,
   appTester,
@@ -16,15 +17,11 @@ import {
 
 /* Connection test and label (CONTRACT §1). */
 
-const CLINIC_PING = {
-  data: {
-    client: { name: 'Zapier', abilities: ['appointments:read', 'webhooks'] },
-    clinic: { name: 'Smile Dental Riyadh' },
-  },
-};
-const CASHIER_PING = {
-  data: { client: { name: 'Zapier', abilities: ['pos:read'] }, account: { name: 'Olaya Café' } },
-};
+// The sandbox's ping answers (recorded), and the account names they carry.
+const CLINIC_PING = reply('ping', { api: 'clinic' });
+const CASHIER_PING = reply('ping', { api: 'cashier' });
+const CLINIC_NAME: string = data('ping', { api: 'clinic' }).clinic.name;
+const CASHIER_NAME: string = data('ping', { api: 'cashier' }).account.name;
 
 const CLINIC_ONLY = { clinic_api_token: CLINIC_TOKEN, language: 'en' };
 const CASHIER_ONLY = { cashier_api_token: CASHIER_TOKEN, language: 'en' };
@@ -67,78 +64,93 @@ describe('connection (CONTRACT §1)', () => {
 
   describe('test pings only the interfaces that have a token', () => {
     it('clinic only', async () => {
-      clinicApi().get(clinicPath('/ping')).reply(200, CLINIC_PING);
+      clinicApi()
+        .get(clinicPath('/ping'))
+        .reply(...CLINIC_PING);
       const unmatched = recordUnmatched();
 
       const label = await labelFor(CLINIC_ONLY);
 
       expect(unmatched.stop()).toEqual([]);
-      expect(label).toContain('Smile Dental Riyadh');
+      expect(label).toContain(CLINIC_NAME);
       expect(label).toMatch(/clinic/i);
       expect(label).not.toMatch(/cashier/i);
     });
 
     it('cashier only', async () => {
-      cashierApi().get(cashierPath('/ping')).reply(200, CASHIER_PING);
+      cashierApi()
+        .get(cashierPath('/ping'))
+        .reply(...CASHIER_PING);
       const unmatched = recordUnmatched();
 
       const label = await labelFor(CASHIER_ONLY);
 
       expect(unmatched.stop()).toEqual([]);
-      expect(label).toContain('Olaya Café');
+      expect(label).toContain(CASHIER_NAME);
       expect(label).toMatch(/cashier/i);
       expect(label).not.toMatch(/clinic/i);
     });
 
     it('both, and the label names both accounts', async () => {
-      clinicApi().get(clinicPath('/ping')).reply(200, CLINIC_PING);
-      cashierApi().get(cashierPath('/ping')).reply(200, CASHIER_PING);
+      clinicApi()
+        .get(clinicPath('/ping'))
+        .reply(...CLINIC_PING);
+      cashierApi()
+        .get(cashierPath('/ping'))
+        .reply(...CASHIER_PING);
 
       const label = await labelFor(AUTH);
 
-      expect(label).toContain('Smile Dental Riyadh');
-      expect(label).toContain('Olaya Café');
+      expect(label).toContain(CLINIC_NAME);
+      expect(label).toContain(CASHIER_NAME);
       expect(label).not.toContain(CLINIC_TOKEN);
       expect(label).not.toContain(CASHIER_TOKEN);
     });
 
     it('a token of blanks counts as no token', async () => {
-      clinicApi().get(clinicPath('/ping')).reply(200, CLINIC_PING);
+      clinicApi()
+        .get(clinicPath('/ping'))
+        .reply(...CLINIC_PING);
 
       const label = await labelFor({ ...CLINIC_ONLY, cashier_api_token: '   ' });
 
-      expect(label).toContain('Smile Dental Riyadh');
+      expect(label).toContain(CLINIC_NAME);
       expect(label).not.toMatch(/cashier/i);
     });
 
     it('sends the connection’s language', async () => {
-      clinicApi('ar').get(clinicPath('/ping')).reply(200, CLINIC_PING);
-      cashierApi('ar').get(cashierPath('/ping')).reply(200, CASHIER_PING);
+      clinicApi('ar')
+        .get(clinicPath('/ping'))
+        .reply(...CLINIC_PING);
+      cashierApi('ar')
+        .get(cashierPath('/ping'))
+        .reply(...CASHIER_PING);
 
-      await expect(labelFor({ ...AUTH, language: 'ar' })).resolves.toContain('Olaya Café');
+      await expect(labelFor({ ...AUTH, language: 'ar' })).resolves.toContain(CASHIER_NAME);
     });
   });
 
   describe('the label', () => {
     it('never contains a token, even when a ping answer echoes one', async () => {
-      clinicApi()
-        .get(clinicPath('/ping'))
-        .reply(200, {
-          data: { client: { name: 'Zapier', token: CLINIC_TOKEN }, clinic: { name: 'Smile Dental' } },
-        });
-      cashierApi()
-        .get(cashierPath('/ping'))
-        .reply(200, { client: { name: 'Zapier', token: CASHIER_TOKEN }, account: { name: 'Olaya Café' } });
+      // hand-built from the recorded pings: no real server echoes the token, nor (on the cashier) answers
+      // without the {data} envelope.
+      const clinicEcho = body('ping', { api: 'clinic' });
+      clinicEcho.data.client.token = CLINIC_TOKEN;
+      const cashierBare = data('ping', { api: 'cashier' });
+      cashierBare.client.token = CASHIER_TOKEN;
+      clinicApi().get(clinicPath('/ping')).reply(200, clinicEcho);
+      cashierApi().get(cashierPath('/ping')).reply(200, cashierBare);
 
       const label = await labelFor(AUTH);
 
       expect(label).not.toContain(CLINIC_TOKEN);
       expect(label).not.toContain(CASHIER_TOKEN);
       // A bare cashier ping answer (not wrapped in data) is read too (CONTRACT §2).
-      expect(label).toContain('Olaya Café');
+      expect(label).toContain(CASHIER_NAME);
     });
 
     it('still says which interfaces are connected when the ping names no account', async () => {
+      // hand-built: the sandbox's pings always name the account; these answers name none.
       clinicApi().get(clinicPath('/ping')).reply(200, { data: {} });
       cashierApi()
         .get(cashierPath('/ping'))
@@ -178,23 +190,26 @@ describe('connection (CONTRACT §1)', () => {
     });
 
     it('when the clinic ping answers 401 token_invalid: ExpiredAuthError naming the clinic token', async () => {
+      const answer = reply('ping-token-invalid', { api: 'clinic', error: 'token_invalid' });
       clinicApi()
         .get(clinicPath('/ping'))
-        .reply(401, { error: 'token_invalid', message: 'Invalid token', details: {} });
+        .reply(...answer);
 
       const err = await failure(appTester(testAuth, { authData: AUTH }));
 
       expect(err).toBeInstanceOf(errors.ExpiredAuthError);
       expect(err.message).toContain('Clinic API Token');
-      expect(err.message).toContain('Invalid token');
+      expect(err.message).toContain(answer[1].message);
       expect(err.message).not.toContain('Cashier API Token');
     });
 
     it('when the cashier ping answers 401 token_invalid: ExpiredAuthError naming the cashier token', async () => {
-      clinicApi().get(clinicPath('/ping')).reply(200, CLINIC_PING);
+      clinicApi()
+        .get(clinicPath('/ping'))
+        .reply(...CLINIC_PING);
       cashierApi()
         .get(cashierPath('/ping'))
-        .reply(401, { error: 'token_invalid', message: 'Invalid token', details: {} });
+        .reply(...reply('ping-token-invalid', { api: 'cashier', error: 'token_invalid' }));
 
       const err = await failure(appTester(testAuth, { authData: AUTH }));
 
@@ -210,12 +225,12 @@ describe('connection (CONTRACT §1)', () => {
         reqheaders: { authorization: `Bearer ${CLINIC_TOKEN}`, 'accept-language': 'en' },
       })
         .get('/partner/v1/ping')
-        .reply(200, { data: { clinic: { name: 'Sandbox Clinic' } } });
+        .reply(...CLINIC_PING);
       nock('http://localhost:8080', {
         reqheaders: { authorization: `Bearer ${CASHIER_TOKEN}`, 'accept-language': 'en' },
       })
         .get('/api/partner/v1/ping')
-        .reply(200, { data: { account: { name: 'Test Till' } } });
+        .reply(...CASHIER_PING);
 
       const label = await labelFor({
         ...AUTH,
@@ -223,16 +238,16 @@ describe('connection (CONTRACT §1)', () => {
         cashier_base_url: 'http://localhost:8080/api/partner/v1',
       });
 
-      expect(label).toContain('Sandbox Clinic');
-      expect(label).toContain('Test Till');
+      expect(label).toContain(CLINIC_NAME);
+      expect(label).toContain(CASHIER_NAME);
     });
 
     it('a blank base address falls back to the environment default', async () => {
-      clinicApi().get(clinicPath('/ping')).reply(200, CLINIC_PING);
+      clinicApi()
+        .get(clinicPath('/ping'))
+        .reply(...CLINIC_PING);
 
-      await expect(labelFor({ ...CLINIC_ONLY, clinic_base_url: '  ' })).resolves.toContain(
-        'Smile Dental Riyadh',
-      );
+      await expect(labelFor({ ...CLINIC_ONLY, clinic_base_url: '  ' })).resolves.toContain(CLINIC_NAME);
     });
 
     it.each([

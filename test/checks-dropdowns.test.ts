@@ -1,4 +1,5 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import { reply, type Json } from './fixtures';
 import { App, appTester, AUTH, clinicApi, clinicPath, useNock } from './helpers';
 
 /*
@@ -25,34 +26,26 @@ useNock();
 describe('invoice_list', () => {
   it('lists the invoices issued in the last 60 days, labelled by number, total and status', async () => {
     let issuedFrom = '';
+    const [status, page] = reply('dropdown-invoices');
+    // hand-built last row: an invoice without number, total or status, which the sandbox never lists.
+    const bare = { id: '01JDA5N2P8R4S6T8V0W2X4Y6Z9' };
     clinicApi()
       .get(clinicPath('/invoices'))
       .query((q) => {
         issuedFrom = String(q.issued_from);
         return q.page === '1' && q.per_page === '100';
       })
-      .reply(200, {
-        data: [
-          {
-            id: '01JDA5N2P8R4S6T8V0W2X4Y6Z8',
-            number: 'INV-RYD-2026-018342',
-            status: 'partially_paid',
-            total_halalas: 46000,
-            issued_at: '2026-11-21T11:20:45+03:00',
-          },
-          { id: '01JDA5N2P8R4S6T8V0W2X4Y6Z9' },
-        ],
-        meta: {},
-      });
+      .reply(status, { ...page, data: [...page.data, bare] });
 
     const options = await appTester(triggerOf('invoice_list').perform, { authData: AUTH, meta: { page: 0 } });
 
+    expect(page.data.length).toBeGreaterThan(0);
     expect(options).toEqual([
-      {
-        id: '01JDA5N2P8R4S6T8V0W2X4Y6Z8',
-        label: 'INV-RYD-2026-018342 · 460.00 SAR · partially paid 2026-11-21',
-      },
-      { id: '01JDA5N2P8R4S6T8V0W2X4Y6Z9', label: 'Invoice 01JDA5N2P8R4S6T8V0W2X4Y6Z9' },
+      ...page.data.map((i: Json) => ({
+        id: i.id,
+        label: `${i.number} · ${(i.total_halalas / 100).toFixed(2)} SAR · ${i.status.replace(/_/g, ' ')} ${i.issued_at.slice(0, 10)}`,
+      })),
+      { id: bare.id, label: `Invoice ${bare.id}` },
     ]);
     expect(issuedFrom).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const daysAgo = (Date.now() - Date.parse(`${issuedFrom}T00:00:00+03:00`)) / DAY;

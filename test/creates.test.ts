@@ -1,4 +1,5 @@
 import App from '../index';
+import { data, reply } from './fixtures';
 import {
   appTester,
   AUTH,
@@ -28,16 +29,9 @@ const failure = (p: Promise<unknown>) =>
 
 const PATIENT = '01JD8ZK6M4Q2W7R9T3V5X8Y1AB';
 const APPT = '01JDA3F7Q9B2C4D6E8G0H1J3K5';
-const appointmentAnswer = (over: object = {}) => ({
-  id: APPT,
-  patient_id: PATIENT,
-  branch_id: 1,
-  appointment_type_id: 4,
-  status: 'booked',
-  starts_at: '2026-11-24T10:30:00+03:00',
-  external_ref: 'web-5501',
-  ...over,
-});
+/** Halalas as the SAR text the app shows beside them. */
+const sar = (halalas: number) => (halalas / 100).toFixed(2);
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('book_appointment', () => {
   const booking = {
@@ -62,16 +56,22 @@ describe('book_appointment', () => {
         external_ref: 'web-5501',
       })
       .matchHeader('content-type', 'application/json')
-      .reply(201, { data: appointmentAnswer() });
+      .reply(...reply('book-appointment'));
+    const booked = data('book-appointment');
     const result = await run('book_appointment', booking);
-    expect(result).toMatchObject({ id: APPT, status: 'booked', duplicate: false });
+    expect(result).toMatchObject({ id: booked.id, status: booked.status, duplicate: false });
   });
 
   it('shows a repeated booking reference as duplicate, whether the flag is beside or inside data', async () => {
-    clinicApi().post(clinicPath('/appointments')).reply(200, { data: appointmentAnswer(), duplicate: true });
+    const [status, repeat] = reply('book-appointment-repeat');
+    expect(repeat.duplicate).toBe(true);
     clinicApi()
       .post(clinicPath('/appointments'))
-      .reply(200, { data: { ...appointmentAnswer(), duplicate: true } });
+      .reply(...reply('book-appointment-repeat'));
+    // hand-built: the recorded repeat with the flag moved inside data, where the sandbox never puts it.
+    clinicApi()
+      .post(clinicPath('/appointments'))
+      .reply(status, { data: { ...repeat.data, duplicate: true } });
     expect((await run('book_appointment', booking)).duplicate).toBe(true);
     expect((await run('book_appointment', booking)).duplicate).toBe(true);
   });
@@ -89,7 +89,7 @@ describe('book_appointment', () => {
         });
         return true;
       })
-      .reply(201, { data: appointmentAnswer({ patient_id: PATIENT }) });
+      .reply(...reply('book-appointment-by-phone'));
     await run('book_appointment', {
       patient_phone: '050 123 4567',
       patient_name: 'سارة الشهري',
@@ -104,7 +104,7 @@ describe('book_appointment', () => {
     clinicApi()
       .post(clinicPath('/appointments'), (b: { external_ref: string }) => !!refs.push(b.external_ref))
       .times(4)
-      .reply(201, { data: appointmentAnswer() });
+      .reply(...reply('book-appointment'));
     const blank = { ...booking, external_ref: '' };
     await run('book_appointment', blank);
     await run('book_appointment', { ...blank, starts_at: '2026-11-24T07:30:00Z' }); // the same instant
@@ -143,23 +143,27 @@ describe('book_appointment', () => {
 
 describe('cancel_appointment', () => {
   it('posts the reason and returns the cancelled appointment', async () => {
+    const cancelled = data('cancel-appointment');
     clinicApi()
-      .post(clinicPath(`/appointments/${APPT}/cancel`), { reason: 'no_show' })
-      .reply(200, {
-        data: appointmentAnswer({
-          status: 'cancelled',
-          cancel_reason: 'no_show',
-          cancelled_at: '2026-11-24T11:00:00+03:00',
-        }),
-      });
-    const result = await run('cancel_appointment', { appointment_id: APPT.toLowerCase(), reason: 'no_show' });
-    expect(result).toMatchObject({ id: APPT, status: 'cancelled', cancel_reason: 'no_show' });
+      .post(clinicPath(`/appointments/${cancelled.id}/cancel`), { reason: 'no_show' })
+      .reply(...reply('cancel-appointment'));
+    const result = await run('cancel_appointment', {
+      appointment_id: cancelled.id.toLowerCase(),
+      reason: 'no_show',
+    });
+    expect(cancelled).toMatchObject({ status: 'cancelled', cancel_reason: 'no_show' });
+    expect(result).toMatchObject({
+      id: cancelled.id,
+      status: cancelled.status,
+      cancel_reason: cancelled.cancel_reason,
+      cancelled_at: cancelled.cancelled_at,
+    });
   });
 
   it('ends as HaltedError when the appointment is in progress or completed', async () => {
     clinicApi()
       .post(clinicPath(`/appointments/${APPT}/cancel`), {})
-      .reply(409, { error: 'appointment_locked', message: 'Appointment is completed', details: {} });
+      .reply(...reply('cancel-appointment-locked'));
     const error = await failure(run('cancel_appointment', { appointment_id: APPT }));
     expect(error.name).toBe('HaltedError');
     expect(messageOf(error)).toMatch(/cannot be cancelled/);
@@ -185,13 +189,7 @@ describe('create_order', () => {
       { name: 'Gift wrap', qty: '1', unit_price_sar: '5' },
     ],
   };
-  const orderAnswer = {
-    id: '01JDAD4E5F6G7H8J9K0M1N2P3Q',
-    external_id: 'SHOP-100482',
-    provider: 'zapier',
-    status: 'received',
-    total_halalas: 8650,
-  };
+  const orderAnswer = data('create-order');
 
   it('posts halalas, E.164 and typed values, and shows the total in SAR', async () => {
     cashierApi()
@@ -207,19 +205,23 @@ describe('create_order', () => {
           { name: 'Gift wrap', qty: 1, unit_price_halalas: 500 },
         ],
       })
-      .reply(201, orderAnswer);
+      .reply(...reply('create-order'));
     const result = await run('create_order', orderInput);
     expect(result).toMatchObject({
       id: orderAnswer.id,
-      total_halalas: 8650,
-      total_sar: '86.50',
+      total_halalas: orderAnswer.total_halalas,
+      total_sar: sar(orderAnswer.total_halalas),
       duplicate: false,
     });
   });
 
   it('shows a repeated order reference as duplicate instead of a second order', async () => {
-    cashierApi().post(cashierPath('/orders')).reply(200, { data: orderAnswer, duplicate: true });
-    expect((await run('create_order', orderInput)).duplicate).toBe(true);
+    cashierApi()
+      .post(cashierPath('/orders'))
+      .reply(...reply('create-order-repeat'));
+    const result = await run('create_order', orderInput);
+    expect(result.duplicate).toBe(true);
+    expect(result.id).toBe(data('create-order-repeat').id);
   });
 
   it.each([
@@ -250,32 +252,35 @@ describe('create_order', () => {
 
 describe('cancel_order', () => {
   it('posts an empty body and returns the cancelled order', async () => {
+    const cancelled = data('cancel-order');
     cashierApi()
-      .post(
-        cashierPath('/orders/01JDAD4E5F6G7H8J9K0M1N2P3Q/cancel'),
-        (body) => body === '' || body === undefined,
-      )
-      .reply(200, { id: '01JDAD4E5F6G7H8J9K0M1N2P3Q', status: 'cancelled', total_halalas: 8650 });
-    const result = await run('cancel_order', { order_id: '01JDAD4E5F6G7H8J9K0M1N2P3Q' });
-    expect(result).toMatchObject({ status: 'cancelled', total_sar: '86.50' });
+      .post(cashierPath(`/orders/${cancelled.id}/cancel`), (body) => body === '' || body === undefined)
+      .reply(...reply('cancel-order'));
+    const result = await run('cancel_order', { order_id: cancelled.id });
+    expect(cancelled.status).toBe('cancelled');
+    expect(result).toMatchObject({
+      id: cancelled.id,
+      status: cancelled.status,
+      total_sar: sar(cancelled.total_halalas),
+    });
   });
 
   it('ends as HaltedError with the plain reason when the till cannot cancel it', async () => {
+    const [status, refusal] = reply('cancel-order-not-cancellable');
     cashierApi()
       .post(cashierPath('/orders/ORD-9/cancel'))
-      .reply(409, { error: 'order_not_cancellable', message: 'Order already completed', details: {} });
+      .reply(...reply('cancel-order-not-cancellable'));
     const error = await failure(run('cancel_order', { order_id: 'ORD-9' }));
+    expect([status, refusal.error]).toEqual([409, 'order_not_cancellable']);
     expect(error.name).toBe('HaltedError');
-    expect(messageOf(error)).toMatch(/can no longer cancel order ORD-9 \(Order already completed\)/);
+    expect(messageOf(error)).toMatch(
+      new RegExp(`can no longer cancel order ORD-9 \\(${escape(refusal.message)}\\)`),
+    );
   });
 });
 
 describe('create_item', () => {
-  const answer = {
-    id: 311,
-    name_ar: 'قهوة عربية',
-    variants: [{ id: 117, plu: 'V117', sku: 'COF-AR-S', price_halalas: 900 }],
-  };
+  const answer = data('create-item');
 
   it('posts prices in halalas with the variants given', async () => {
     cashierApi()
@@ -294,7 +299,7 @@ describe('create_item', () => {
           { name_ar: 'كبير', sku: 'COF-AR-L', price_halalas: 1200 },
         ],
       })
-      .reply(201, { data: answer });
+      .reply(...reply('create-item'));
     const result = await run('create_item', {
       name_ar: 'قهوة عربية',
       name_en: 'Arabic Coffee',
@@ -310,13 +315,19 @@ describe('create_item', () => {
         { variant_name_ar: 'كبير', sku: 'COF-AR-L', price_sar: '12.00' },
       ],
     });
-    expect(result).toMatchObject({ id: 311, variants: [{ id: 117, price_sar: '9.00' }] });
+    expect(result).toMatchObject({
+      id: answer.id,
+      variants: (answer.variants as Array<{ id: number; price_halalas: number }>).map((v) => ({
+        id: v.id,
+        price_sar: sar(v.price_halalas),
+      })),
+    });
   });
 
   it('sends only the default price when no variants are given', async () => {
     cashierApi()
       .post(cashierPath('/items'), { name_ar: 'ماء', default_price_halalas: 150 })
-      .reply(201, answer);
+      .reply(...reply('create-item-default-price'));
     await run('create_item', { name_ar: 'ماء', default_price_sar: '1.50', variants: [] });
   });
 
@@ -327,59 +338,49 @@ describe('create_item', () => {
 });
 
 describe('update_item', () => {
-  const stored = {
-    id: 311,
-    name_ar: 'قهوة عربية',
-    variants: [
-      {
-        id: 117,
-        plu: 'V117',
-        name_ar: 'صغير',
-        sku: 'COF-AR-S',
-        barcode: '6281000001170',
-        price_halalas: 900,
-        is_default: true,
-      },
-      {
-        id: 118,
-        plu: 'V118',
-        name_ar: 'كبير',
-        sku: 'COF-AR-L',
-        barcode: '6281000001187',
-        price_halalas: 1200,
-        is_default: false,
-      },
-    ],
-  };
+  // The item as the sandbox stores it (read before the recorded variant updates), and its two variants.
+  type Variant = { id: number; name_ar: string; sku: string; barcode: string; price_halalas: number };
+  const stored = data('update-item-variants', { method: 'GET' });
+  const ITEM = stored.id as number;
+  const small = (stored.variants as Variant[]).find((v) => v.sku === 'COF-AR-S')!;
+  const large = (stored.variants as Variant[]).find((v) => v.sku === 'COF-AR-L')!;
 
   it('a name-only update is one PUT without arrays, so the variants stay', async () => {
+    const updated = data('update-item');
     cashierApi()
-      .put(cashierPath('/items/311'), { name_en: 'Saudi Coffee' })
-      .reply(200, { ...stored, name_en: 'Saudi Coffee' });
-    const result = await run('update_item', { item_id: '311', name_en: 'Saudi Coffee', variants: [] });
-    expect(result).toMatchObject({ name_en: 'Saudi Coffee', variants: [{ id: 117 }, { id: 118 }] });
+      .put(cashierPath(`/items/${ITEM}`), { name_en: 'Saudi Coffee' })
+      .reply(...reply('update-item'));
+    const result = await run('update_item', { item_id: String(ITEM), name_en: 'Saudi Coffee', variants: [] });
+    expect(updated.name_en).toBe('Saudi Coffee');
+    expect(result).toMatchObject({
+      name_en: updated.name_en,
+      variants: (updated.variants as Variant[]).map((v) => ({ id: v.id })),
+    });
+    expect(result.variants).toHaveLength((stored.variants as Variant[]).length);
   });
 
   it('reads the item first when variants are given, keeps stored ids and the variants not mentioned', async () => {
-    cashierApi().get(cashierPath('/items/311')).reply(200, { data: stored });
     cashierApi()
-      .put(cashierPath('/items/311'), {
+      .get(cashierPath(`/items/${ITEM}`))
+      .reply(...reply('update-item-variants', { method: 'GET' }));
+    cashierApi()
+      .put(cashierPath(`/items/${ITEM}`), {
         variants: [
           {
-            id: 117,
-            name_ar: 'صغير',
+            id: small.id,
+            name_ar: small.name_ar,
             sku: 'COF-AR-S',
-            barcode: '6281000001170',
-            price_halalas: 900,
+            barcode: small.barcode,
+            price_halalas: small.price_halalas,
             is_default: true,
           },
-          { id: 118, sku: 'COF-AR-L', price_halalas: 1300 },
+          { id: large.id, sku: 'COF-AR-L', price_halalas: 1300 },
           { name_ar: 'وسط', sku: 'COF-AR-M', price_halalas: 1100 },
         ],
       })
-      .reply(200, stored);
+      .reply(...reply('update-item-variants', { method: 'PUT' }));
     await run('update_item', {
-      item_id: 311,
+      item_id: ITEM,
       variants: [
         { sku: 'COF-AR-L', price_sar: '13' },
         { variant_name_ar: 'وسط', sku: 'COF-AR-M', price_sar: '11' },
@@ -388,15 +389,18 @@ describe('update_item', () => {
   });
 
   it('removes the variants not listed only when asked to', async () => {
-    cashierApi().get(cashierPath('/items/311')).reply(200, stored);
     cashierApi()
-      .put(cashierPath('/items/311'), { variants: [{ id: 118, price_halalas: 1300 }] })
-      .reply(200, stored);
-    await run('update_item', {
-      item_id: 311,
+      .get(cashierPath(`/items/${ITEM}`))
+      .reply(...reply('update-item-replace', { method: 'GET' }));
+    cashierApi()
+      .put(cashierPath(`/items/${ITEM}`), { variants: [{ id: large.id, price_halalas: 1300 }] })
+      .reply(...reply('update-item-replace', { method: 'PUT' }));
+    const result = await run('update_item', {
+      item_id: ITEM,
       variants_mode: 'replace',
-      variants: [{ variant_id: '118', price_sar: '13' }],
+      variants: [{ variant_id: String(large.id), price_sar: '13' }],
     });
+    expect((result.variants as Variant[]).map((v) => v.id)).toEqual([large.id]);
   });
 
   it('refuses an update that changes nothing, before any request', async () => {

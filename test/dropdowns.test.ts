@@ -1,4 +1,5 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import { data, reply, type Json } from './fixtures';
 import { App, appTester, AUTH, cashierApi, cashierPath, useNock } from './helpers';
 
 /* The branch dropdown (hidden trigger branch_list over the cashier's GET /branches). */
@@ -17,6 +18,10 @@ const performOf = (key: string): Perform => {
 const listBranches = (meta?: { page?: number }) =>
   appTester(performOf('branch_list'), { authData: AUTH, ...(meta ? { meta } : {}) });
 
+/** The options a recorded page of branches should give: English name, the Arabic one beside it. */
+const optionsOf = (fixture: string): Option[] =>
+  data(fixture).map((b: Json) => ({ id: String(b.id), label: `${b.name_en} (${b.name_ar})` }));
+
 describe('branch_list dropdown', () => {
   useNock();
 
@@ -27,28 +32,32 @@ describe('branch_list dropdown', () => {
   });
 
   it.each([
-    [0, '1'],
-    [1, '2'],
-    [4, '5'],
-  ])('bundle.meta.page %d asks page=%s, per_page=100', async (zapierPage, apiPage) => {
+    [0, '1', 'dropdown-branches'],
+    [1, '2', 'dropdown-branches-past-end'],
+    [4, '5', 'dropdown-branches-past-end'],
+  ])('bundle.meta.page %d asks page=%s, per_page=100', async (zapierPage, apiPage, fixture) => {
     cashierApi()
       .get(cashierPath('/branches'))
       .query({ page: apiPage, per_page: '100' })
-      .reply(200, { data: [{ id: 7, name_en: 'Riyadh - Olaya' }], meta: {} });
+      .reply(...reply(fixture));
 
-    await expect(listBranches({ page: zapierPage })).resolves.toEqual([{ id: '7', label: 'Riyadh - Olaya' }]);
+    await expect(listBranches({ page: zapierPage })).resolves.toEqual(optionsOf(fixture));
   });
 
   it('asks page 1 when Zapier sends no page', async () => {
     cashierApi()
       .get(cashierPath('/branches'))
       .query({ page: '1', per_page: '100' })
-      .reply(200, { data: [], meta: {} });
+      .reply(...reply('dropdown-branches'));
 
-    await expect(listBranches()).resolves.toEqual([]);
+    const options = await listBranches();
+    expect(options).toEqual(optionsOf('dropdown-branches'));
+    expect(options.length).toBeGreaterThan(0);
   });
 
   it('labels a branch with its name and the Arabic name beside it, or falls back to its number', async () => {
+    // hand-built: one branch per naming case (names missing, blank, only Arabic…), which the sandbox's three
+    // fully named branches cannot show.
     cashierApi()
       .get(cashierPath('/branches'))
       .query(true)

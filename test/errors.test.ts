@@ -2,6 +2,7 @@ import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
 import type { Api } from '../lib/interfaces';
+import { body, data, reply, type Json } from './fixtures';
 import {
   appTester,
   AUTH,
@@ -17,10 +18,14 @@ import {
 
 /*
  * The error mapper end to end (CONTRACT §6, clinic spec §7): a real request of the app, so core's middleware
- * and the app's afterResponse run exactly as on Zapier.
+ * and the app's afterResponse run exactly as on Zapier, answered with the sandbox's recorded error answers.
  */
 
-const PATIENT = '01JD8ZK6M4Q2W7R9T3V5X8Y1AB';
+const PATIENT: string = data('find-patient-by-id').id;
+
+/** The recorded answer of the clinic with `code`, in English or Arabic (test/fixtures, clinic-errors-*). */
+const clinicError = (code: string, lang: 'en' | 'ar' = 'en') =>
+  reply(`clinic-errors-${lang}`, { error: code });
 
 type Kind = 'auth' | 'halt' | 'throttle' | 'error';
 
@@ -77,7 +82,8 @@ interface Row {
   says: RegExp[];
   /** What the message names in any language (e.g. the missing ability). */
   names?: string[];
-  details?: Record<string, unknown>;
+  /** The labels (English, Arabic) the message must use for the fields the answer names. */
+  fields?: Record<string, [string, string]>;
 }
 
 // Clinic spec §7 table, mapped as CONTRACT §6 says.
@@ -95,7 +101,6 @@ const TABLE: Row[] = [
     code: 'insufficient_ability',
     status: 403,
     kind: 'error',
-    details: { required_ability: 'appointments:write' },
     names: ['"appointments:write"'],
     says: [/account owner/i, /API client/, /back office/, /reconnect/i],
   },
@@ -120,8 +125,8 @@ const TABLE: Row[] = [
     code: 'validation_failed',
     status: 422,
     kind: 'error',
-    details: { starts_at: ['must be in the future'] },
-    says: [/Start Time: must be in the future/],
+    fields: { starts_at: ['Start Time', 'وقت البدء'] },
+    says: [/Start Time: /],
   },
   { code: 'event_unknown', status: 422, kind: 'error', says: [/does not know this event/, /Update the app/] },
   { code: 'url_not_allowed', status: 422, kind: 'error', says: [/HTTPS on a public address/] },
@@ -158,25 +163,27 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
     );
   });
 
-  describe.each(TABLE)('$code ($status)', ({ code, status, kind, says, names = [], details }) => {
+  /** The field errors of a recorded validation_failed answer. */
+  const fieldErrors = (answer: Json): Array<{ field: string; message: string }> =>
+    answer.details?.errors ?? [];
+
+  describe.each(TABLE)('$code ($status)', ({ code, status, kind, says, names = [], fields = {} }) => {
     it('in English: the right Zapier error, the server’s message and the app’s explanation', async () => {
-      const serverMessage = `Server text for ${code}`;
+      const answer = clinicError(code, 'en');
+      expect(answer[0]).toBe(status);
       clinicApi()
         .get(clinicPath(`/patients/${PATIENT}`))
         .matchHeader('accept', 'application/json')
-        .reply(
-          status,
-          { error: code, message: serverMessage, details: details ?? {} },
-          { 'Retry-After': '5' },
-        );
+        .reply(...answer);
 
       const err = await getPatient();
 
       expectKind(err, kind);
       const text = userMessage(err);
-      expect(text).toContain(serverMessage);
+      expect(text).toContain(answer[1].message);
       for (const re of says) expect(text).toMatch(re);
       for (const name of names) expect(text).toContain(name);
+      for (const e of fieldErrors(answer[1])) expect(text).toContain(`${fields[e.field]![0]}: ${e.message}`);
       if (kind === 'auth') expect(text).not.toMatch(/cashier/i);
       if (kind === 'error') {
         expect(JSON.parse(err.message)).toEqual({ message: text, code, status });
@@ -184,14 +191,12 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
     });
 
     it('in Arabic: Accept-Language ar is sent and the explanation is Arabic', async () => {
-      const serverMessage = `رسالة الخادم (${code})`;
+      const answer = clinicError(code, 'ar');
+      const serverMessage: string = answer[1].message;
+      expect(serverMessage).toMatch(/[\u0600-\u06FF]{3,}/);
       clinicApi('ar')
         .get(clinicPath(`/patients/${PATIENT}`))
-        .reply(
-          status,
-          { error: code, message: serverMessage, details: details ?? {} },
-          { 'Retry-After': '5' },
-        );
+        .reply(...answer);
 
       const err = await getPatient({ ...AUTH, language: 'ar' });
 
@@ -203,24 +208,24 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
       expect(own).toMatch(/[\u0600-\u06FF]{3,}/);
       for (const re of says) expect(own).not.toMatch(re);
       for (const name of names) expect(own).toContain(name);
+      for (const e of fieldErrors(answer[1])) expect(text).toContain(`${fields[e.field]![1]}: ${e.message}`);
       if (kind === 'error') expect(JSON.parse(err.message)).toMatchObject({ code, status });
     });
   });
 
   it('names the Arabic labels of the fields and the token in Arabic', async () => {
+    const validation = clinicError('validation_failed', 'ar');
+    const [startsAt] = fieldErrors(validation[1]).filter((e) => e.field === 'starts_at');
     clinicApi('ar')
       .get(clinicPath(`/patients/${PATIENT}`))
-      .reply(422, {
-        error: 'validation_failed',
-        message: 'بعض الحقول غير صالحة',
-        details: { starts_at: ['يجب أن يكون في المستقبل'] },
-      });
+      .reply(...validation);
     clinicApi('ar')
       .get(clinicPath(`/patients/${PATIENT}`))
-      .reply(401, { error: 'token_invalid', message: 'الرمز غير صالح', details: {} });
+      .reply(...clinicError('token_invalid', 'ar'));
 
     const invalid = userMessage(await getPatient({ ...AUTH, language: 'ar' }));
-    expect(invalid).toContain('وقت البدء: يجب أن يكون في المستقبل');
+    expect(startsAt).toBeDefined();
+    expect(invalid).toContain(`وقت البدء: ${startsAt!.message}`);
     expect(invalid).not.toContain('starts_at');
 
     const expired = userMessage(await getPatient({ ...AUTH, language: 'ar' }));
@@ -228,72 +233,87 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
   });
 
   describe('validation_failed names each field by its label', () => {
+    // hand-built: the first and last shapes of `details`, which the spec does not rule out and the sandbox never
+    // sends; the middle one is the sandbox's own (recorded).
+    const handBuilt = (details: object) => ({
+      error: 'validation_failed',
+      message: 'The given data was invalid.',
+      details,
+    });
+    const recorded = body('validation-failed-branch');
     it.each([
       [
         'field → messages',
-        { starts_at: ['must be in the future'], patient_phone: ['is not a valid phone number'] },
+        handBuilt({ starts_at: ['must be in the future'], patient_phone: ['is not a valid phone number'] }),
         ['Start Time: must be in the future', 'Patient Phone: is not a valid phone number'],
       ],
       [
         'errors: [{field, message}]',
-        { errors: [{ field: 'branch_id', message: 'is required' }] },
-        ['Branch: is required'],
+        recorded,
+        fieldErrors(recorded).map((e) => `${e.field === 'branch_id' ? 'Branch' : e.field}: ${e.message}`),
       ],
-      ['fields: {...}', { fields: { appointment_type_id: 'is unknown' } }, ['Appointment Type: is unknown']],
-    ])('%s', async (_shape, details, expected) => {
+      [
+        'fields: {...}',
+        handBuilt({ fields: { appointment_type_id: 'is unknown' } }),
+        ['Appointment Type: is unknown'],
+      ],
+    ])('%s', async (_shape, answer, expected) => {
       clinicApi()
         .get(clinicPath(`/patients/${PATIENT}`))
-        .reply(422, { error: 'validation_failed', message: 'The given data was invalid.', details });
+        .reply(422, answer);
 
       const err = await getPatient();
 
       expectKind(err, 'error');
       const text = userMessage(err);
+      expect(expected.length).toBeGreaterThan(0);
       for (const e of expected) expect(text).toContain(e);
-      expect(text).toContain('The given data was invalid.');
+      expect(text).toContain(answer.message);
       expect(text).not.toMatch(/starts_at|patient_phone|branch_id|appointment_type_id/);
     });
   });
 
   it('an unlisted error code is an Error with the server’s message and the status', async () => {
+    const [status, answer] = reply('server-error');
     clinicApi()
       .get(clinicPath(`/patients/${PATIENT}`))
-      .reply(500, { error: 'server_error', message: 'Something broke on our side', details: {} });
+      .reply(...reply('server-error'));
 
     const err = await getPatient();
 
     expectKind(err, 'error');
     const parsed = JSON.parse(err.message) as { message: string; code: string; status: number };
-    expect(parsed.status).toBe(500);
-    expect(parsed.code).toBe('server_error');
-    expect(parsed.message).toContain('Something broke on our side');
-    expect(parsed.message).toContain('500');
+    expect(parsed.status).toBe(status);
+    expect(parsed.code).toBe(answer.error);
+    expect(TABLE.map((r) => r.code)).not.toContain(answer.error);
+    expect(parsed.message).toContain(answer.message);
+    expect(parsed.message).toContain(String(status));
   });
 
   describe('429 honours Retry-After', () => {
-    it('Retry-After: 17 → ThrottledError with delay 17', async () => {
+    it('Retry-After in seconds → ThrottledError with that delay', async () => {
+      const [status, answer, headers] = clinicError('rate_limited');
       clinicApi()
         .get(clinicPath(`/patients/${PATIENT}`))
-        .reply(
-          429,
-          { error: 'rate_limited', message: 'Too many requests', details: {} },
-          { 'Retry-After': '17' },
-        );
+        .reply(status, answer, headers);
 
       const err = await getPatient();
 
       expectKind(err, 'throttle');
       // core's ThrottledError carries `{message, delay}` as JSON in its message (src/errors.js).
       const parsed = JSON.parse(err.message) as { message: string; delay: number };
-      expect(parsed.delay).toBe(17);
-      expect(parsed.message).toContain('Too many requests');
+      expect(headers['retry-after']).toMatch(/^\d+$/);
+      expect(parsed.delay).toBe(Number(headers['retry-after']));
+      expect(parsed.message).toContain(answer.message);
     });
 
     it('an HTTP-date Retry-After becomes the seconds until then', async () => {
       const at = new Date(Date.now() + 30_000).toUTCString();
+      const [status, answer] = clinicError('rate_limited');
+      // hand-built header: the sandbox sends Retry-After in seconds, the HTTP allows a date too.
       clinicApi()
         .get(clinicPath(`/patients/${PATIENT}`))
-        .reply(429, { error: 'rate_limited', message: 'Slow down', details: {} }, { 'Retry-After': at });
+        .reply(status, answer, { 'Retry-After': at });
 
       const err = await getPatient();
 
@@ -305,6 +325,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
     });
 
     it('a bare 429 without envelope or Retry-After still throttles with a positive delay', async () => {
+      // hand-built: a 429 with an empty body and no Retry-After (a proxy's, not the interface's).
       clinicApi()
         .get(clinicPath(`/patients/${PATIENT}`))
         .reply(429, '');
@@ -319,6 +340,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
 
   describe('error answers that are not the envelope', () => {
     it('an HTML error page on a 502 gives a clear Error with the status and no markup', async () => {
+      // hand-built: a gateway's HTML page, which no partner interface sends.
       clinicApi()
         .get(clinicPath(`/patients/${PATIENT}`))
         .reply(
@@ -338,6 +360,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
     });
 
     it('an empty body on a 502 gives a clear Error with the status', async () => {
+      // hand-built: an empty 502 (a gateway's), which no partner interface sends.
       clinicApi()
         .get(clinicPath(`/patients/${PATIENT}`))
         .reply(502, '');
@@ -354,32 +377,33 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
 
   describe('cashier errors name the cashier', () => {
     it('token_invalid names the Cashier API Token', async () => {
+      const [, answer] = reply('cashier-token-invalid');
       cashierApi()
         .get(cashierPath('/items/5'))
-        .reply(401, { error: 'token_invalid', message: 'Invalid token', details: {} });
+        .reply(...reply('cashier-token-invalid'));
 
       const err = await failure('cashier', (c) => c.get('/items/5'));
 
       expectKind(err, 'auth');
+      expect(answer.error).toBe('token_invalid');
       expect(err.message).toContain('Cashier API Token');
-      expect(err.message).toContain('Invalid token');
+      expect(err.message).toContain(answer.message);
       expect(err.message).not.toMatch(/clinic/i);
     });
 
     it('insufficient_ability names the cashier ability', async () => {
+      const [, answer] = reply('create-item-insufficient-ability');
       cashierApi()
         .post(cashierPath('/items'), { name_ar: 'قهوة' })
-        .reply(403, {
-          error: 'insufficient_ability',
-          message: 'Missing ability',
-          details: { required_ability: 'pos:write' },
-        });
+        .reply(...reply('create-item-insufficient-ability'));
 
       const err = await failure('cashier', (c) => c.post('/items', { name_ar: 'قهوة' }));
 
       expectKind(err, 'error');
       const text = userMessage(err);
+      expect(answer.details.required_ability).toBe('pos:write');
       expect(text).toContain('"pos:write"');
+      expect(text).toContain(answer.message);
       expect(text).toMatch(/cashier API client/);
       expect(text).not.toMatch(/clinic/i);
     });
@@ -391,6 +415,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
       const unmatched: unknown[] = [];
       const onNoMatch = (req: unknown) => unmatched.push(req);
       nock.emitter.on('no match', onNoMatch);
+      // hand-built: traps that must never answer.
       const clinicScope = nock(new URL(CLINIC).origin)
         .get(() => true)
         .reply(200, { data: {} });
@@ -436,7 +461,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
     it('turns a 404 into undefined', async () => {
       clinicApi()
         .get(clinicPath(`/patients/${PATIENT}`))
-        .reply(404, { error: 'not_found', message: 'Patient not found', details: {} });
+        .reply(...reply('find-patient-not-found'));
 
       const found = await appTester(
         (z, bundle) => clientFor(z, bundle, 'clinic').find(`/patients/${PATIENT}`),
@@ -451,7 +476,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
     it('returns the unwrapped object when there is one', async () => {
       clinicApi()
         .get(clinicPath(`/patients/${PATIENT}`))
-        .reply(200, { data: { id: PATIENT, file_no: 'RYD-1' } });
+        .reply(...reply('find-patient-by-id'));
 
       const found = await appTester(
         (z, bundle) => clientFor(z, bundle, 'clinic').find(`/patients/${PATIENT}`),
@@ -460,22 +485,24 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
         },
       );
 
-      expect(found).toEqual({ id: PATIENT, file_no: 'RYD-1' });
+      expect(found).toEqual(data('find-patient-by-id'));
     });
 
     it.each([
-      [403, 'insufficient_ability', 'error', { required_ability: 'patients:read' }],
-      [401, 'token_invalid', 'auth', {}],
-      [501, 'not_implemented', 'halt', {}],
-    ] as const)('still throws on %d %s', async (status, code, kind, details) => {
+      [403, 'insufficient_ability', 'error', () => reply('find-patient-insufficient-ability')],
+      [401, 'token_invalid', 'auth', () => clinicError('token_invalid')],
+      [501, 'not_implemented', 'halt', () => clinicError('not_implemented')],
+    ] as const)('still throws on %d %s', async (status, code, kind, recorded) => {
+      const answer = recorded();
+      expect([answer[0], answer[1].error]).toEqual([status, code]);
       clinicApi()
         .get(clinicPath(`/patients/${PATIENT}`))
-        .reply(status, { error: code, message: `Server said ${code}`, details });
+        .reply(...answer);
 
       const err = await failure('clinic', (c) => c.find(`/patients/${PATIENT}`));
 
       expectKind(err, kind);
-      expect(userMessage(err)).toContain(`Server said ${code}`);
+      expect(userMessage(err)).toContain(answer[1].message);
       if (code === 'insufficient_ability') expect(userMessage(err)).toContain('"patients:read"');
     });
   });

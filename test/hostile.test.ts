@@ -4,6 +4,7 @@ import { errors as zErrors } from 'zapier-platform-core';
 import { EVENTS, type HookEvent } from '../lib/hooks/events';
 import { makePerform, type SubscribeData } from '../lib/hooks/factory';
 import { sign } from '../lib/signature';
+import { reply } from './fixtures';
 import { App, appTester, AUTH, CASHIER, CLINIC, nowSeconds } from './helpers';
 
 /*
@@ -242,7 +243,7 @@ describe('hook perform under hostile deliveries', () => {
 /**
  * Random inputs for every action: each either fails validation before any request, or sends a request whose
  * body keeps the rules (halalas are non-negative integers, phones E.164, clinic ids ULIDs). Requests are
- * captured and answered 500, so nothing is created.
+ * captured and answered with the sandbox's recorded 500 (test/fixtures), so nothing is created.
  */
 describe('action inputs under hostile values', () => {
   const captured: Array<{ path: string; body: unknown }> = [];
@@ -255,7 +256,7 @@ describe('action inputs under hostile values', () => {
           .intercept(/.*/, method)
           .reply(function (uri, body) {
             captured.push({ path: uri, body });
-            return [500, { error: 'server_error', message: 'fuzz' }];
+            return reply('server-error');
           });
       }
     }

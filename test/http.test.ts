@@ -1,35 +1,39 @@
 import { clientFor, unwrapOne, type ApiClient } from '../lib/http';
 import type { Api } from '../lib/interfaces';
+import { body, data, reply } from './fixtures';
 import { appTester, AUTH, cashierApi, cashierPath, clinicApi, clinicPath, useNock } from './helpers';
 
 /** Runs `fn` with a client of `api` inside the app (core's middleware and the app's afterResponse included). */
 const withClient = <T>(api: Api, fn: (client: ApiClient) => Promise<T>) =>
   appTester((z, bundle) => fn(clientFor(z, bundle, api)), { authData: AUTH });
 
+/** hand-built: pages of a chosen size and meta.total, for the paging logic (a recording cannot choose them). */
 const rows = (from: number, count: number) =>
   Array.from({ length: count }, (_, i) => ({ id: `A${String(from + i).padStart(4, '0')}` }));
 
 describe('unwrapOne', () => {
   it('unwraps {data: {...}}', () => {
-    expect(unwrapOne({ data: { id: 'A1', status: 'booked' } })).toEqual({ id: 'A1', status: 'booked' });
+    expect(unwrapOne(body('find-appointment-by-id'))).toEqual(data('find-appointment-by-id'));
   });
 
   it('keeps a bare object as it is', () => {
-    expect(unwrapOne({ id: 'O1', status: 'received', total_halalas: 100 })).toEqual({
-      id: 'O1',
-      status: 'received',
-      total_halalas: 100,
-    });
+    // hand-built: the sandbox wraps every single object; the cashier spec does not show that it must.
+    const bare = data('find-order-by-id');
+    expect(unwrapOne(bare)).toEqual(bare);
   });
 
   it('carries a top-level duplicate flag onto the unwrapped object', () => {
-    expect(unwrapOne({ data: { id: 'A1' }, duplicate: true })).toEqual({ id: 'A1', duplicate: true });
-    expect(unwrapOne({ data: { id: 'A1' }, duplicate: false })).toEqual({ id: 'A1', duplicate: false });
+    const repeat = body('book-appointment-repeat');
+    expect(repeat.duplicate).toBe(true);
+    expect(unwrapOne(repeat)).toEqual({ ...repeat.data, duplicate: true });
+    // hand-built: the sandbox leaves the flag out of a new object's answer rather than sending false.
+    expect(unwrapOne({ ...repeat, duplicate: false })).toEqual({ ...repeat.data, duplicate: false });
   });
 
   it('keeps {id, secret, data} (a new webhook subscription) as it is', () => {
-    const body = { id: 42, secret: 'whsec_abc', data: { id: 42, event: 'appointment.created' } };
-    expect(unwrapOne(body)).toEqual(body);
+    const subscription = body('webhook-subscribe');
+    expect(subscription).toMatchObject({ id: expect.anything(), secret: expect.any(String) });
+    expect(unwrapOne(subscription)).toEqual(subscription);
   });
 
   it.each([null, undefined, 'text', [1, 2], 7])('gives {} for %p', (body) => {
@@ -42,31 +46,41 @@ describe('the interface client', () => {
 
   describe('page()', () => {
     it('never asks per_page above 100, even when asked for 500', async () => {
+      const patients = body('dropdown-patients');
       clinicApi()
         .get(clinicPath('/patients'))
         .query({ page: '2', per_page: '100' })
-        .reply(200, { data: [{ id: 'P1' }], meta: { total: 101, page: 2, per_page: 100 } });
+        .reply(...reply('dropdown-patients'));
 
       const page = await withClient('clinic', (c) => c.page('/patients', { page: 2, per_page: 500 }));
 
-      expect(page).toEqual({ data: [{ id: 'P1' }], meta: { total: 101, page: 2, per_page: 100 } });
+      expect(page).toEqual({ data: patients.data, meta: patients.meta });
     });
 
     it('asks 100 when no per_page is given and keeps a smaller one', async () => {
-      clinicApi().get(clinicPath('/patients')).query({ per_page: '100' }).reply(200, { data: [], meta: {} });
+      const none = body('find-patient-by-file-none');
+      const found = body('find-patient-by-file');
+      clinicApi()
+        .get(clinicPath('/patients'))
+        .query({ per_page: '100' })
+        .reply(...reply('find-patient-by-file-none'));
       clinicApi()
         .get(clinicPath('/patients'))
         .query({ per_page: '20' })
-        .reply(200, { data: [{ id: 'P1' }], meta: {} });
+        .reply(...reply('find-patient-by-file'));
 
-      await expect(withClient('clinic', (c) => c.page('/patients'))).resolves.toEqual({ data: [], meta: {} });
+      await expect(withClient('clinic', (c) => c.page('/patients'))).resolves.toEqual({
+        data: [],
+        meta: none.meta,
+      });
       await expect(withClient('clinic', (c) => c.page('/patients', { per_page: 20 }))).resolves.toEqual({
-        data: [{ id: 'P1' }],
-        meta: {},
+        data: found.data,
+        meta: found.meta,
       });
     });
 
     it('reads a body without data or meta as an empty page', async () => {
+      // hand-built: a list answer without the {data, meta} envelope, which no real server sends.
       cashierApi()
         .get(cashierPath('/branches'))
         .query({ per_page: '100' })
@@ -81,6 +95,7 @@ describe('the interface client', () => {
 
   describe('all()', () => {
     it('walks page=1, page=2 … until a short page', async () => {
+      // hand-built pages (rows()): 207 objects over three pages.
       const scope = clinicApi();
       scope
         .get(clinicPath('/appointments'))
@@ -103,6 +118,7 @@ describe('the interface client', () => {
     });
 
     it('stops when meta.total is reached, without asking an empty page', async () => {
+      // hand-built pages (rows()): full pages whose meta.total ends the list.
       clinicApi()
         .get(clinicPath('/appointments'))
         .query({ page: '1', per_page: '100' })
@@ -120,6 +136,7 @@ describe('the interface client', () => {
     });
 
     it('returns at most `limit` objects and stops asking once it has them', async () => {
+      // hand-built pages (rows()): more objects than the limit.
       for (const page of [1, 2]) {
         cashierApi()
           .get(cashierPath('/stock/levels'))
@@ -133,6 +150,7 @@ describe('the interface client', () => {
     });
 
     it('asks a page no larger than a small limit', async () => {
+      // hand-built page (rows()): exactly the limit, with more behind it.
       clinicApi()
         .get(clinicPath('/patients'))
         .query({ page: '1', per_page: '5' })
@@ -144,23 +162,25 @@ describe('the interface client', () => {
 
   describe('single objects', () => {
     it('get() unwraps {data} and asks for JSON', async () => {
+      const appointment = data('find-appointment-by-id');
       clinicApi()
-        .get(clinicPath('/appointments/01JDA3F7Q9B2C4D6E8G0H1J3K5'))
+        .get(clinicPath(`/appointments/${appointment.id}`))
         .matchHeader('accept', 'application/json')
-        .reply(200, { data: { id: '01JDA3F7Q9B2C4D6E8G0H1J3K5', status: 'booked' } });
+        .reply(...reply('find-appointment-by-id'));
 
-      await expect(
-        withClient('clinic', (c) => c.get('/appointments/01JDA3F7Q9B2C4D6E8G0H1J3K5')),
-      ).resolves.toEqual({ id: '01JDA3F7Q9B2C4D6E8G0H1J3K5', status: 'booked' });
+      await expect(withClient('clinic', (c) => c.get(`/appointments/${appointment.id}`))).resolves.toEqual(
+        appointment,
+      );
     });
 
     it('get() accepts a bare object from the cashier', async () => {
-      cashierApi().get(cashierPath('/orders/O1')).reply(200, { id: 'O1', status: 'accepted' });
+      // hand-built: the recorded order without its {data} envelope (the sandbox always wraps).
+      const order = data('find-order-by-id');
+      cashierApi()
+        .get(cashierPath(`/orders/${order.id}`))
+        .reply(200, order);
 
-      await expect(withClient('cashier', (c) => c.get('/orders/O1'))).resolves.toEqual({
-        id: 'O1',
-        status: 'accepted',
-      });
+      await expect(withClient('cashier', (c) => c.get(`/orders/${order.id}`))).resolves.toEqual(order);
     });
   });
 
@@ -172,7 +192,7 @@ describe('the interface client', () => {
           expect(q).toEqual({ variant_id: '0', low_only: 'false', branch_id: '2', per_page: '100' });
           return true;
         })
-        .reply(200, { data: [], meta: {} });
+        .reply(...reply('find-stock-level-none'));
 
       await withClient('cashier', (c) =>
         c.page('/stock/levels', {
@@ -190,57 +210,63 @@ describe('the interface client', () => {
   describe('writes', () => {
     it('POST sends the body as JSON with Content-Type and answers status and body', async () => {
       const body = { external_id: 'SHOP-1', branch_id: 2, lines: [{ sku: 'COF-AR-L', qty: 2 }] };
+      const [status, answer] = reply('create-order');
       cashierApi()
         .post(cashierPath('/orders'), body)
         .matchHeader('content-type', /^application\/json/)
-        .reply(201, { data: { id: 'O1', status: 'received' } });
+        .reply(...reply('create-order'));
 
       await expect(withClient('cashier', (c) => c.post('/orders', body))).resolves.toEqual({
-        status: 201,
-        body: { data: { id: 'O1', status: 'received' } },
+        status,
+        body: answer,
       });
+      expect(status).toBe(201);
     });
 
     it('POST without a body sends neither a body nor a Content-Type', async () => {
+      const [status, answer] = reply('webhook-rotate');
       clinicApi()
-        .post(clinicPath('/webhooks/7/rotate'), (b) => {
+        .post(clinicPath(`/webhooks/${answer.id}/rotate`), (b) => {
           expect(b).toBe('');
           return true;
         })
         .matchHeader('content-type', (v) => v === undefined)
-        .reply(200, { id: 7, secret: 'whsec_new', data: { id: 7 } });
+        .reply(...reply('webhook-rotate'));
 
-      await expect(withClient('clinic', (c) => c.post('/webhooks/7/rotate'))).resolves.toEqual({
-        status: 200,
-        body: { id: 7, secret: 'whsec_new', data: { id: 7 } },
+      await expect(withClient('clinic', (c) => c.post(`/webhooks/${answer.id}/rotate`))).resolves.toEqual({
+        status,
+        body: answer,
       });
     });
 
     it('PUT sends the body as JSON', async () => {
+      const [status, answer] = reply('update-item');
       cashierApi()
-        .put(cashierPath('/items/9'), { name_en: 'Arabic Coffee' })
+        .put(cashierPath(`/items/${answer.data.id}`), { name_en: 'Saudi Coffee' })
         .matchHeader('content-type', /^application\/json/)
-        .reply(200, { id: 9, name_en: 'Arabic Coffee' });
+        .reply(...reply('update-item'));
 
       await expect(
-        withClient('cashier', (c) => c.put('/items/9', { name_en: 'Arabic Coffee' })),
-      ).resolves.toEqual({ status: 200, body: { id: 9, name_en: 'Arabic Coffee' } });
+        withClient('cashier', (c) => c.put(`/items/${answer.data.id}`, { name_en: 'Saudi Coffee' })),
+      ).resolves.toEqual({ status, body: answer });
     });
 
     it('GET sends no Content-Type and no body', async () => {
       clinicApi()
         .get(clinicPath('/meta'))
         .matchHeader('content-type', (v) => v === undefined)
-        .reply(200, { data: { api_version: 'v1' } });
+        .reply(...reply('clinic-meta'));
 
-      await expect(withClient('clinic', (c) => c.get('/meta'))).resolves.toEqual({ api_version: 'v1' });
+      await expect(withClient('clinic', (c) => c.get('/meta'))).resolves.toEqual(data('clinic-meta'));
     });
 
     it('DELETE answers true when it was there (204) and false on 404', async () => {
-      clinicApi().delete(clinicPath('/webhooks/7')).reply(204);
+      clinicApi()
+        .delete(clinicPath('/webhooks/7'))
+        .reply(...reply('webhook-unsubscribe', { api: 'clinic', status: 204 }));
       clinicApi()
         .delete(clinicPath('/webhooks/8'))
-        .reply(404, { error: 'not_found', message: 'No such subscription', details: {} });
+        .reply(...reply('webhook-unsubscribe', { api: 'clinic', status: 404 }));
 
       await expect(withClient('clinic', (c) => c.remove('/webhooks/7'))).resolves.toBe(true);
       await expect(withClient('clinic', (c) => c.remove('/webhooks/8'))).resolves.toBe(false);
@@ -249,6 +275,7 @@ describe('the interface client', () => {
 
   describe('answers that cannot be used', () => {
     it('a 200 that is not JSON gives a clear error', async () => {
+      // hand-built: a maintenance page in place of JSON, which the sandbox never sends.
       clinicApi()
         .get(clinicPath('/meta'))
         .reply(200, '<html><body>Maintenance</body></html>', { 'Content-Type': 'text/html' });

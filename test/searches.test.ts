@@ -1,9 +1,8 @@
 import nock from 'nock';
 import App from '../index';
 import { halalasToSar } from '../lib/money';
-import { appointment, invoice, patient } from '../lib/resources/clinic';
-import { item, order, receipt, creditNote, stockLevel, zReport } from '../lib/resources/cashier';
 import { SEARCH } from '../lib/keys';
+import { body, data, reply, type Json } from './fixtures';
 import {
   appTester,
   AUTH,
@@ -18,7 +17,8 @@ import {
 
 /*
  * Every search of CONTRACT §4, called through the app definition so core's middleware and the app's error
- * mapper run as on Zapier: each request asserted exactly, each result checked, bad input refused before any call.
+ * mapper run as on Zapier: each request asserted exactly, each result checked against the recorded answer
+ * (test/fixtures), bad input refused before any call.
  */
 
 useNock();
@@ -40,11 +40,26 @@ const triggers = App.triggers as unknown as Record<string, unknown>;
 const find = (key: string, inputData: Record<string, unknown>, authData: Record<string, string> = AUTH) =>
   appTester(searches[key]!.operation.perform as never, { authData, inputData } as never) as Promise<Result>;
 
-/** What the interface sends: a resource sample without the app's own additions (`_sar` siblings, composite ids). */
-const raw = (sample: object, drop: string[] = []): Record<string, unknown> =>
-  JSON.parse(
-    JSON.stringify(sample, (k, v) => (k.endsWith('_sar') || drop.includes(k) ? undefined : (v as unknown))),
-  ) as Record<string, unknown>;
+/** A result without the app's `_sar` siblings: what is left must be what the interface sent. */
+const withoutSar = (value: object): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(value, (k, v) => (k.endsWith('_sar') ? undefined : (v as unknown)))) as Record<
+    string,
+    unknown
+  >;
+
+/** How many *_halalas amounts an answer carries, at any depth. */
+const halalasIn = (value: unknown): number =>
+  Array.isArray(value)
+    ? value.reduce((n: number, v) => n + halalasIn(v), 0)
+    : value && typeof value === 'object'
+      ? Object.entries(value).reduce(
+          (n: number, [k, v]) => n + (k.endsWith('_halalas') && typeof v === 'number' ? 1 : 0) + halalasIn(v),
+          0,
+        )
+      : 0;
+
+/** Halalas as the SAR text the app shows beside them. */
+const sar = (halalas: number) => (halalas / 100).toFixed(2);
 
 /** Every *_halalas at any depth has its *_sar sibling with two decimals; answers how many were checked. */
 const sarSiblings = (value: unknown): number => {
@@ -82,6 +97,7 @@ const failure = async (run: Promise<unknown>): Promise<Error> => {
 
 /** Bad input: one clear message naming the field, and not a single request to either interface. */
 const expectRefused = async (key: string, inputData: Record<string, unknown>, says: RegExp) => {
+  // hand-built: traps that must never answer.
   const traps = [nock(new URL(CLINIC).origin), nock(new URL(CASHIER).origin)].map((s) =>
     s.get(/.*/).reply(500, {}),
   );
@@ -93,10 +109,10 @@ const expectRefused = async (key: string, inputData: Record<string, unknown>, sa
   nock.cleanAll();
 };
 
-const PATIENT = patient.sample.id;
-const APPOINTMENT = appointment.sample.id;
-const INVOICE = invoice.sample.id;
-const NOT_FOUND = { error: 'not_found', message: 'Resource not found', details: {} };
+// The sandbox's objects the recorded answers are about.
+const PATIENT: string = data('find-patient-by-id').id;
+const APPOINTMENT: string = data('find-appointment-by-id').id;
+const INVOICE: string = data('find-invoice-by-id').id;
 
 describe('every search', () => {
   const all = Object.values(searches);
@@ -129,18 +145,21 @@ describe('every search', () => {
 
 describe('find_patient', () => {
   it('finds by id with GET /patients/{id} (a lower-case id is accepted)', async () => {
+    const [status, answer] = reply('find-patient-by-id');
+    // hand-built addition to the recorded patient: a clinical field no answer should carry.
+    answer.data.diagnosis = 'never leaves the clinic';
     clinicApi()
       .get(clinicPath(`/patients/${PATIENT}`))
-      .reply(200, { data: { ...raw(patient.sample), diagnosis: 'never leaves the clinic' } });
+      .reply(status, answer);
     const result = await find(SEARCH.findPatient, { patient_id: PATIENT.toLowerCase() });
-    expect(result).toEqual([patient.sample]);
+    expect(result).toEqual([data('find-patient-by-id')]);
     expect(result[0]).not.toHaveProperty('diagnosis');
   });
 
   it('answers [] when the clinic answers 404', async () => {
     clinicApi()
       .get(clinicPath(`/patients/${PATIENT}`))
-      .reply(404, NOT_FOUND);
+      .reply(...reply('find-patient-not-found'));
     await expect(find(SEARCH.findPatient, { patient_id: PATIENT })).resolves.toEqual([]);
   });
 
@@ -148,17 +167,19 @@ describe('find_patient', () => {
     clinicApi()
       .get(clinicPath('/patients'))
       .query({ phone: '+966501234567', per_page: '10' })
-      .reply(200, { data: [raw(patient.sample)], meta: { total: 1 } });
+      .reply(...reply('find-patient-by-phone'));
     const result = await find(SEARCH.findPatient, { phone: '0501234567' });
-    expect(result.map((p) => p.id)).toEqual([PATIENT]);
+    expect(result.map((p) => p.id)).toEqual(data('find-patient-by-phone').map((p: Json) => p.id));
+    expect(result.map((p) => p.phone)).toContain('+966501234567');
   });
 
   it('finds by file number', async () => {
+    const [found] = data('find-patient-by-file');
     clinicApi()
       .get(clinicPath('/patients'))
-      .query({ file_no: 'RYD-004512', per_page: '10' })
-      .reply(200, { data: [], meta: { total: 0 } });
-    await expect(find(SEARCH.findPatient, { file_no: ' RYD-004512 ' })).resolves.toEqual([]);
+      .query({ file_no: found.file_no, per_page: '10' })
+      .reply(...reply('find-patient-by-file'));
+    await expect(find(SEARCH.findPatient, { file_no: ` ${found.file_no} ` })).resolves.toEqual([found]);
   });
 
   it.each([
@@ -171,18 +192,17 @@ describe('find_patient', () => {
   });
 
   it('still throws on insufficient_ability, naming the ability (not [])', async () => {
+    const refusal = body('find-patient-insufficient-ability');
     clinicApi()
       .get(clinicPath('/patients'))
       .query({ phone: '+966501234567', per_page: '10' })
-      .reply(403, {
-        error: 'insufficient_ability',
-        message: 'This client lacks an ability.',
-        details: { required_ability: 'patients:read' },
-      });
+      .reply(...reply('find-patient-insufficient-ability'));
     const err = await failure(find(SEARCH.findPatient, { phone: '+966 50 123 4567' }));
     expect(err.name).toBe('AppError');
+    expect(refusal.details.required_ability).toBe('patients:read');
     expect(messageOf(err)).toMatch(/"patients:read"/);
     expect(messageOf(err)).toMatch(/back office/);
+    expect(messageOf(err)).toContain(refusal.message);
   });
 });
 
@@ -190,21 +210,20 @@ describe('find_appointment', () => {
   it('finds by id with GET /appointments/{id}', async () => {
     clinicApi()
       .get(clinicPath(`/appointments/${APPOINTMENT}`))
-      .reply(200, { data: raw(appointment.sample) });
+      .reply(...reply('find-appointment-by-id'));
     await expect(find(SEARCH.findAppointment, { appointment_id: APPOINTMENT })).resolves.toEqual([
-      appointment.sample,
+      data('find-appointment-by-id'),
     ]);
   });
 
   it('answers [] when the clinic answers 404', async () => {
     clinicApi()
       .get(clinicPath(`/appointments/${APPOINTMENT}`))
-      .reply(404, NOT_FOUND);
+      .reply(...reply('find-appointment-not-found'));
     await expect(find(SEARCH.findAppointment, { appointment_id: APPOINTMENT })).resolves.toEqual([]);
   });
 
   it("lists a patient's appointments with every filter as the spec names it", async () => {
-    const second = { ...raw(appointment.sample), id: '01JDA3F7Q9B2C4D6E8G0H1J3K6', status: 'confirmed' };
     clinicApi()
       .get(clinicPath('/appointments'))
       .query({
@@ -216,7 +235,7 @@ describe('find_appointment', () => {
         practitioner_id: '01J9X4T2R7N5P3M1K8H6G4F2D0',
         per_page: '25',
       })
-      .reply(200, { data: [raw(appointment.sample), second], meta: { total: 2 } });
+      .reply(...reply('find-appointment-by-patient'));
     const result = await find(SEARCH.findAppointment, {
       patient_id: PATIENT,
       status: 'confirmed',
@@ -225,17 +244,17 @@ describe('find_appointment', () => {
       branch_id: '1',
       practitioner_id: '01J9X4T2R7N5P3M1K8H6G4F2D0',
     });
-    expect(result.map((a) => [a.id, a.status])).toEqual([
-      [APPOINTMENT, 'booked'],
-      ['01JDA3F7Q9B2C4D6E8G0H1J3K6', 'confirmed'],
-    ]);
+    expect(result.map((a) => [a.id, a.status])).toEqual(
+      data('find-appointment-by-patient').map((a: Json) => [a.id, a.status]),
+    );
+    expect(result.length).toBeGreaterThan(0);
   });
 
   it('sends only the patient when no filter is given', async () => {
     clinicApi()
       .get(clinicPath('/appointments'))
       .query({ patient_id: PATIENT, per_page: '25' })
-      .reply(200, { data: [], meta: { total: 0 } });
+      .reply(...reply('find-appointment-by-patient-none'));
     await expect(
       find(SEARCH.findAppointment, { patient_id: PATIENT, status: '', from: '' }),
     ).resolves.toEqual([]);
@@ -271,56 +290,60 @@ describe('find_appointment', () => {
   it('still throws on insufficient_ability (not [])', async () => {
     clinicApi()
       .get(clinicPath(`/appointments/${APPOINTMENT}`))
-      .reply(403, {
-        error: 'insufficient_ability',
-        message: 'This client lacks an ability.',
-        details: { required_ability: 'appointments:read' },
-      });
+      .reply(...reply('find-appointment-insufficient-ability'));
     const err = await failure(find(SEARCH.findAppointment, { appointment_id: APPOINTMENT }));
     expect(err.name).toBe('AppError');
+    expect(body('find-appointment-insufficient-ability').details.required_ability).toBe('appointments:read');
     expect(messageOf(err)).toMatch(/"appointments:read"/);
   });
 });
 
 describe('find_invoice', () => {
-  /** An invoice as a careless server might send it: clinical details that must never reach a Zap. */
-  const leaky = () => {
-    const body = raw(invoice.sample) as Record<string, unknown> & { lines: Array<Record<string, unknown>> };
-    body.lines = body.lines.map((l) => ({
+  /**
+   * hand-built from a recorded invoice: the clinical details a careless server might add, which must never reach
+   * a Zap. The interface's own invoice answers carry none (the sandbox puts procedure lines only in deliveries).
+   */
+  const leaky = (invoice: Json) => ({
+    ...invoice,
+    lines: invoice.lines.map((l: Json) => ({
       ...l,
       code: 'D1110',
       description: 'Scaling',
       tooth: '16',
       surfaces: 'MO',
-    }));
-    return { ...body, diagnosis_code: 'K05.1', notes: 'clinical note' };
-  };
+    })),
+    diagnosis_code: 'K05.1',
+    notes: 'clinical note',
+  });
 
   it('finds by id with GET /invoices/{id}, through the privacy whitelist, with SAR siblings', async () => {
+    const invoice = data('find-invoice-by-id');
+    const [status] = reply('find-invoice-by-id');
     clinicApi()
       .get(clinicPath(`/invoices/${INVOICE}`))
-      .reply(200, { data: leaky() });
+      .reply(status, { data: leaky(invoice) });
     const [found, ...rest] = await find(SEARCH.findInvoice, { invoice_id: INVOICE });
     expect(rest).toEqual([]);
-    expect(found).toEqual(invoice.sample);
+    expect(withoutSar(found!)).toEqual(invoice);
     expect(found).not.toHaveProperty('diagnosis_code');
     expect(found).not.toHaveProperty('notes');
     for (const line of found!.lines as Array<Record<string, unknown>>) {
       for (const secret of ['code', 'description', 'tooth', 'surfaces'])
         expect(line).not.toHaveProperty(secret);
     }
-    expect(found!.total_sar).toBe('460.00');
-    expect(sarSiblings(found)).toBe(12);
+    expect(found!.total_sar).toBe(sar(invoice.total_halalas));
+    expect(sarSiblings(found)).toBe(halalasIn(invoice));
   });
 
   it('answers [] when the clinic answers 404', async () => {
     clinicApi()
       .get(clinicPath(`/invoices/${INVOICE}`))
-      .reply(404, NOT_FOUND);
+      .reply(...reply('find-invoice-not-found'));
     await expect(find(SEARCH.findInvoice, { invoice_id: INVOICE })).resolves.toEqual([]);
   });
 
   it("lists a patient's invoices by status and issue dates, each through the whitelist", async () => {
+    const [status, page] = reply('find-invoice-by-patient');
     clinicApi()
       .get(clinicPath('/invoices'))
       .query({
@@ -330,14 +353,15 @@ describe('find_invoice', () => {
         issued_to: '2026-12-01',
         per_page: '25',
       })
-      .reply(200, { data: [leaky()], meta: { total: 1 } });
+      .reply(status, { ...page, data: page.data.map(leaky) });
     const result = await find(SEARCH.findInvoice, {
       patient_id: PATIENT,
       status: 'partially_paid',
       issued_from: '2026-11-01',
       issued_to: '2026-12-01',
     });
-    expect(result).toEqual([invoice.sample]);
+    expect(result.map(withoutSar)).toEqual(page.data);
+    expect(result.length).toBeGreaterThan(0);
   });
 
   it.each([
@@ -364,43 +388,54 @@ describe('find_invoice', () => {
 });
 
 describe('find_item', () => {
+  const item = data('find-item-by-id');
+  const ITEM = item.id as number;
+
   it('finds by id with GET /items/{id}; a bare item is accepted', async () => {
-    cashierApi().get(cashierPath('/items/311')).reply(200, raw(item.sample));
-    const result = await find(SEARCH.findItem, { item_id: '311' });
-    expect(result).toEqual([item.sample]);
-    expect((result[0]!.variants as Array<Record<string, unknown>>).map((v) => v.price_sar)).toEqual([
-      '9.00',
-      '12.00',
-    ]);
+    // hand-built: the recorded item without its {data} envelope (the sandbox always wraps).
+    cashierApi()
+      .get(cashierPath(`/items/${ITEM}`))
+      .reply(200, item);
+    const result = await find(SEARCH.findItem, { item_id: String(ITEM) });
+    expect(result.map(withoutSar)).toEqual([item]);
+    expect((result[0]!.variants as Array<Record<string, unknown>>).map((v) => v.price_sar)).toEqual(
+      item.variants.map((v: Json) => sar(v.price_halalas)),
+    );
   });
 
   it('accepts an item wrapped in {data}', async () => {
     cashierApi()
-      .get(cashierPath('/items/311'))
-      .reply(200, { data: raw(item.sample) });
-    await expect(find(SEARCH.findItem, { item_id: 311 })).resolves.toEqual([item.sample]);
+      .get(cashierPath(`/items/${ITEM}`))
+      .reply(...reply('find-item-by-id'));
+    const result = await find(SEARCH.findItem, { item_id: ITEM });
+    expect(result.map(withoutSar)).toEqual([item]);
   });
 
   it('answers [] when the cashier answers 404', async () => {
-    cashierApi().get(cashierPath('/items/311')).reply(404, NOT_FOUND);
-    await expect(find(SEARCH.findItem, { item_id: '311' })).resolves.toEqual([]);
+    cashierApi()
+      .get(cashierPath(`/items/${ITEM}`))
+      .reply(...reply('find-item-not-found'));
+    await expect(find(SEARCH.findItem, { item_id: String(ITEM) })).resolves.toEqual([]);
   });
 
   it('finds by SKU with GET /items?sku=', async () => {
     cashierApi()
       .get(cashierPath('/items'))
       .query({ sku: 'COF-AR-L', per_page: '10' })
-      .reply(200, { data: [raw(item.sample)], meta: {} });
+      .reply(...reply('find-item-by-sku'));
     const result = await find(SEARCH.findItem, { sku: 'COF-AR-L' });
-    expect(result.map((i) => i.id)).toEqual([311]);
+    expect(result.map((i) => i.id)).toEqual(data('find-item-by-sku').map((i: Json) => i.id));
+    expect(result.length).toBeGreaterThan(0);
   });
 
   it('finds by barcode with GET /items?barcode=', async () => {
     cashierApi()
       .get(cashierPath('/items'))
       .query({ barcode: '6281000001187', per_page: '10' })
-      .reply(200, { data: [], meta: {} });
-    await expect(find(SEARCH.findItem, { barcode: '6281000001187' })).resolves.toEqual([]);
+      .reply(...reply('find-item-by-barcode'));
+    const result = await find(SEARCH.findItem, { barcode: '6281000001187' });
+    expect(result.map((i) => i.id)).toEqual(data('find-item-by-barcode').map((i: Json) => i.id));
+    expect(result.length).toBeGreaterThan(0);
   });
 
   it.each([
@@ -413,21 +448,22 @@ describe('find_item', () => {
 });
 
 describe('find_order', () => {
-  const ORDER = order.sample.id;
+  const order = data('find-order-by-id');
+  const ORDER: string = order.id;
 
   it('finds by id with GET /orders/{id}', async () => {
     cashierApi()
       .get(cashierPath(`/orders/${ORDER}`))
-      .reply(200, raw(order.sample));
+      .reply(...reply('find-order-by-id'));
     const result = await find(SEARCH.findOrder, { order_id: ORDER });
-    expect(result).toEqual([order.sample]);
-    expect(result[0]!.total_sar).toBe('86.50');
+    expect(result.map(withoutSar)).toEqual([order]);
+    expect(result[0]!.total_sar).toBe(sar(order.total_halalas));
   });
 
   it('answers [] when the cashier answers 404', async () => {
     cashierApi()
       .get(cashierPath(`/orders/${ORDER}`))
-      .reply(404, NOT_FOUND);
+      .reply(...reply('find-order-not-found'));
     await expect(find(SEARCH.findOrder, { order_id: ORDER })).resolves.toEqual([]);
   });
 
@@ -438,47 +474,48 @@ describe('find_order', () => {
   it('still throws on insufficient_ability (not [])', async () => {
     cashierApi()
       .get(cashierPath(`/orders/${ORDER}`))
-      .reply(403, {
-        error: 'insufficient_ability',
-        message: 'Missing ability.',
-        details: { required_ability: 'pos:orders' },
-      });
+      .reply(...reply('find-order-insufficient-ability'));
     const err = await failure(find(SEARCH.findOrder, { order_id: ORDER }));
     expect(err.name).toBe('AppError');
+    expect(body('find-order-insufficient-ability').details.required_ability).toBe('pos:orders');
     expect(messageOf(err)).toMatch(/"pos:orders"/);
   });
 });
 
 describe('find_receipt', () => {
-  const RECEIPT = receipt.sample.id;
+  const receipt = data('find-receipt-by-id');
+  const RECEIPT: string = receipt.id;
 
   it('finds by id with GET /receipts/{id}, with SAR siblings on lines and payments', async () => {
     cashierApi()
       .get(cashierPath(`/receipts/${RECEIPT}`))
-      .reply(200, { data: raw(receipt.sample) });
+      .reply(...reply('find-receipt-by-id'));
     const [found] = await find(SEARCH.findReceipt, { receipt_id: RECEIPT });
-    expect(found).toEqual(receipt.sample);
-    expect(sarSiblings(found)).toBe(9);
+    expect(withoutSar(found!)).toEqual(receipt);
+    expect(sarSiblings(found)).toBe(halalasIn(receipt));
+    expect(halalasIn(receipt.lines)).toBeGreaterThan(0);
+    expect(halalasIn(receipt.payments)).toBeGreaterThan(0);
   });
 
   it('finds a credit note the same way', async () => {
-    const CREDIT_NOTE = creditNote.sample.id;
+    const creditNote = data('find-receipt-credit-note');
     cashierApi()
-      .get(cashierPath(`/receipts/${CREDIT_NOTE}`))
-      .reply(200, raw(creditNote.sample));
-    const [found] = await find(SEARCH.findReceipt, { receipt_id: CREDIT_NOTE });
+      .get(cashierPath(`/receipts/${creditNote.id}`))
+      .reply(...reply('find-receipt-credit-note'));
+    const [found] = await find(SEARCH.findReceipt, { receipt_id: creditNote.id });
+    expect(creditNote).toMatchObject({ kind: 'credit_note', refund_of: RECEIPT });
     expect(found).toMatchObject({
-      id: CREDIT_NOTE,
+      id: creditNote.id,
       kind: 'credit_note',
       refund_of: RECEIPT,
-      total_sar: '11.00',
+      total_sar: sar(creditNote.total_halalas),
     });
   });
 
   it('answers [] when the cashier answers 404', async () => {
     cashierApi()
       .get(cashierPath(`/receipts/${RECEIPT}`))
-      .reply(404, NOT_FOUND);
+      .reply(...reply('find-receipt-not-found'));
     await expect(find(SEARCH.findReceipt, { receipt_id: RECEIPT })).resolves.toEqual([]);
   });
 
@@ -488,32 +525,36 @@ describe('find_receipt', () => {
 });
 
 describe('find_stock_level', () => {
-  const level = raw(stockLevel.sample, ['id']);
+  /** A stock level has no id of its own: the app names it <branch_id>:<variant_id>. */
+  const idOf = (level: Json) => `${level.branch_id}:${level.variant_id}`;
 
   it('finds by branch, each level named <branch_id>:<variant_id>', async () => {
+    const levels = data('find-stock-level-by-branch');
     cashierApi()
       .get(cashierPath('/stock/levels'))
       .query({ branch_id: '1', per_page: '25' })
-      .reply(200, { data: [level, { ...level, variant_id: 241, sku: 'CAKE-DT' }], meta: {} });
+      .reply(...reply('find-stock-level-by-branch'));
     const result = await find(SEARCH.findStockLevel, { branch_id: '1' });
-    expect(result.map((s) => s.id)).toEqual(['1:118', '1:241']);
-    expect(result[0]).toEqual(stockLevel.sample);
+    expect(result.map((s) => s.id)).toEqual(levels.map(idOf));
+    expect(levels.length).toBeGreaterThan(1);
+    expect(result[0]).toEqual({ id: idOf(levels[0]), ...levels[0] });
   });
 
   it('finds by variant, low levels only', async () => {
+    const [low] = data('find-stock-level-low');
     cashierApi()
       .get(cashierPath('/stock/levels'))
-      .query({ variant_id: '118', low_only: 'true', per_page: '25' })
-      .reply(200, { data: [level], meta: {} });
-    const result = await find(SEARCH.findStockLevel, { variant_id: '118', low_only: 'yes' });
-    expect(result.map((s) => s.id)).toEqual(['1:118']);
+      .query({ variant_id: String(low.variant_id), low_only: 'true', per_page: '25' })
+      .reply(...reply('find-stock-level-low'));
+    const result = await find(SEARCH.findStockLevel, { variant_id: String(low.variant_id), low_only: 'yes' });
+    expect(result.map((s) => s.id)).toEqual([idOf(low)]);
   });
 
   it('sends branch, variant and a "no" for low only', async () => {
     cashierApi()
       .get(cashierPath('/stock/levels'))
       .query({ branch_id: '2', variant_id: '118', low_only: 'false', per_page: '25' })
-      .reply(200, { data: [], meta: {} });
+      .reply(...reply('find-stock-level-none'));
     await expect(
       find(SEARCH.findStockLevel, { branch_id: 2, variant_id: 118, low_only: false }),
     ).resolves.toEqual([]);
@@ -533,58 +574,63 @@ describe('find_stock_level', () => {
 });
 
 describe('find_z_report', () => {
-  const SESSION = zReport.sample.id;
+  const report = data('find-z-report-closed');
+  const SESSION: string = report.id;
 
   it('reads GET /sessions/{id}/z-report, SAR siblings nested too', async () => {
     cashierApi()
       .get(cashierPath(`/sessions/${SESSION}/z-report`))
-      .reply(200, { data: raw(zReport.sample) });
+      .reply(...reply('find-z-report-closed'));
     const [found] = await find(SEARCH.findZReport, { session_id: SESSION });
-    expect(found).toEqual(zReport.sample);
+    expect(withoutSar(found!)).toEqual(report);
     expect(found).toMatchObject({
-      variance_sar: '-2.50',
-      z_report: { sales: { total_sar: '12845.50' }, prepayments_applied: { total_sar: '150.00' } },
-      expected: { cash_sar: '4123.00' },
-      counted: { cash_sar: '4120.50' },
+      variance_sar: sar(report.variance_halalas),
+      z_report: {
+        sales: { total_sar: sar(report.z_report.sales.total_halalas) },
+        prepayments_applied: { total_sar: sar(report.z_report.prepayments_applied.total_halalas) },
+      },
+      expected: { cash_sar: sar(report.expected.cash_halalas) },
+      counted: { cash_sar: sar(report.counted.cash_halalas) },
     });
+    expect(sarSiblings(found)).toBe(halalasIn(report));
   });
 
   it('answers [] when the cashier answers 404', async () => {
     cashierApi()
       .get(cashierPath(`/sessions/${SESSION}/z-report`))
-      .reply(404, NOT_FOUND);
+      .reply(...reply('find-z-report-not-found'));
     await expect(find(SEARCH.findZReport, { session_id: SESSION })).resolves.toEqual([]);
   });
 
   it('halts on 409: the session is not closed yet', async () => {
+    const [status, refusal] = reply('find-z-report-open', 0);
     cashierApi()
       .get(cashierPath(`/sessions/${SESSION}/z-report`))
-      .reply(409, { error: 'session_open', message: 'Session is still open.', details: {} });
+      .reply(...reply('find-z-report-open', 0));
     const err = await failure(find(SEARCH.findZReport, { session_id: SESSION }));
+    expect([status, refusal.error]).toEqual([409, 'session_open']);
     expect(err.name).toBe('HaltedError');
     expect(err.message).toMatch(/till session is not closed yet/);
     expect(err.message).toMatch(/once the cashier closes/);
-    expect(err.message).toMatch(/Session is still open\./);
+    expect(err.message).toContain(refusal.message);
   });
 
   it('halts in Arabic for an Arabic connection', async () => {
+    const refusal = body('find-z-report-open', 1);
     cashierApi('ar')
       .get(cashierPath(`/sessions/${SESSION}/z-report`))
-      .reply(409, { error: 'session_open', message: 'الجلسة مفتوحة', details: {} });
+      .reply(...reply('find-z-report-open', 1));
     const err = await failure(find(SEARCH.findZReport, { session_id: SESSION }, { ...AUTH, language: 'ar' }));
     expect(err.name).toBe('HaltedError');
     expect(err.message).toMatch(/لم تُغلق بعد/);
-    expect(err.message).toMatch(/الجلسة مفتوحة/);
+    expect(refusal.message).toMatch(/[\u0600-\u06FF]{3,}/);
+    expect(err.message).toContain(refusal.message);
   });
 
   it('still throws other errors (insufficient_ability), not [] or a halt', async () => {
     cashierApi()
       .get(cashierPath(`/sessions/${SESSION}/z-report`))
-      .reply(403, {
-        error: 'insufficient_ability',
-        message: 'Missing ability.',
-        details: { required_ability: 'pos:read' },
-      });
+      .reply(...reply('find-z-report-insufficient-ability'));
     const err = await failure(find(SEARCH.findZReport, { session_id: SESSION }));
     expect(err.name).toBe('AppError');
     expect(messageOf(err)).toMatch(/"pos:read"/);

@@ -1,3 +1,6 @@
-// Default base addresses for the unit suites, as the app's environment would set them on Zapier.
-process.env.CLINIC_BASE_URL = 'https://clinic.example.test/partner/v1';
-process.env.CASHIER_BASE_URL = 'https://pos.example.test/api/partner/v1';
+import { UNIT_BASE_URLS } from './fixtures';
+
+// Default base addresses for the unit suites, as the app's environment would set them on Zapier. The recorded
+// fixtures (test/fixtures) are rewritten to these by `npm run record`.
+process.env.CLINIC_BASE_URL = UNIT_BASE_URLS.clinic;
+process.env.CASHIER_BASE_URL = UNIT_BASE_URLS.cashier;

@@ -1,5 +1,6 @@
 import nock from 'nock';
 import { performStartingSoon } from '../triggers/appointment_starting_soon';
+import { data, definition, queryOf, reply, type Json } from './fixtures';
 import { appTester, AUTH, CLINIC, clinicApi, clinicPath, useNock } from './helpers';
 
 /*
@@ -7,38 +8,28 @@ import { appTester, AUTH, CLINIC, clinicApi, clinicPath, useNock } from './helpe
  * now + minutes_before, in Riyadh time (+03:00).
  */
 
-// 07:00 UTC is 10:00 in Riyadh.
+// 07:00 UTC is 10:00 in Riyadh: the instant the fixtures were recorded at (the sandbox's clock and the app's).
 const NOW = Date.parse('2026-11-24T07:00:00Z');
 
+/** Whole minutes from NOW to an appointment's start. */
+const minutesTo = (startsAt: string) => Math.round((Date.parse(startsAt) - NOW) / 60_000);
+const UPCOMING = ['booked', 'confirmed', 'arrived'];
+
 let seq = 0;
-/** An appointment as the clinic lists it; ids are distinct ULID-shaped strings. */
+/**
+ * hand-built rows for what a recording cannot choose (a full page of 100, starts written in UTC, clinical
+ * extras): a recorded appointment with a new id and the given changes.
+ */
 const appt = (overrides: Record<string, unknown> = {}) => {
   seq += 1;
-  return {
-    id: `01JDA3F7Q9B2C4D6E8G0H${String(seq).padStart(5, '0')}`,
-    patient_id: '01JD8ZK6M4Q2W7R9T3V5X8Y1AB',
-    branch_id: 1,
-    practitioner_id: '01J9X4T2R7N5P3M1K8H6G4F2D0',
-    appointment_type_id: 4,
-    room_id: 12,
-    status: 'booked',
-    starts_at: '2026-11-24T10:30:00+03:00',
-    ends_at: '2026-11-24T11:00:00+03:00',
-    source: 'online',
-    external_ref: null,
-    note: null,
-    cancel_reason: null,
-    cancelled_at: null,
-    created_at: '2026-11-21T14:05:11+03:00',
-    updated_at: '2026-11-21T14:05:11+03:00',
-    ...overrides,
-  };
+  const [template] = data('starting-soon');
+  return { ...template, id: `01JDA3F7Q9B2C4D6E8G0H${String(seq).padStart(5, '0')}`, ...overrides };
 };
 
 const run = (inputData: Record<string, unknown>) =>
   appTester(performStartingSoon, { authData: AUTH, inputData }) as Promise<Array<Record<string, unknown>>>;
 
-const page = (data: unknown[]) => ({ data, meta: { total: data.length, page: 1, per_page: 100 } });
+const page = (rows: unknown[]) => ({ data: rows, meta: { total: rows.length, page: 1, per_page: 100 } });
 
 describe('appointment starting soon', () => {
   useNock();
@@ -50,7 +41,7 @@ describe('appointment starting soon', () => {
   afterEach(() => jest.restoreAllMocks());
 
   it('asks the window from now to now + minutes_before in +03:00, 100 a page, page 1', async () => {
-    const booked = appt({ starts_at: '2026-11-24T10:45:00+03:00' });
+    const rows = data('starting-soon');
     clinicApi()
       .get(clinicPath('/appointments'))
       .query({
@@ -59,61 +50,78 @@ describe('appointment starting soon', () => {
         page: '1',
         per_page: '100',
       })
-      .reply(200, page([booked]));
+      .reply(...reply('starting-soon'));
 
     const result = await run({ minutes_before: '60' });
 
-    expect(result).toEqual([{ ...booked, minutes_until_start: 45 }]);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(result).toEqual(rows.map((a: Json) => ({ ...a, minutes_until_start: minutesTo(a.starts_at) })));
   });
 
   it('adds branch_id and practitioner_id to the query when set', async () => {
-    const match = appt({ branch_id: 3, starts_at: '2026-11-25T09:00:00+03:00' });
+    // The branch and practitioner the recording filtered on.
+    const { branch_id, practitioner_id } = queryOf(definition('starting-soon-filtered'));
+    const rows = data('starting-soon-filtered');
     clinicApi()
       .get(clinicPath('/appointments'))
       .query({
         from: '2026-11-24T10:00:00+03:00',
         to: '2026-11-25T10:00:00+03:00',
-        branch_id: '3',
-        practitioner_id: '01J9X4T2R7N5P3M1K8H6G4F2D0',
+        branch_id: branch_id!,
+        practitioner_id: practitioner_id!,
         page: '1',
         per_page: '100',
       })
-      .reply(200, page([match]));
+      .reply(...reply('starting-soon-filtered'));
 
-    const result = await run({
-      minutes_before: 1440,
-      branch_id: '3',
-      practitioner_id: '01J9X4T2R7N5P3M1K8H6G4F2D0',
-    });
+    const result = await run({ minutes_before: 1440, branch_id, practitioner_id });
 
-    expect(result.map((a) => a.id)).toEqual([match.id]);
-    expect(result[0]!.minutes_until_start).toBe(23 * 60);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(result.map((a) => a.id)).toEqual(rows.map((a: Json) => a.id));
+    expect(result[0]!.minutes_until_start).toBe(minutesTo(rows[0].starts_at));
   });
 
   it('keeps booked, confirmed and arrived; drops cancelled, no_show, completed and in_progress', async () => {
-    const statuses = ['booked', 'confirmed', 'arrived', 'cancelled', 'no_show', 'completed', 'in_progress'];
-    const rows = statuses.map((status) => appt({ status }));
-    clinicApi().get(clinicPath('/appointments')).query(true).reply(200, page(rows));
+    const rows: Json[] = data('starting-soon-statuses');
+    clinicApi()
+      .get(clinicPath('/appointments'))
+      .query(true)
+      .reply(...reply('starting-soon-statuses'));
 
     const result = await run({ minutes_before: '60' });
 
-    expect(result.map((a) => a.status).sort()).toEqual(['arrived', 'booked', 'confirmed']);
+    const statuses = new Set(rows.map((a) => a.status));
+    for (const s of ['booked', 'confirmed', 'arrived', 'cancelled', 'no_show', 'completed', 'in_progress'])
+      expect(statuses).toContain(s);
+    expect(result.map((a) => a.status).sort()).toEqual(
+      rows
+        .map((a) => a.status)
+        .filter((s) => UPCOMING.includes(s))
+        .sort(),
+    );
   });
 
   it('filters the appointment type on its side, not in the query', async () => {
-    const type4 = appt({ appointment_type_id: 4 });
-    const type5 = appt({ appointment_type_id: 5 });
+    const rows: Json[] = data('starting-soon-day');
+    const type = rows[0].appointment_type_id;
+    expect(rows.some((a) => a.appointment_type_id !== type)).toBe(true);
     clinicApi()
       .get(clinicPath('/appointments'))
       .query((q) => !('appointment_type_id' in q))
-      .reply(200, page([type4, type5]));
+      .reply(...reply('starting-soon-day'));
 
-    const result = await run({ minutes_before: '60', appointment_type_id: '4' });
+    const result = await run({ minutes_before: '60', appointment_type_id: String(type) });
 
-    expect(result.map((a) => a.id)).toEqual([type4.id]);
+    expect(result.map((a) => a.id).sort()).toEqual(
+      rows
+        .filter((a) => a.appointment_type_id === type && UPCOMING.includes(a.status))
+        .map((a) => a.id)
+        .sort(),
+    );
   });
 
   it('follows page 2 when page 1 is full', async () => {
+    // hand-built pages (appt()): a full page of 100 and a short second page.
     const first = Array.from({ length: 100 }, () => appt());
     const second = [appt(), appt()];
     const query = { from: '2026-11-24T10:00:00+03:00', to: '2026-11-24T11:00:00+03:00', per_page: '100' };
@@ -133,6 +141,7 @@ describe('appointment starting soon', () => {
   });
 
   it('computes minutes_until_start from now, whatever offset starts_at is written in', async () => {
+    // hand-built rows (appt()): starts written in UTC too; the sandbox writes every time in +03:00.
     const rows = [
       appt({ starts_at: '2026-11-24T10:45:00+03:00' }),
       appt({ starts_at: '2026-11-24T07:20:00Z' }),
@@ -153,6 +162,7 @@ describe('appointment starting soon', () => {
   });
 
   it('passes appointments through the whitelist (nothing clinical reaches the Zap)', async () => {
+    // hand-built row (appt()): clinical fields no answer should carry.
     clinicApi()
       .get(clinicPath('/appointments'))
       .query(true)
@@ -169,6 +179,7 @@ describe('appointment starting soon', () => {
     const unmatched: unknown[] = [];
     const listener = (req: unknown) => unmatched.push(req);
     nock.emitter.on('no match', listener);
+    // hand-built: a trap that must never answer.
     const scope = nock(new URL(CLINIC).origin)
       .get(() => true)
       .reply(200, page([]));

@@ -1,0 +1,1232 @@
+/**
+ * `npm run record`: records the unit suites' fixtures from the local sandbox.
+ *
+ * Each scenario below runs on a fresh sandbox (in-process, fixed port, seed and start time, clock standing still)
+ * and makes real calls through the app (its perform functions in core's app tester, or its interface client)
+ * while nock's recorder listens. The requests to the two partner interfaces are kept, rewritten to the unit
+ * suites' base addresses, stripped of volatile headers and written to test/fixtures/recorded/<scenario>.json;
+ * one genuine delivery per event goes to test/fixtures/recorded/deliveries/<event>.json. The same sandbox, seed
+ * and calls give the same files, so re-recording without a change leaves git clean.
+ *
+ * `npm run record` records everything (and removes files of scenarios that no longer exist);
+ * `npm run record -- find-item-by-id deliveries` records only the scenarios named.
+ */
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, relative } from 'node:path';
+import nock from 'nock';
+import * as prettier from 'prettier';
+import { startSandbox, type Sandbox, type SandboxOptions, type TokenName } from '../sandbox';
+import {
+  DELIVERIES_DIR,
+  HOOK_TARGET_URL,
+  RECORDED_DIR,
+  UNIT_BASE_URLS,
+  type Definition,
+  type Json,
+} from '../test/fixtures';
+
+// Core reads this when it loads (quiet memory lines, no .env): set it before the app is required in main().
+process.env.NODE_ENV ??= 'test';
+
+/** The sandbox's port while recording (the fixtures do not depend on it: they are rewritten). */
+const PORT = Number(process.env.RECORD_PORT ?? 4091);
+const RANDOM_SEED = 20261121;
+/** 10:00 in Riyadh: the seed's appointments, receipts and sessions lie around it. */
+const START_TIME = '2026-11-24T07:00:00Z';
+const ROOT = join(__dirname, '..');
+
+const SANDBOX_PREFIX = { clinic: '/partner/v1', cashier: '/api/partner/v1' } as const;
+type Api = keyof typeof SANDBOX_PREFIX;
+
+/** Response headers that change from run to run or say nothing about the answer. */
+const VOLATILE_HEADER = /^(date|connection|keep-alive|content-length|transfer-encoding|x-ratelimit-.*)$/i;
+
+type AuthData = Record<string, string>;
+type Fn = (z: unknown, bundle: unknown) => unknown;
+type Operations = Record<string, { operation: Record<string, unknown> }>;
+
+interface AppModules {
+  tester: (fn: Fn, bundle: object) => Promise<Json>;
+  app: { triggers: Operations; creates: Operations; searches: Operations; authentication: { test: Fn } };
+  clientFor: typeof import('../lib/http').clientFor;
+  events: typeof import('../lib/hooks/events').EVENTS;
+}
+
+interface Ctx {
+  sb: Sandbox;
+  refs: Sandbox['refs'];
+  /** Connection data: the named (or literal) tokens, the sandbox's base addresses, the language. */
+  auth(o?: {
+    clinic?: TokenName | string | null;
+    cashier?: TokenName | string | null;
+    lang?: string;
+  }): AuthData;
+  /** The connection test (GET /ping on each interface with a token). */
+  testAuth(authData: AuthData): Promise<Json>;
+  /** Runs an operation's function of the app as Zapier does. */
+  op(kind: 'triggers' | 'creates' | 'searches', key: string, fn: string, bundle: object): Promise<Json>;
+  perform(kind: 'creates' | 'searches', key: string, inputData: object, authData?: AuthData): Promise<Json>;
+  /** Runs `fn` with the app's client of an interface, inside the app (middleware and error mapper included). */
+  client(
+    api: Api,
+    fn: (c: import('../lib/http').ApiClient) => Promise<unknown>,
+    authData?: AuthData,
+  ): Promise<Json>;
+  /** A request of a sandbox-only endpoint (not recorded as a partner answer). */
+  control(path: string, body?: unknown, method?: string): Promise<Json>;
+  /** A plain request, for what the app never sends (no token). */
+  fetch(url: string, o?: { method?: string; lang?: string; body?: unknown; token?: string }): Promise<Json>;
+  /** The local receiver: 204 under /ok/, 410 under /gone/, 500 under /fail/. */
+  receiver: string;
+  events: AppModules['events'];
+  /** Calls whose requests are not part of the scenario (getting ready, looking up ids). */
+  unrecorded<T>(fn: () => Promise<T>): Promise<T>;
+  /** An expected failure: the error is swallowed (its answer is what is recorded). */
+  fails(p: Promise<unknown>): Promise<void>;
+}
+
+interface Scenario {
+  name: string;
+  /**
+   * The recorded answers, in order: a status, or "status what" where what is the error code, `rows` (a non-empty
+   * list), `empty` (an empty list) or `object`. A recording that differs is refused.
+   */
+  expect: Array<number | string>;
+  sandbox?: SandboxOptions;
+  /** Keeps answers of the sandbox's stand-in for an endpoint the specs do not show (see `note`). */
+  standIn?: string;
+  run(ctx: Ctx): Promise<unknown>;
+}
+
+const NO_PATIENT = '01JD8ZK6M4Q2W7R9T3V5X8Y1AB';
+const NO_APPOINTMENT = '01JDA3F7Q9B2C4D6E8G0H1J3K5';
+const NO_INVOICE = '01JDA5N2P8R4S6T8V0W2X4Y6Z8';
+const NO_ORDER = '01JDAD4E5F6G7H8J9K0M1N2P3Q';
+const NO_SESSION = '01JDA9Z8Y7X6W5V4T3S2R1Q0P9';
+const repeat = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
+
+/** Order Lines of Create Order with the sandbox's own catalogue (variant 118, date cake by SKU, an open item). */
+const ORDER_INPUT = {
+  external_id: 'SHOP-100482',
+  branch_id: '2',
+  customer_name: 'خالد الغامدي',
+  customer_phone: '0555012345',
+  prepaid: 'true',
+  order_type: 'pickup',
+  lines: [
+    { variant_id: '118', qty: '2', unit_price_sar: '12.5' },
+    { sku: 'BAK-DATE', qty: '1' },
+    { name: 'Gift wrap', qty: '1', unit_price_sar: '5' },
+  ],
+};
+
+const bookingInput = (c: Ctx) => ({
+  patient_id: c.refs.clinic.patient,
+  branch_id: String(c.refs.clinic.branchRiyadh),
+  appointment_type_id: String(c.refs.clinic.appointmentType),
+  starts_at: '2026-11-26T12:30:00+03:00',
+  practitioner_id: c.refs.clinic.practitioner,
+  note: 'First visit',
+  external_ref: 'web-5501',
+});
+
+/** An AppointmentWrite body as the app sends it (numbers, not input strings), for calls made with the client. */
+const bookingBody = (c: Ctx) => ({
+  ...bookingInput(c),
+  branch_id: c.refs.clinic.branchRiyadh,
+  appointment_type_id: c.refs.clinic.appointmentType,
+});
+
+/** A clinic request that fails with each error code of the clinic spec §7, in the connection's language. */
+const clinicErrors = (lang: 'en' | 'ar') => async (c: Ctx) => {
+  const patient = `/patients/${c.refs.clinic.patient}`;
+  const as = (token: TokenName) => c.auth({ clinic: token, cashier: null, lang });
+  const owner = as('clinicOwner');
+  const get = (token: TokenName, path = patient) =>
+    c.fails(c.client('clinic', (cl) => cl.get(path), as(token)));
+  const post = (path: string, body?: unknown, auth = owner) =>
+    c.fails(c.client('clinic', (cl) => cl.post(path, body), auth));
+  const subscribe = (target: string) =>
+    c.unrecorded(() =>
+      c.client('clinic', (cl) => cl.post('/webhooks', { target_url: target, event: 'appointment.created' })),
+    );
+
+  await c.fetch(`${c.sb.clinicBaseUrl}${patient}`, { lang }); // unauthenticated
+  await get('clinicRevokedToken'); // token_invalid
+  await get('clinicSuspended'); // tenant_inactive
+  await get('clinicNotEntitled'); // not_entitled
+  await post('/appointments', bookingBody(c), as('clinicReadOnly')); // insufficient_ability
+  await c.fails(c.client('clinic', (cl) => cl.raw('GET', '/webhooks'), as('clinicNonOwner'))); // forbidden
+  await get('clinicOwner', `/patients/${NO_PATIENT}`); // not_found
+  await get('clinicRevokedClient'); // client_revoked
+
+  // webhook_disabled: a receiver that answered 410 switched the subscription off.
+  const gone = (await subscribe(`${c.receiver}/gone/1`)) as { body: { id: number } };
+  await c.unrecorded(() => c.fails(c.client('clinic', (cl) => cl.post(`/webhooks/${gone.body.id}/test`))));
+  await post(`/webhooks/${gone.body.id}/test`);
+
+  // delivery_sent and payload_redacted: the clinic shows no re-send endpoint; the sandbox's stand-in answers.
+  const testDelivery = async (target: string) => {
+    const sub = (await subscribe(target)) as { body: { id: number } };
+    await c.unrecorded(() => c.fails(c.client('clinic', (cl) => cl.post(`/webhooks/${sub.body.id}/test`))));
+    return c.sb.deliveries({ subscriptionId: sub.body.id }).at(-1)!.id;
+  };
+  const sent = await testDelivery(`${c.receiver}/ok/1`);
+  await c.fetch(`${c.sb.controlUrl}/deliveries/${sent}/resend`, { method: 'POST', lang });
+  // A failed delivery whose body was then removed (as retention or an erasure does).
+  const redacted = await testDelivery(`${c.receiver}/fail/1`);
+  await c.unrecorded(() => c.control(`/deliveries/${redacted}/redact`, {}));
+  await c.fetch(`${c.sb.controlUrl}/deliveries/${redacted}/resend`, { method: 'POST', lang });
+
+  await post(`/appointments/${c.refs.clinic.appointmentInProgress}/cancel`, {}); // appointment_locked
+  await post('/appointments', { ...bookingBody(c), starts_at: '2026-11-26T12:30:00' }); // validation_failed
+  await get('clinicOwner', '/webhooks/events/nope/recent'); // event_unknown
+  await post('/webhooks', { target_url: 'https://10.0.0.5/x', event: 'appointment.created' }); // url_not_allowed
+
+  const { webhookLimit, rateLimitPerMinute } = c.sb.config;
+  c.sb.config.webhookLimit = 0; // webhook_limit
+  await post('/webhooks', { target_url: HOOK_TARGET_URL, event: 'appointment.created' });
+  c.sb.config.webhookLimit = webhookLimit;
+
+  c.sb.config.rateLimitPerMinute = 1; // rate_limited (the owner is far past one request this minute)
+  await get('clinicOwner');
+  c.sb.config.rateLimitPerMinute = rateLimitPerMinute;
+
+  c.sb.config.planned.add('GET /patients/{id}'); // not_implemented
+  await get('clinicOwner');
+  c.sb.config.planned.delete('GET /patients/{id}');
+};
+const CLINIC_ERRORS = [
+  '401 unauthenticated',
+  '401 token_invalid',
+  '403 tenant_inactive',
+  '403 not_entitled',
+  '403 insufficient_ability',
+  '403 forbidden',
+  '404 not_found',
+  '409 client_revoked',
+  '409 webhook_disabled',
+  '409 delivery_sent',
+  '409 payload_redacted',
+  '409 appointment_locked',
+  '422 validation_failed',
+  '422 event_unknown',
+  '422 url_not_allowed',
+  '422 webhook_limit',
+  '429 rate_limited',
+  '501 not_implemented',
+];
+
+const search =
+  (key: string, inputData: (c: Ctx) => object, auth?: (c: Ctx) => AuthData) =>
+  (c: Ctx): Promise<unknown> =>
+    c.fails(c.perform('searches', key, inputData(c), auth?.(c)));
+
+const create =
+  (key: string, inputData: (c: Ctx) => object) =>
+  (c: Ctx): Promise<unknown> =>
+    c.fails(c.perform('creates', key, inputData(c)));
+
+const dropdown =
+  (key: string, page = 0) =>
+  (c: Ctx) =>
+    c.op('triggers', key, 'perform', { authData: c.auth(), meta: { page } });
+
+const clinicEvents = (c: Ctx) => c.events.filter((e) => e.api === 'clinic');
+const performList = (c: Ctx, key: string) => c.op('triggers', key, 'performList', { authData: c.auth() });
+
+const SCENARIOS: Scenario[] = [
+  /* The connection. */
+  {
+    name: 'ping',
+    expect: [200, 200],
+    run: (c) => c.testAuth(c.auth()),
+  },
+  {
+    name: 'ping-token-invalid',
+    expect: ['401 token_invalid', '401 token_invalid'],
+    run: async (c) => {
+      await c.fails(c.testAuth(c.auth({ clinic: 'clinicRevokedToken', cashier: null })));
+      await c.fails(c.testAuth(c.auth({ clinic: null, cashier: 'cashierRevokedToken' })));
+    },
+  },
+  {
+    // The sandbox's own rate limits, not the recording's raised ones, since /meta reports them.
+    name: 'clinic-meta',
+    expect: ['200 object'],
+    sandbox: { rateLimitPerMinute: 120, anonymousRateLimitPerMinute: 30 },
+    run: (c) => c.client('clinic', (cl) => cl.get('/meta')),
+  },
+
+  /* REST hooks: subscribe, unsubscribe, rotate, samples. */
+  {
+    name: 'webhook-subscribe',
+    expect: repeat(13, 201),
+    run: async (c) => {
+      for (const def of c.events) {
+        await c.op('triggers', def.key, 'performSubscribe', {
+          authData: c.auth(),
+          targetUrl: HOOK_TARGET_URL,
+          inputData: {},
+        });
+      }
+    },
+  },
+  {
+    name: 'webhook-unsubscribe',
+    expect: [204, '404 not_found', 204, '404 not_found'],
+    run: async (c) => {
+      for (const key of ['appointment_created', 'receipt_issued']) {
+        const bundle = { authData: c.auth(), targetUrl: HOOK_TARGET_URL, inputData: {} };
+        const subscribeData = await c.unrecorded(() => c.op('triggers', key, 'performSubscribe', bundle));
+        await c.op('triggers', key, 'performUnsubscribe', { ...bundle, subscribeData });
+        await c.op('triggers', key, 'performUnsubscribe', { ...bundle, subscribeData });
+      }
+    },
+  },
+  {
+    name: 'webhook-rotate',
+    expect: [200],
+    run: async (c) => {
+      const bundle = { authData: c.auth(), targetUrl: HOOK_TARGET_URL, inputData: {} };
+      const sub = await c.unrecorded(() =>
+        c.op('triggers', 'appointment_created', 'performSubscribe', bundle),
+      );
+      await c.client('clinic', (cl) => cl.post(`/webhooks/${String(sub.id)}/rotate`));
+    },
+  },
+  {
+    name: 'recent-events',
+    expect: repeat(7, '200 rows'),
+    run: async (c) => {
+      for (const def of clinicEvents(c)) await performList(c, def.key);
+    },
+  },
+  {
+    name: 'recent-events-empty',
+    expect: repeat(7, '200 empty'),
+    sandbox: { seed: false },
+    run: async (c) => {
+      for (const def of clinicEvents(c)) await performList(c, def.key);
+    },
+  },
+  {
+    name: 'webhook-catalogue',
+    expect: ['200 rows', '200 rows'],
+    run: async (c) => {
+      await performList(c, 'receipt_issued');
+      await c.client('clinic', (cl) => cl.raw('GET', '/webhooks/events'));
+    },
+  },
+  { name: 'stock-low-list', expect: ['200 rows'], run: (c) => performList(c, 'stock_low') },
+  { name: 'customers-list', expect: ['200 rows'], run: (c) => performList(c, 'customer_created') },
+  {
+    name: 'lists-empty',
+    expect: ['200 empty', '200 empty'],
+    sandbox: { seed: false },
+    run: async (c) => {
+      // Without business data no customer exists; the reference stock still has low levels: restock them.
+      await c.unrecorded(async () => {
+        const low = await c.fetch(`${c.sb.cashierBaseUrl}/stock/levels?low_only=true`, {
+          token: c.sb.tokens.cashierOwner,
+        });
+        for (const level of low.data as Array<{ branch_id: number; variant_id: number }>) {
+          await c.control('/cashier/stock', {
+            branch_id: level.branch_id,
+            variant_id: level.variant_id,
+            qty: 50,
+          });
+        }
+      });
+      await performList(c, 'stock_low');
+      await performList(c, 'customer_created');
+    },
+  },
+
+  /* Searches: found, not found, refused. */
+  {
+    name: 'find-patient-by-id',
+    expect: [200],
+    run: search('find_patient', (c) => ({ patient_id: c.refs.clinic.patient })),
+  },
+  {
+    name: 'find-patient-not-found',
+    expect: ['404 not_found'],
+    run: search('find_patient', () => ({ patient_id: NO_PATIENT })),
+  },
+  {
+    name: 'find-patient-by-phone',
+    expect: ['200 rows'],
+    run: search('find_patient', () => ({ phone: '0501234567' })),
+  },
+  {
+    name: 'find-patient-by-file',
+    expect: ['200 rows'],
+    run: async (c) => {
+      const patient = await c.unrecorded(() =>
+        c.client('clinic', (cl) => cl.get(`/patients/${c.refs.clinic.patient}`)),
+      );
+      await search('find_patient', () => ({ file_no: ` ${String(patient.file_no)} ` }))(c);
+    },
+  },
+  {
+    name: 'find-patient-by-file-none',
+    expect: ['200 empty'],
+    run: search('find_patient', () => ({ file_no: 'RYD-999999' })),
+  },
+  {
+    name: 'find-patient-insufficient-ability',
+    expect: ['403 insufficient_ability'],
+    run: search(
+      'find_patient',
+      () => ({ phone: '+966 50 123 4567' }),
+      (c) => c.auth({ clinic: 'clinicWebhooksOnly' }),
+    ),
+  },
+  {
+    name: 'find-appointment-by-id',
+    expect: [200],
+    run: search('find_appointment', (c) => ({ appointment_id: c.refs.clinic.appointmentBooked })),
+  },
+  {
+    name: 'find-appointment-not-found',
+    expect: ['404 not_found'],
+    run: search('find_appointment', () => ({ appointment_id: NO_APPOINTMENT })),
+  },
+  {
+    name: 'find-appointment-by-patient',
+    expect: ['200 rows'],
+    run: search('find_appointment', (c) => ({
+      patient_id: c.refs.clinic.patient,
+      status: 'confirmed',
+      from: '2026-11-24',
+      to: '2026-12-01T00:00:00+03:00',
+      branch_id: String(c.refs.clinic.branchRiyadh),
+      practitioner_id: c.refs.clinic.practitioner,
+    })),
+  },
+  {
+    name: 'find-appointment-by-patient-none',
+    expect: ['200 empty'],
+    run: search('find_appointment', (c) => ({ patient_id: c.refs.clinic.patient, status: 'no_show' })),
+  },
+  {
+    name: 'find-appointment-insufficient-ability',
+    expect: ['403 insufficient_ability'],
+    run: search(
+      'find_appointment',
+      (c) => ({ appointment_id: c.refs.clinic.appointmentBooked }),
+      (c) => c.auth({ clinic: 'clinicWebhooksOnly' }),
+    ),
+  },
+  {
+    name: 'find-invoice-by-id',
+    expect: [200],
+    run: search('find_invoice', (c) => ({ invoice_id: c.refs.clinic.invoicePartiallyPaid })),
+  },
+  {
+    name: 'find-invoice-not-found',
+    expect: ['404 not_found'],
+    run: search('find_invoice', () => ({ invoice_id: NO_INVOICE })),
+  },
+  {
+    name: 'find-invoice-by-patient',
+    expect: ['200 rows'],
+    run: async (c) => {
+      const invoice = await c.unrecorded(() =>
+        c.client('clinic', (cl) => cl.get(`/invoices/${c.refs.clinic.invoicePartiallyPaid}`)),
+      );
+      await search('find_invoice', () => ({
+        patient_id: invoice.patient_id,
+        status: 'partially_paid',
+        issued_from: '2026-11-01',
+        issued_to: '2026-12-01',
+      }))(c);
+    },
+  },
+  {
+    name: 'find-item-by-id',
+    expect: [200],
+    run: search('find_item', (c) => ({ item_id: String(c.refs.cashier.item) })),
+  },
+  {
+    name: 'find-item-not-found',
+    expect: ['404 not_found'],
+    run: search('find_item', () => ({ item_id: '999' })),
+  },
+  { name: 'find-item-by-sku', expect: ['200 rows'], run: search('find_item', () => ({ sku: 'COF-AR-L' })) },
+  {
+    name: 'find-item-by-barcode',
+    expect: ['200 rows'],
+    run: search('find_item', (c) => ({ barcode: c.refs.cashier.variantBarcode })),
+  },
+  {
+    name: 'find-item-by-barcode-none',
+    expect: ['200 empty'],
+    run: search('find_item', () => ({ barcode: '6280000000009' })),
+  },
+  {
+    name: 'find-order-by-id',
+    expect: [200],
+    run: search('find_order', (c) => ({ order_id: c.refs.cashier.orderReceived })),
+  },
+  {
+    name: 'find-order-not-found',
+    expect: ['404 not_found'],
+    run: search('find_order', () => ({ order_id: NO_ORDER })),
+  },
+  {
+    name: 'find-order-insufficient-ability',
+    expect: ['403 insufficient_ability'],
+    run: search(
+      'find_order',
+      (c) => ({ order_id: c.refs.cashier.orderReceived }),
+      (c) => c.auth({ cashier: 'cashierReadOnly' }),
+    ),
+  },
+  {
+    name: 'find-receipt-by-id',
+    expect: [200],
+    run: search('find_receipt', (c) => ({ receipt_id: c.refs.cashier.receipt })),
+  },
+  {
+    name: 'find-receipt-credit-note',
+    expect: [200],
+    run: search('find_receipt', (c) => ({ receipt_id: c.refs.cashier.creditNote })),
+  },
+  {
+    name: 'find-receipt-not-found',
+    expect: ['404 not_found'],
+    run: search('find_receipt', () => ({ receipt_id: NO_ORDER })),
+  },
+  {
+    name: 'find-stock-level-by-branch',
+    expect: ['200 rows'],
+    run: search('find_stock_level', (c) => ({ branch_id: String(c.refs.cashier.branchRiyadh) })),
+  },
+  {
+    name: 'find-stock-level-low',
+    expect: ['200 rows'],
+    run: search('find_stock_level', (c) => ({
+      variant_id: String(c.refs.cashier.lowStock.variant_id),
+      low_only: 'yes',
+    })),
+  },
+  {
+    name: 'find-stock-level-none',
+    expect: ['200 empty'],
+    run: search('find_stock_level', (c) => ({
+      branch_id: c.refs.cashier.okStock.branch_id,
+      variant_id: c.refs.cashier.okStock.variant_id,
+      low_only: true,
+    })),
+  },
+  {
+    name: 'find-z-report-closed',
+    expect: [200],
+    run: search('find_z_report', (c) => ({ session_id: c.refs.cashier.closedSession })),
+  },
+  {
+    name: 'find-z-report-not-found',
+    expect: ['404 not_found'],
+    run: search('find_z_report', () => ({ session_id: NO_SESSION })),
+  },
+  {
+    name: 'find-z-report-open',
+    expect: ['409 session_open', '409 session_open'],
+    run: async (c) => {
+      for (const lang of ['en', 'ar']) {
+        await search(
+          'find_z_report',
+          () => ({ session_id: c.refs.cashier.openSession }),
+          () => c.auth({ lang }),
+        )(c);
+      }
+    },
+  },
+  {
+    name: 'find-z-report-insufficient-ability',
+    expect: ['403 insufficient_ability'],
+    run: async (c) => {
+      const client = await c.unrecorded(() =>
+        c.control('/tokens', { interface: 'cashier', abilities: ['pos:orders'], name: 'Orders only' }),
+      );
+      await search(
+        'find_z_report',
+        () => ({ session_id: c.refs.cashier.closedSession }),
+        () => c.auth({ cashier: String(client.data.token) }),
+      )(c);
+    },
+  },
+
+  /* Actions. */
+  { name: 'book-appointment', expect: [201], run: create('book_appointment', bookingInput) },
+  {
+    name: 'book-appointment-repeat',
+    expect: [200],
+    run: async (c) => {
+      await c.unrecorded(() => c.perform('creates', 'book_appointment', bookingInput(c)));
+      await c.perform('creates', 'book_appointment', bookingInput(c));
+    },
+  },
+  {
+    name: 'book-appointment-by-phone',
+    expect: [201],
+    run: create('book_appointment', (c) => ({
+      patient_phone: '050 123 4567',
+      patient_name: 'سارة الشهري',
+      branch_id: c.refs.clinic.branchRiyadh,
+      appointment_type_id: c.refs.clinic.appointmentType,
+      starts_at: '2026-11-26T12:30:00+03:00',
+    })),
+  },
+  {
+    name: 'cancel-appointment',
+    expect: [200],
+    run: create('cancel_appointment', (c) => ({
+      appointment_id: c.refs.clinic.appointmentBooked.toLowerCase(),
+      reason: 'no_show',
+    })),
+  },
+  {
+    name: 'cancel-appointment-locked',
+    expect: ['409 appointment_locked'],
+    run: create('cancel_appointment', (c) => ({ appointment_id: c.refs.clinic.appointmentInProgress })),
+  },
+  { name: 'create-order', expect: [201], run: create('create_order', () => ORDER_INPUT) },
+  {
+    name: 'create-order-repeat',
+    expect: [200],
+    run: async (c) => {
+      await c.unrecorded(() => c.perform('creates', 'create_order', ORDER_INPUT));
+      await c.perform('creates', 'create_order', ORDER_INPUT);
+    },
+  },
+  {
+    name: 'cancel-order',
+    expect: [200],
+    run: async (c) => {
+      const order = await c.unrecorded(() => c.perform('creates', 'create_order', ORDER_INPUT));
+      await c.perform('creates', 'cancel_order', { order_id: order.id });
+    },
+  },
+  {
+    name: 'cancel-order-not-cancellable',
+    expect: ['409 order_not_cancellable'],
+    run: async (c) => {
+      const order = await c.unrecorded(async () => {
+        const created = await c.perform('creates', 'create_order', ORDER_INPUT);
+        await c.control(`/cashier/orders/${String(created.id)}/status`, { status: 'rejected' });
+        return created;
+      });
+      await c.fails(c.perform('creates', 'cancel_order', { order_id: order.id }));
+    },
+  },
+  {
+    name: 'create-item',
+    expect: [201],
+    run: create('create_item', () => ({
+      name_ar: 'قهوة تركية',
+      name_en: 'Turkish Coffee',
+      category_id: '4',
+      variants: [
+        {
+          variant_name_ar: 'صغير',
+          sku: 'COF-TR-S',
+          barcode: '6281000009901',
+          price_sar: '9',
+          is_default: 'true',
+        },
+        { variant_name_ar: 'كبير', sku: 'COF-TR-L', price_sar: '12.00' },
+      ],
+    })),
+  },
+  {
+    name: 'create-item-default-price',
+    expect: [201],
+    run: create('create_item', () => ({
+      name_ar: 'ماء',
+      category_id: '5',
+      default_price_sar: '1.50',
+      variants: [],
+    })),
+  },
+  {
+    name: 'create-item-insufficient-ability',
+    expect: ['403 insufficient_ability'],
+    run: (c) =>
+      c.fails(
+        c.client(
+          'cashier',
+          (cl) => cl.post('/items', { name_ar: 'قهوة' }),
+          c.auth({ cashier: 'cashierReadOnly' }),
+        ),
+      ),
+  },
+  {
+    name: 'update-item',
+    expect: [200],
+    run: create('update_item', (c) => ({
+      item_id: String(c.refs.cashier.item),
+      name_en: 'Saudi Coffee',
+      variants: [],
+    })),
+  },
+  {
+    name: 'update-item-variants',
+    expect: [200, 200],
+    run: create('update_item', (c) => ({
+      item_id: c.refs.cashier.item,
+      variants: [
+        { sku: 'COF-AR-L', price_sar: '13' },
+        { variant_name_ar: 'وسط', sku: 'COF-AR-M', price_sar: '11' },
+      ],
+    })),
+  },
+  {
+    name: 'update-item-replace',
+    expect: [200, 200],
+    run: create('update_item', (c) => ({
+      item_id: c.refs.cashier.item,
+      variants_mode: 'replace',
+      variants: [{ variant_id: String(c.refs.cashier.variant), price_sar: '13' }],
+    })),
+  },
+
+  /* Dropdowns. */
+  { name: 'dropdown-branches', expect: ['200 rows'], run: dropdown('branch_list') },
+  { name: 'dropdown-branches-past-end', expect: ['200 empty'], run: dropdown('branch_list', 1) },
+  { name: 'dropdown-categories', expect: ['200 rows'], run: dropdown('category_list') },
+  { name: 'dropdown-items', expect: ['200 rows'], run: dropdown('item_list') },
+  { name: 'dropdown-patients', expect: ['200 rows'], run: dropdown('patient_list') },
+  { name: 'dropdown-appointments', expect: ['200 rows'], run: dropdown('upcoming_appointment_list') },
+  { name: 'dropdown-invoices', expect: ['200 rows'], run: dropdown('invoice_list') },
+
+  /* Appointment Starting Soon (the app's clock stands at START_TIME too). */
+  {
+    name: 'starting-soon',
+    expect: ['200 rows'],
+    run: (c) =>
+      c.op('triggers', 'appointment_starting_soon', 'perform', {
+        authData: c.auth(),
+        inputData: { minutes_before: '60' },
+      }),
+  },
+  {
+    name: 'starting-soon-day',
+    expect: ['200 rows'],
+    run: (c) =>
+      c.op('triggers', 'appointment_starting_soon', 'perform', {
+        authData: c.auth(),
+        inputData: { minutes_before: '1440' },
+      }),
+  },
+  {
+    // The day's appointments in every state: the trigger keeps booked, confirmed and arrived ones.
+    name: 'starting-soon-statuses',
+    expect: ['200 rows'],
+    run: async (c) => {
+      await c.unrecorded(async () => {
+        const statuses = [
+          'booked',
+          'confirmed',
+          'arrived',
+          'cancelled',
+          'no_show',
+          'completed',
+          'in_progress',
+        ];
+        for (const [i, status] of statuses.entries()) {
+          const booked = await c.control('/clinic/appointments', {
+            patient_id: c.refs.clinic.patient,
+            branch_id: c.refs.clinic.branchRiyadh,
+            appointment_type_id: c.refs.clinic.appointmentType,
+            starts_at: `2026-11-24T${String(14 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}:00+03:00`,
+          });
+          if (status !== 'booked') {
+            await c.control(
+              `/clinic/appointments/${String(booked.data.id)}`,
+              { status, force: true },
+              'PATCH',
+            );
+          }
+        }
+      });
+      await c.op('triggers', 'appointment_starting_soon', 'perform', {
+        authData: c.auth(),
+        inputData: { minutes_before: '1440' },
+      });
+    },
+  },
+  {
+    name: 'starting-soon-filtered',
+    expect: ['200 rows'],
+    run: (c) =>
+      c.op('triggers', 'appointment_starting_soon', 'perform', {
+        authData: c.auth(),
+        inputData: {
+          minutes_before: 1440,
+          branch_id: String(c.refs.clinic.branchRiyadh),
+          practitioner_id: c.refs.clinic.practitioner,
+        },
+      }),
+  },
+
+  /* Errors. */
+  { name: 'clinic-errors-en', expect: CLINIC_ERRORS, standIn: 'resend', run: clinicErrors('en') },
+  { name: 'clinic-errors-ar', expect: CLINIC_ERRORS, standIn: 'resend', run: clinicErrors('ar') },
+  {
+    name: 'validation-failed-branch',
+    expect: ['422 validation_failed'],
+    run: (c) => {
+      const { branch_id: _branch, ...rest } = bookingBody(c);
+      return c.fails(c.client('clinic', (cl) => cl.post('/appointments', rest)));
+    },
+  },
+  {
+    name: 'server-error',
+    expect: ['500 server_error'],
+    run: async (c) => {
+      c.sb.injectFault({ pathPrefix: `${SANDBOX_PREFIX.clinic}/patients`, status: 500 });
+      await c.fails(c.client('clinic', (cl) => cl.get(`/patients/${c.refs.clinic.patient}`)));
+    },
+  },
+  {
+    name: 'cashier-token-invalid',
+    expect: ['401 token_invalid'],
+    run: (c) =>
+      c.fails(
+        c.client(
+          'cashier',
+          (cl) => cl.get(`/items/${c.refs.cashier.item}`),
+          c.auth({ cashier: 'cashierRevokedToken' }),
+        ),
+      ),
+  },
+];
+
+/* ------------------------------------------------------------------------------------------------------ */
+
+/** The app's clock stands still at the sandbox's start, so time-based queries are the same on every run. */
+const freezeDate = (at: number) => {
+  const RealDate = Date;
+  class FrozenDate extends RealDate {
+    constructor(...args: unknown[]) {
+      if (args.length) super(...(args as [number]));
+      else super(at);
+    }
+    static override now() {
+      return at;
+    }
+  }
+  globalThis.Date = FrozenDate as DateConstructor;
+};
+
+const receiverOf = async (): Promise<{ url: string; server: Server }> => {
+  const server = createServer((req, res) => {
+    req.resume();
+    const status = req.url?.startsWith('/gone/') ? 410 : req.url?.startsWith('/fail/') ? 500 : 204;
+    req.on('end', () => res.writeHead(status).end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+};
+
+const kindOf = (response: Json): string =>
+  response?.error
+    ? String(response.error)
+    : Array.isArray(response?.data)
+      ? response.data.length
+        ? 'rows'
+        : 'empty'
+      : 'object';
+
+/** Lets nock's recorder finish writing down the answers it has seen (it reads their bodies asynchronously). */
+const flush = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+const sortKeys = (o: Record<string, string>) =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+
+/** A recorded request as the unit suites see it, or undefined when it is not a partner interface's. */
+const rewrite = (raw: Json, sb: Sandbox, standIn?: string): Definition | undefined => {
+  if (raw.scope !== sb.url) return undefined; // the sandbox's deliveries to receivers
+  const path = String(raw.path);
+  let api = (Object.keys(SANDBOX_PREFIX) as Api[]).find(
+    (a) =>
+      path === SANDBOX_PREFIX[a] ||
+      path.startsWith(`${SANDBOX_PREFIX[a]}/`) ||
+      path.startsWith(`${SANDBOX_PREFIX[a]}?`),
+  );
+  let newPath = api
+    ? `${new URL(UNIT_BASE_URLS[api]).pathname}${path.slice(SANDBOX_PREFIX[api].length)}`
+    : path;
+  let note: string | undefined;
+  if (!api && standIn === 'resend' && /^\/sandbox\/deliveries\/\d+\/resend$/.test(path)) {
+    api = 'clinic';
+    newPath = path;
+    note =
+      'The clinic spec implies an endpoint that re-sends a delivery and shows none; the sandbox answers for it at this path.';
+  }
+  if (!api) return undefined; // sandbox-only endpoints
+  const headers = sortKeys(
+    Object.fromEntries(
+      Object.entries((raw.rawHeaders ?? {}) as Record<string, string>).filter(
+        ([k]) => !VOLATILE_HEADER.test(k),
+      ),
+    ),
+  );
+  const present = (v: unknown) => v !== '' && v !== undefined;
+  const scope = new URL(UNIT_BASE_URLS[api]).origin;
+  // Addresses inside answers (e.g. /meta's docs_url) name the unit suites' hosts too.
+  const response = present(raw.response)
+    ? JSON.parse(
+        JSON.stringify(raw.response)
+          .split(sb.clinicBaseUrl)
+          .join(UNIT_BASE_URLS.clinic)
+          .split(sb.cashierBaseUrl)
+          .join(UNIT_BASE_URLS.cashier)
+          .split(sb.url)
+          .join(scope),
+      )
+    : undefined;
+  // Keys in one fixed order, so the files read alike and diff cleanly.
+  return {
+    scope,
+    method: String(raw.method).toUpperCase(),
+    path: newPath,
+    ...(present(raw.body) ? { body: raw.body } : {}),
+    status: Number(raw.status),
+    ...(response === undefined ? {} : { response }),
+    ...(Object.keys(headers).length ? { rawHeaders: headers } : {}),
+    ...(note ? { note } : {}),
+  };
+};
+
+const writeJson = async (file: string, value: unknown) => {
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  const text = await prettier.format(JSON.stringify(value), { ...options, filepath: file });
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, text);
+};
+
+const main = async () => {
+  const started = performance.now();
+  const only = process.argv.slice(2);
+  freezeDate(Date.parse(START_TIME));
+  // Required only now: core reads NODE_ENV when it loads.
+  const { createAppTester } = await import('zapier-platform-core');
+  const App = (await import('../index')).default;
+  const { clientFor } = await import('../lib/http');
+  const { EVENTS } = await import('../lib/hooks/events');
+  const tester = createAppTester(App) as unknown as AppModules['tester'];
+  const app = App as unknown as AppModules['app'];
+  const receiver = await receiverOf();
+
+  nock.recorder.rec({ output_objects: true, dont_print: true });
+  const outputs = () => nock.recorder.play() as unknown as Json[];
+
+  const withSandbox = async <T>(options: SandboxOptions, fn: (ctx: Ctx, skip: Set<number>) => Promise<T>) => {
+    const sb = await startSandbox({
+      port: PORT,
+      randomSeed: RANDOM_SEED,
+      startTime: START_TIME,
+      timeScale: 0,
+      holdBackMs: 0,
+      rateLimitPerMinute: 100_000,
+      anonymousRateLimitPerMinute: 100_000,
+      quiet: true,
+      ...options,
+    });
+    const skip = new Set<number>();
+    const auth: Ctx['auth'] = (o = {}) => {
+      const token = (v: string | null | undefined, fallback: TokenName) =>
+        v === null ? undefined : v === undefined ? sb.tokens[fallback] : (sb.tokens[v as TokenName] ?? v);
+      const out: AuthData = {
+        clinic_base_url: sb.clinicBaseUrl,
+        cashier_base_url: sb.cashierBaseUrl,
+        language: o.lang ?? 'en',
+      };
+      const clinic = token(o.clinic, 'clinicOwner');
+      const cashier = token(o.cashier, 'cashierOwner');
+      if (clinic) out.clinic_api_token = clinic;
+      if (cashier) out.cashier_api_token = cashier;
+      return out;
+    };
+    const call = async (
+      url: string,
+      o: { method?: string; lang?: string; body?: unknown; token?: string } = {},
+    ) => {
+      const headers: Record<string, string> = {
+        Accept: 'application/json',
+        'Accept-Language': o.lang ?? 'en',
+      };
+      if (o.token) headers.Authorization = `Bearer ${o.token}`;
+      if (o.body !== undefined) headers['Content-Type'] = 'application/json';
+      const res = await fetch(url, {
+        method: o.method ?? (o.body === undefined ? 'GET' : 'POST'),
+        headers,
+        body: o.body === undefined ? undefined : JSON.stringify(o.body),
+      });
+      const text = await res.text();
+      return text ? (JSON.parse(text) as Json) : undefined;
+    };
+    const ctx: Ctx = {
+      sb,
+      refs: sb.refs,
+      auth,
+      testAuth: (authData) => tester(app.authentication.test, { authData }),
+      op: (kind, key, fn, bundle) => {
+        const target = app[kind][key]?.operation[fn] as Fn | undefined;
+        if (typeof target !== 'function') throw new Error(`the app has no ${kind}.${key}.${fn}`);
+        return tester(target, bundle);
+      },
+      perform: (kind, key, inputData, authData = auth()) =>
+        ctx.op(kind, key, 'perform', { authData, inputData, meta: { zap: { id: 'record' } } }),
+      client: (api, fn, authData = auth()) =>
+        tester(((z: never, bundle: never) => fn(clientFor(z, bundle, api))) as Fn, { authData }),
+      control: async (path, body, method) => {
+        const answer = await call(`${sb.controlUrl}${path}`, { body, method });
+        if (answer?.error) throw new Error(`${path}: ${String(answer.error)} ${String(answer.message)}`);
+        return answer;
+      },
+      fetch: call,
+      receiver: receiver.url,
+      events: EVENTS,
+      unrecorded: async (fn) => {
+        await flush();
+        const before = outputs().length;
+        const result = await fn();
+        await sb.settle();
+        await flush();
+        for (let i = before; i < outputs().length; i += 1) skip.add(i);
+        return result;
+      },
+      fails: (p) =>
+        p.then(
+          () => undefined,
+          () => undefined,
+        ),
+    };
+    try {
+      return await fn(ctx, skip);
+    } finally {
+      await sb.close();
+    }
+  };
+
+  const written = new Set<string>();
+  const unknown = only.filter((n) => n !== 'deliveries' && !SCENARIOS.some((s) => s.name === n));
+  if (unknown.length) throw new Error(`No scenario named ${unknown.join(', ')}`);
+  const selected = SCENARIOS.filter((s) => !only.length || only.includes(s.name));
+  for (const scenario of selected) {
+    await withSandbox(scenario.sandbox ?? {}, async (ctx, skip) => {
+      await flush();
+      nock.recorder.clear();
+      await scenario.run(ctx);
+      await ctx.sb.settle();
+      await flush();
+      const defs = outputs()
+        .filter((_, i) => !skip.has(i))
+        .map((raw) => rewrite(raw, ctx.sb, scenario.standIn))
+        .filter((d): d is Definition => !!d);
+      const got = defs.map((d, i) =>
+        typeof scenario.expect[i] === 'string' ? `${d.status} ${kindOf(d.response)}` : d.status,
+      );
+      if (JSON.stringify(got) !== JSON.stringify(scenario.expect)) {
+        throw new Error(
+          `${scenario.name}: recorded ${JSON.stringify(got)}, expected ${JSON.stringify(scenario.expect)}\n${JSON.stringify(defs, null, 2).slice(0, 4000)}`,
+        );
+      }
+      const file = join(RECORDED_DIR, `${scenario.name}.json`);
+      await writeJson(file, defs);
+      written.add(file);
+    });
+  }
+
+  const withDeliveries = !only.length || only.includes('deliveries');
+  if (withDeliveries) {
+    await withSandbox({}, (ctx) =>
+      recordDeliveries(ctx).then((files) => files.forEach((f) => written.add(f))),
+    );
+  }
+  nock.restore();
+  await new Promise((resolve) => receiver.server.close(resolve));
+
+  if (!only.length) {
+    // Scenarios that no longer exist leave no stale file behind.
+    for (const dir of [RECORDED_DIR, DELIVERIES_DIR]) {
+      for (const f of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+        if (!written.has(join(dir, f))) rmSync(join(dir, f));
+      }
+    }
+  }
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `Wrote ${written.size} files (${selected.length} scenarios${withDeliveries ? ' and the deliveries' : ''}) to ${relative(ROOT, RECORDED_DIR)} in ${seconds} s.`,
+  );
+};
+
+/**
+ * One genuine delivery per event: a local receiver subscribed to every event through the app, each event caused
+ * with the sandbox's control endpoints, and the raw body the sandbox sent, as it sent it.
+ */
+const recordDeliveries = async (c: Ctx): Promise<string[]> => {
+  const subs = new Map<string, Json>();
+  for (const def of c.events) {
+    subs.set(
+      def.event,
+      await c.op('triggers', def.key, 'performSubscribe', {
+        authData: c.auth(),
+        targetUrl: `${c.receiver}/ok/${def.key}`,
+        inputData: {},
+      }),
+    );
+  }
+  const { clinic, cashier } = c.refs;
+  const eventIds = new Map<string, string>();
+  const cause = async (path: string, body: unknown, event: string, method?: string) => {
+    const answer = await c.control(`${path}?wait=true`, body, method);
+    const found = (answer.events as Array<{ event: string; event_id: string }>).find(
+      (e) => e.event === event,
+    );
+    if (!found) throw new Error(`${path} caused no ${event}: ${JSON.stringify(answer.events)}`);
+    eventIds.set(event, found.event_id);
+    return answer;
+  };
+
+  const booked = await cause(
+    '/clinic/appointments',
+    {
+      patient_id: clinic.patient,
+      branch_id: clinic.branchRiyadh,
+      appointment_type_id: clinic.appointmentType,
+      practitioner_id: clinic.practitioner,
+      starts_at: '2026-11-26T12:30:00+03:00',
+      source: 'online',
+      note: 'أول زيارة - فحص أسنان',
+    },
+    'appointment.created',
+  );
+  const appointment = String(booked.data.id);
+  await cause(
+    `/clinic/appointments/${appointment}`,
+    { status: 'confirmed', starts_at: '2026-11-26T13:00:00+03:00' },
+    'appointment.updated',
+    'PATCH',
+  );
+  await cause(
+    `/clinic/appointments/${appointment}`,
+    { status: 'cancelled', cancel_reason: 'patient_request' },
+    'appointment.cancelled',
+    'PATCH',
+  );
+  const issued = await cause(
+    '/clinic/invoices',
+    {
+      patient_id: clinic.patient,
+      branch_id: clinic.branchRiyadh,
+      lines: [
+        {
+          nature: 'medical',
+          qty: 1,
+          unit_halalas: 40000,
+          code: 'D1110',
+          description: 'Scaling',
+          tooth: '16',
+          surfaces: ['M', 'O'],
+        },
+        {
+          nature: 'medical',
+          qty: 2,
+          unit_halalas: 2500,
+          code: 'D0220',
+          description: 'Periapical X-ray',
+          tooth: '26',
+        },
+      ],
+    },
+    'invoice.issued',
+  );
+  await cause(
+    `/clinic/invoices/${String(issued.data.id)}/payments`,
+    { method: 'card', scheme: 'mada', last4: '4417' },
+    'invoice.paid',
+  );
+  await cause(
+    `/clinic/claims/${clinic.claimPending}`,
+    { status: 'adjudicated', outcome: 'partial' },
+    'claim.updated',
+    'PATCH',
+  );
+
+  const receipt = await cause(
+    '/cashier/receipts',
+    {
+      branch_id: cashier.branchJeddah,
+      lines: [
+        { sku: 'COF-AR-L', qty: 2 },
+        { sku: 'BAK-DATE', qty: 1 },
+      ],
+      tender: 'card',
+    },
+    'receipt.issued',
+  );
+  await cause(
+    `/cashier/receipts/${String(receipt.data.id)}/credit-note`,
+    { lines: [{ line_no: 2 }] },
+    'credit_note.issued',
+  );
+  await cause(`/cashier/sessions/${cashier.openSession}/close`, {}, 'session.closed');
+  await cause(
+    '/cashier/stock',
+    { branch_id: cashier.branchRiyadh, variant_id: cashier.variant },
+    'stock.low',
+  );
+  await cause(`/cashier/orders/${cashier.orderReceived}/accept`, {}, 'order.status_changed');
+  await cause(
+    '/cashier/customers',
+    {
+      name: 'ريم الحربي',
+      phone: '+966551234987',
+      email: 'reem.h@example.com',
+      marketing_consent: true,
+      consent_channels: ['sms', 'email'],
+    },
+    'customer.created',
+  );
+  // Last: erasing removes the bodies of earlier deliveries about the patient.
+  await cause(`/clinic/patients/${clinic.patientWithoutConsent}/erase`, {}, 'patient.erased');
+
+  // A test delivery (event "ping") of the clinic.
+  const pingSub = subs.get('appointment.created');
+  await c.client('clinic', (cl) => cl.post(`/webhooks/${String(pingSub.id)}/test`));
+  await c.sb.settle();
+  const ping = c.sb.deliveries({ event: 'ping' }).at(-1);
+  if (ping) eventIds.set('ping', ping.event_id);
+
+  const files: string[] = [];
+  for (const [event, eventId] of [...eventIds.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    const record = c.sb
+      .deliveries({ event })
+      .find(
+        (d) =>
+          d.event_id === eventId &&
+          d.status === 'sent' &&
+          d.subscription_id === subs.get(event === 'ping' ? 'appointment.created' : event)?.id,
+      );
+    if (!record?.body) throw new Error(`no sent delivery of ${event} (${eventId})`);
+    const file = join(DELIVERIES_DIR, `${event}.json`);
+    await writeJson(file, JSON.parse(record.body));
+    files.push(file);
+  }
+  const missing = c.events.filter((e) => !eventIds.has(e.event)).map((e) => e.event);
+  if (missing.length) throw new Error(`no delivery recorded for ${missing.join(', ')}`);
+  return files;
+};
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+  process.exit(1);
+});
