@@ -102,6 +102,14 @@ export const EVENTS: readonly HookEvent[] = [
     description: 'Triggers when an invoice is paid in full, with its payments.',
     filters: [CLINIC_BRANCH],
     sample: recent,
+    sampleData: {
+      ...invoice.sample,
+      status: 'paid',
+      paid_at: '2026-11-21T11:24:10+03:00',
+      paid_halalas: 46000,
+      due_halalas: 0,
+      payments: [{ method: 'card', scheme: 'mada', last4: '4417', amount_halalas: 46000 }],
+    },
   },
   {
     key: TRIGGER.claimUpdated,
