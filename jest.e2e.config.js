@@ -7,4 +7,7 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   clearMocks: true,
+  // app-fault-injection runs its cases concurrently (it.concurrent), so answers slower than the app's time-out
+  // are waited out together; the other suites run their tests one by one.
+  maxConcurrency: 8,
 };

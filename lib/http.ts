@@ -65,13 +65,24 @@ export interface ApiClient {
   ): Promise<{ status: number; body: unknown }>;
 }
 
-const readJson = (response: HttpResponse, api: Api): unknown => {
-  if (response.status === 204 || !response.content) return undefined;
+/**
+ * The body as JSON. A 204 has none (undefined); any other answer without a body, or with one that is not JSON,
+ * is an error that says so (unless `emptyOk`: an error status the caller handles itself may come without one).
+ */
+const readJson = (response: HttpResponse, api: Api, options: { emptyOk?: boolean } = {}): unknown => {
+  if (response.status === 204) return undefined;
+  const name = APIS[api].name.en;
+  if (!response.content?.trim()) {
+    if (options.emptyOk) return undefined;
+    throw new Error(
+      `The ${name} interface sent an empty answer (HTTP ${response.status}) where JSON was expected. Try again later; if it persists, contact the vendor's support.`,
+    );
+  }
   try {
     return JSON.parse(response.content);
   } catch {
     throw new Error(
-      `The ${APIS[api].name.en} interface sent an answer that is not JSON (HTTP ${response.status}). Try again later; if it persists, contact the vendor's support.`,
+      `The ${name} interface sent an answer that is not JSON (HTTP ${response.status}). Try again later; if it persists, contact the vendor's support.`,
     );
   }
 };
@@ -157,20 +168,38 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
     },
     async attempt(method, path, options) {
       const response = await send(method, path, options);
-      return { status: response.status, body: readJson(response, api) };
+      return { status: response.status, body: readJson(response, api, { emptyOk: response.status >= 400 }) };
     },
   };
   return client;
 };
 
-/** Network failures (reset, refused, timed out) as a message a Zap builder can act on. */
+/**
+ * Network failures as a message a Zap builder can act on: no answer in time, an answer that stopped half-way
+ * (node-fetch notices a body cut short only when the time-out ends it), a connection closed before the answer,
+ * or an interface that cannot be reached at all (refused, unknown host).
+ */
 const describeTransportError = (err: unknown, api: Api): unknown => {
   if (!(err instanceof Error) || 'status' in err || err.constructor.name !== 'FetchError') return err;
   const name = APIS[api].name.en;
-  const timedOut = /timeout|timed out/i.test(err.message);
+  const seconds = requestTimeoutMs() / 1000;
+  const { type, code } = err as Error & { type?: string; code?: string };
+  if (type === 'body-timeout') {
+    return new Error(
+      `The ${name} interface began to answer, but the rest of its answer did not arrive within ${seconds} seconds (the connection may have been cut). Try again later (a replayed step never books or orders twice); if it persists, contact the vendor's support.`,
+    );
+  }
+  if (/timeout|timed out/i.test(err.message)) {
+    return new Error(
+      `The ${name} interface did not answer within ${seconds} seconds. Try again later (a replayed step never books or orders twice); if it persists, contact the vendor's support.`,
+    );
+  }
+  if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(err.message)) {
+    return new Error(
+      `The ${name} interface closed the connection before answering (${code ?? 'socket hang up'}). Try again later; if it persists, contact the vendor's support.`,
+    );
+  }
   return new Error(
-    timedOut
-      ? `The ${name} interface did not answer within ${requestTimeoutMs() / 1000} seconds. Zapier will retry; if it persists, contact the vendor's support.`
-      : `Could not reach the ${name} interface (${err.message}). Check the ${name} base address in the connection; if it is right, try again later.`,
+    `Could not reach the ${name} interface (${err.message}). Check the ${name} base address in the connection; if it is right, try again later.`,
   );
 };

@@ -37,11 +37,12 @@ import {
   voidInvoice,
 } from './clinic-ops';
 import { ApiError, codeTable, languageOf, type Lang } from './errors';
+import { makeFault } from './faults';
 import { plannedKey, parseBody, sendError, sendJson, type Answer, type Method } from './routing';
 import type { Api, ApiClientRecord } from './store';
 import { BodyReader, normalizeQuery, type Query } from './validate';
 import { deliveryView, subscriptionView, type Emitted } from './webhooks';
-import type { World } from './world';
+import { FAULT_KINDS, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
 
@@ -357,25 +358,36 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler]> => [
     ({ world, lang, body }) => {
       const r = new BodyReader(body, lang);
       const prefix = r.string('path_prefix', { required: true });
+      const kind = r.oneOf('kind', FAULT_KINDS) ?? 'status';
+      const when = r.oneOf('when', ['before', 'after'] as const);
       const method = r.oneOf('method', ['GET', 'POST', 'PUT', 'DELETE'] as const);
-      const status = r.int('status', { required: true, min: 400, max: 599 });
-      const error = r.string('error', { max: 100 }) ?? 'server_error';
+      const status = r.int('status', {
+        required: kind === 'status',
+        min: kind === 'status' ? 400 : 200,
+        max: 599,
+      });
+      const error = r.string('error', { max: 100 });
+      const token = r.string('token', { max: 200 });
       const times = r.int('times', { min: 1 }) ?? 1;
-      const delay = r.int('delay_ms', { min: 0, max: 60_000 }) ?? 0;
+      const delay = r.int('delay_ms', { min: 0, max: 60_000 });
+      const raw = r.string('body', { max: 10_000 });
       r.done();
-      const fault = {
-        id: world.faults.length + 1,
-        method: method ?? null,
+      const fault = makeFault(world, {
         pathPrefix: prefix ?? '',
-        status: status ?? 500,
+        kind,
+        when,
+        method,
+        status,
         error,
+        token,
         times,
         delayMs: delay,
-      };
-      world.faults.push(fault);
+        body: raw,
+      });
       return { status: 201, body: { data: fault } };
     },
   ],
+  ['GET', '/faults', ({ world }) => ({ body: { data: world.faults.map((f) => ({ ...f })) } })],
   [
     'DELETE',
     '/faults',
@@ -537,6 +549,17 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler]> => [
         },
       };
     },
+  ],
+  [
+    'GET',
+    '/cashier/orders',
+    ({ world, query }) => ({
+      body: {
+        data: world.store.cashier.orders
+          .filter((o) => !query.external_id || o.external_id === query.external_id)
+          .map(orderView),
+      },
+    }),
   ],
   [
     'POST',

@@ -13,9 +13,10 @@ import {
   type RateLimiter,
 } from './auth';
 import { ApiError, envelope, languageOf, type Lang } from './errors';
+import { applyFault, takeFault } from './faults';
 import type { ApiClientRecord, Api, Tenant } from './store';
 import { normalizeQuery, type Query } from './validate';
-import type { World } from './world';
+import type { Fault, World } from './world';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -59,10 +60,33 @@ export const sendError = (reply: FastifyReply, error: ApiError, lang: Lang): Fas
   return sendJson(reply, error.status, envelope(error, lang));
 };
 
+/** The `after` fault a request carries from its admission to its answer. */
+const pendingFaults = new WeakMap<FastifyRequest, Fault>();
+
+/** Sends an interface's answer, spoiled by the request's `after` fault when it has one. */
+const respond = async (
+  gate: Gate,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  lang: Lang,
+  status: number,
+  body: unknown,
+): Promise<FastifyReply> => {
+  const fault = pendingFaults.get(req);
+  if (!fault) return sendJson(reply, status, body);
+  pendingFaults.delete(req);
+  return applyFault(gate.world(), req, reply, fault, lang, { status, body });
+};
+
+const respondError = (gate: Gate, req: FastifyRequest, reply: FastifyReply, error: ApiError, lang: Lang) => {
+  for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+  return respond(gate, req, reply, lang, error.status, envelope(error, lang));
+};
+
 /** Unexpected failures: a 500 in the envelope's shape, and a line in the log. */
-const sendInternal = (reply: FastifyReply, world: World, err: unknown): FastifyReply => {
-  world.log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  return sendJson(reply, 500, {
+const respondInternal = (gate: Gate, req: FastifyRequest, reply: FastifyReply, lang: Lang, err: unknown) => {
+  gate.world().log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  return respond(gate, req, reply, lang, 500, {
     error: 'internal_error',
     message: 'Internal error in the sandbox.',
     details: {},
@@ -94,7 +118,8 @@ export interface Gate {
 
 /**
  * The steps every request to an interface takes before its route: rate limit (headers on every answer), faults
- * injected by a test, then the token and account. Answers false when it already replied.
+ * injected by a test (a `before` fault answers here; an `after` one waits for the answer it spoils), then the
+ * token and account. Answers false when it already replied.
  */
 const admit = async (
   gate: Gate,
@@ -129,25 +154,17 @@ const admit = async (
     );
     return false;
   }
-  const path = req.url.split('?')[0] ?? '';
-  const fault = world.faults.find(
-    (f) => f.times > 0 && path.startsWith(f.pathPrefix) && (!f.method || f.method === req.method),
-  );
-  if (fault) {
-    fault.times -= 1;
-    if (fault.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
-    sendJson(reply, fault.status, {
-      error: fault.error,
-      message: lang === 'ar' ? 'خطأ مُحقَن في بيئة الاختبار.' : 'Fault injected in the sandbox.',
-      details: { fault_id: fault.id },
-    });
+  const fault = takeFault(world, { method: req.method, path: req.url.split('?')[0] ?? '', token });
+  if (fault?.when === 'before') {
+    await applyFault(world, req, reply, fault, lang);
     return false;
   }
+  if (fault) pendingFaults.set(req, fault);
   try {
     return authenticate(world.store, token, client);
   } catch (err) {
     if (err instanceof ApiError) {
-      sendError(reply, err, lang);
+      await respondError(gate, req, reply, err, lang);
       return false;
     }
     throw err;
@@ -179,10 +196,10 @@ export const mountPartner = (app: FastifyInstance, gate: Gate, routes: PartnerRo
             query: normalizeQuery(req.query),
             body: parseBody(req.body, lang),
           });
-          return sendJson(reply, answer.status ?? 200, answer.body);
+          return await respond(gate, req, reply, lang, answer.status ?? 200, answer.body);
         } catch (err) {
-          if (err instanceof ApiError) return sendError(reply, err, lang);
-          return sendInternal(reply, world, err);
+          if (err instanceof ApiError) return respondError(gate, req, reply, err, lang);
+          return respondInternal(gate, req, reply, lang, err);
         }
       },
     });
@@ -195,8 +212,14 @@ export const unknownPartnerPath = async (gate: Gate, req: FastifyRequest, reply:
   try {
     const caller = await admit(gate, req, reply, lang);
     if (!caller) return reply;
-    return sendError(reply, new ApiError('not_found', { path: req.url.split('?')[0] }), lang);
+    return await respondError(
+      gate,
+      req,
+      reply,
+      new ApiError('not_found', { path: req.url.split('?')[0] }),
+      lang,
+    );
   } catch (err) {
-    return sendInternal(reply, gate.world(), err);
+    return respondInternal(gate, req, reply, lang, err);
   }
 };

@@ -10,12 +10,13 @@ import { CLINIC_PREFIX, clinicRoutes, plannableEndpoints } from './clinic';
 import { SandboxClock } from './clock';
 import { CONTROL_PREFIX, clientView, mountControl } from './control';
 import { ApiError, languageOf } from './errors';
+import { makeFault, type FaultSpec } from './faults';
 import { Random } from './ids';
 import { mountPartner, sendError, sendJson, unknownPartnerPath, type Gate } from './routing';
 import { createStore, TOKEN_NAMES, type SeedRefs, type TokenName } from './store';
 import type { Attempt, Delivery, DeliveryStatus, Subscription } from './store/types';
 import { WebhookEngine } from './webhooks';
-import type { RequestRecord, SandboxConfig, World } from './world';
+import type { Fault, RequestRecord, SandboxConfig, World } from './world';
 
 export interface SandboxOptions {
   /** Port on 127.0.0.1; 0 picks a free one. Default 4010. */
@@ -104,15 +105,14 @@ export interface Sandbox {
   subscriptions(): Array<Subscription & { secret: string }>;
   /** Waits for every delivery attempt queued or in flight (not for retries waiting on the clock). */
   settle(): Promise<void>;
-  /** The next `times` requests whose path starts with `pathPrefix` answer `status` with `error`. */
-  injectFault(fault: {
-    pathPrefix: string;
-    status: number;
-    error?: string;
-    method?: string;
-    times?: number;
-    delayMs?: number;
-  }): number;
+  /**
+   * The next `times` (1) requests whose path starts with `pathPrefix` (and match `method` and `token` when given)
+   * get the fault's answer: by default (`kind: 'status'`) `status` with `{error, message, details}`; see FaultSpec
+   * and sandbox/README.md ("Faults") for the other kinds and `when`. Answers the fault's id.
+   */
+  injectFault(fault: FaultSpec): number;
+  /** The faults injected since the last clear, with the `times` each has left (0: used up). */
+  faults(): Fault[];
   clearFaults(): void;
   /** Fresh data, no subscriptions or deliveries, rate limits and faults cleared; same port, tokens and clock. */
   reset(): Promise<void>;
@@ -175,6 +175,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     store: createStore(clock.now(), random, seed),
     webhooks: new WebhookEngine(getWorld),
     faults: [],
+    faultTimers: new Set(),
     requests: [],
     log,
   };
@@ -297,19 +298,8 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
         .map(toRecord),
     subscriptions: () => world.store.subscriptions.map((s) => ({ ...s, events: [...s.events] })),
     settle: () => world.webhooks.settle(),
-    injectFault: (f) => {
-      const id = world.faults.length + 1;
-      world.faults.push({
-        id,
-        method: f.method?.toUpperCase() ?? null,
-        pathPrefix: f.pathPrefix,
-        status: f.status,
-        error: f.error ?? 'server_error',
-        times: f.times ?? 1,
-        delayMs: f.delayMs ?? 0,
-      });
-      return id;
-    },
+    injectFault: (f) => makeFault(world, f).id,
+    faults: () => world.faults.map((f) => ({ ...f })),
     clearFaults: () => {
       world.faults.length = 0;
     },
@@ -317,6 +307,9 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     close: async () => {
       world.webhooks.stop();
       clock.dispose();
+      // Slow answers still waiting are dropped with their connections.
+      for (const timer of world.faultTimers) clearTimeout(timer);
+      world.faultTimers.clear();
       await world.webhooks.settle();
       await app.close();
     },

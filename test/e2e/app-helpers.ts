@@ -21,6 +21,12 @@ export interface Answer {
   body: Json;
 }
 
+/**
+ * Node's own fetch, taken before the app's first run: core then wraps the global one to log every request made
+ * inside the run, which only slows a test's own requests down.
+ */
+const nativeFetch = globalThis.fetch;
+
 /** One request to the sandbox (partner interfaces or /sandbox control endpoints) over real HTTP. */
 export const call = async (
   url: string,
@@ -29,7 +35,7 @@ export const call = async (
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(url, {
+  const res = await nativeFetch(url, {
     method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),

@@ -2,6 +2,7 @@
  * The sandbox itself, over real HTTP (Node's fetch to 127.0.0.1), against the rules of both specs.
  */
 import http from 'node:http';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { verify } from '../../lib/signature';
 import { startSandbox, type Sandbox } from '../../sandbox';
@@ -631,6 +632,161 @@ describe('sandbox: clinic and cashier interfaces', () => {
       body: '{"branch_id":',
     });
     expect(badJson.status).toBe(422);
+  });
+});
+
+describe('sandbox: injected faults', () => {
+  let sb: Sandbox;
+  const clinic = (path: string) => `${sb.clinicBaseUrl}${path}`;
+  const cashier = (path: string) => `${sb.cashierBaseUrl}${path}`;
+  const control = (path: string) => `${sb.controlUrl}${path}`;
+  const inject = async (body: Record<string, unknown>) => {
+    const res = await call(control('/faults'), { body });
+    expect(res.status).toBe(201);
+    return res.body.data;
+  };
+  /**
+   * The answer exactly as it arrives, over a plain socket (Node's http module may be patched by zapier-platform-core
+   * in this worker): status, headers and the body bytes received until the connection closed.
+   */
+  const raw = (url: string, token: string, method = 'GET', body?: unknown) =>
+    new Promise<{ status?: number; headers: Record<string, string>; text: string }>((resolve) => {
+      const { hostname, port, pathname } = new URL(url);
+      const payload = body === undefined ? '' : JSON.stringify(body);
+      const chunks: Buffer[] = [];
+      const socket = net.connect(Number(port), hostname, () =>
+        socket.end(
+          [
+            `${method} ${pathname} HTTP/1.1`,
+            `Host: ${hostname}:${port}`,
+            `Authorization: Bearer ${token}`,
+            'Content-Type: application/json',
+            `Content-Length: ${Buffer.byteLength(payload)}`,
+            'Connection: close',
+            '',
+            payload,
+          ].join('\r\n'),
+        ),
+      );
+      socket.on('data', (c: Buffer) => chunks.push(c));
+      // A reset connection ends in 'close' too, with nothing received.
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        const all = Buffer.concat(chunks).toString();
+        const at = all.indexOf('\r\n\r\n');
+        const [statusLine = '', ...lines] = (at < 0 ? all : all.slice(0, at)).split('\r\n');
+        const headers = Object.fromEntries(
+          lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+        );
+        const status = /^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1];
+        resolve({
+          status: status ? Number(status) : undefined,
+          headers,
+          text: at < 0 ? '' : all.slice(at + 4),
+        });
+      });
+    });
+
+  beforeAll(async () => {
+    sb = await startSandbox({ port: 0, quiet: true, holdBackMs: 0 });
+  });
+  afterEach(async () => {
+    await call(control('/faults'), { method: 'DELETE' });
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
+
+  it('answers each kind before the request is processed, for the matching token and method only', async () => {
+    const owner = sb.tokens.clinicOwner;
+    const path = '/partner/v1/patients';
+    const forReadOnly = await inject({ path_prefix: path, status: 503, token: 'clinicReadOnly' });
+    await inject({ path_prefix: path, status: 500, method: 'POST' });
+    expect((await call(clinic('/patients'), { token: owner })).status).toBe(200);
+    const scoped = await call(clinic('/patients'), { token: sb.tokens.clinicReadOnly });
+    expect(scoped.status).toBe(503);
+    expect(scoped.body).toEqual({
+      error: 'server_error',
+      message: 'Fault injected in the sandbox.',
+      details: { fault_id: forReadOnly.id },
+    });
+    const listed = (await call(control('/faults'))).body.data;
+    expect(listed.map((f: { times: number }) => f.times)).toEqual([0, 1]);
+
+    await inject({ path_prefix: path, kind: 'html' });
+    const html = await raw(clinic('/patients'), owner);
+    expect([html.status, html.headers['content-type']]).toEqual([502, 'text/html; charset=utf-8']);
+    expect(html.text).toMatch(/<title>502 Bad Gateway<\/title>/);
+
+    await inject({ path_prefix: path, kind: 'malformed_json' });
+    const malformed = await raw(clinic('/patients'), owner);
+    expect([malformed.status, malformed.headers['content-type'], malformed.text]).toEqual([
+      200,
+      'application/json; charset=utf-8',
+      '{"data": [',
+    ]);
+
+    await inject({ path_prefix: path, kind: 'empty', status: 503 });
+    const empty = await raw(clinic('/patients'), owner);
+    expect([empty.status, empty.headers['content-length'], empty.text]).toEqual([503, '0', '']);
+
+    await inject({ path_prefix: path, kind: 'reset' });
+    const reset = await raw(clinic('/patients'), owner);
+    expect([reset.status, reset.text]).toEqual([undefined, '']);
+
+    await inject({ path_prefix: path, kind: 'truncated' });
+    const truncated = await raw(clinic('/patients'), owner);
+    expect(truncated.status).toBe(200);
+    expect(Number(truncated.headers['content-length'])).toBeGreaterThan(Buffer.byteLength(truncated.text));
+    expect(truncated.text.startsWith('{"error":"server_error"')).toBe(true);
+
+    await inject({ path_prefix: path, kind: 'slow', delay_ms: 300 });
+    const start = Date.now();
+    const slow = await call(clinic('/patients'), { token: owner });
+    expect(Date.now() - start).toBeGreaterThanOrEqual(290);
+    expect([slow.status, slow.body.error]).toEqual([504, 'gateway_timeout']);
+  });
+
+  it('processes the request first with when "after": the object exists, its answer is spoiled', async () => {
+    const token = sb.tokens.cashierOwner;
+    const order = (external_id: string) => ({
+      external_id,
+      branch_id: 1,
+      lines: [{ sku: sb.refs.cashier.variantSku, qty: 1 }],
+    });
+    const held = async (externalId: string) =>
+      (await call(control(`/cashier/orders?external_id=${externalId}`))).body.data;
+
+    await inject({ path_prefix: '/api/partner/v1/orders', method: 'POST', kind: 'truncated', when: 'after' });
+    const cut = await raw(cashier('/orders'), token, 'POST', order('FAULT-AFTER-1'));
+    const [created] = await held('FAULT-AFTER-1');
+    expect(cut.status).toBe(201);
+    expect(cut.text).toBe(JSON.stringify({ data: created }).slice(0, cut.text.length));
+    expect(cut.text.length).toBeLessThan(Number(cut.headers['content-length']));
+
+    await inject({ path_prefix: '/api/partner/v1/orders', kind: 'reset', when: 'after' });
+    await raw(cashier('/orders'), token, 'POST', order('FAULT-AFTER-2'));
+    expect(await held('FAULT-AFTER-2')).toHaveLength(1);
+    // The same order again is the idempotent repeat, so the replay of a lost answer acts once.
+    const again = await call(cashier('/orders'), { token, body: order('FAULT-AFTER-2') });
+    expect([again.status, again.body.duplicate]).toEqual([200, true]);
+    expect(await held('FAULT-AFTER-2')).toHaveLength(1);
+
+    await inject({ path_prefix: '/api/partner/v1/orders', kind: 'slow', delay_ms: 200, when: 'after' });
+    const slow = await call(cashier('/orders'), { token, body: order('FAULT-AFTER-3') });
+    expect([slow.status, slow.body.data.external_id]).toEqual([201, 'FAULT-AFTER-3']);
+
+    await inject({ path_prefix: '/api/partner/v1/orders', kind: 'reset', when: 'before' });
+    await raw(cashier('/orders'), token, 'POST', order('FAULT-BEFORE'));
+    expect(await held('FAULT-BEFORE')).toEqual([]);
+  });
+
+  it('refuses an unknown kind, and a status fault without its status', async () => {
+    const bad = await call(control('/faults'), { body: { path_prefix: '/partner/v1', kind: 'flaky' } });
+    expect([bad.status, bad.body.details.errors[0].field]).toEqual([422, 'kind']);
+    const noStatus = await call(control('/faults'), { body: { path_prefix: '/partner/v1' } });
+    expect([noStatus.status, noStatus.body.details.errors[0].field]).toEqual([422, 'status']);
+    expect(sb.faults()).toEqual([]);
   });
 });
 
