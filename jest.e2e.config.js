@@ -6,6 +6,7 @@ module.exports = {
   // 'ts' first: the root index.js (the build's entry) must not shadow index.ts in tests.
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
+  setupFilesAfterEnv: ['<rootDir>/test/support/no-memory-kill.ts'],
   clearMocks: true,
   // app-fault-injection runs its cases concurrently (it.concurrent), so answers slower than the app's time-out
   // are waited out together; the other suites run their tests one by one.
