@@ -173,27 +173,35 @@ export const stockLevel = defineResource({
   },
 });
 
-export const orderStatusChange = defineResource({
+export const order = defineResource({
   noun: 'Order',
   loose: true,
   fields: {
     id: f.id('Order ID'),
     external_id: f.text('External Order ID', true),
     provider: f.text('Provider'),
-    from: f.text('Previous Status', true),
-    to: f.text('New Status', true),
-    status: f.text('Status'),
+    status: f.text('Status', true),
     total_halalas: f.halalas('Total', true),
   },
   sample: {
     id: '01JDAD4E5F6G7H8J9K0M1N2P3Q',
     external_id: 'SHOP-100482',
     provider: 'zapier',
-    from: 'received',
-    to: 'accepted',
-    status: 'accepted',
+    status: 'received',
     total_halalas: 8650,
   },
+});
+
+/** order.status_changed: the order with the move it made (cashier spec §6). */
+export const orderStatusChange = defineResource({
+  noun: 'Order',
+  loose: true,
+  fields: {
+    ...order.fields,
+    from: f.text('Previous Status', true),
+    to: f.text('New Status', true),
+  },
+  sample: { ...order.sample, from: 'received', to: 'accepted', status: 'accepted' },
 });
 
 export const customer = defineResource({
@@ -298,25 +306,6 @@ export const category = defineResource({
     name_en: f.text('Name (English)'),
   },
   sample: { id: 4, name: 'المشروبات الساخنة', name_ar: 'المشروبات الساخنة', name_en: 'Hot Drinks' },
-});
-
-export const order = defineResource({
-  noun: 'Order',
-  loose: true,
-  fields: {
-    id: f.id('Order ID'),
-    external_id: f.text('External Order ID', true),
-    provider: f.text('Provider'),
-    status: f.text('Status', true),
-    total_halalas: f.halalas('Total', true),
-  },
-  sample: {
-    id: '01JDAD4E5F6G7H8J9K0M1N2P3Q',
-    external_id: 'SHOP-100482',
-    provider: 'zapier',
-    status: 'received',
-    total_halalas: 8650,
-  },
 });
 
 export const zReport = defineResource({
