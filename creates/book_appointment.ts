@@ -2,7 +2,18 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
 import { derivedBookingRef, writeResult } from '../lib/idempotency';
-import { datetime, labelsOf, optional, parseInput, phone, positiveInt, text, ulid } from '../lib/inputs';
+import {
+  datetime,
+  labelsOf,
+  maxChars,
+  msg,
+  optional,
+  parseInput,
+  phone,
+  positiveInt,
+  text,
+  ulid,
+} from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { appointment } from '../lib/resources/clinic';
 import { lazy } from '../lib/zod';
@@ -88,16 +99,16 @@ const Input = lazy((z) =>
       starts_at: datetime(),
       practitioner_id: optional(ulid()),
       note: optional(text()),
-      external_ref: optional(text().max(100, 'must be at most 100 characters')),
+      external_ref: optional(maxChars(100)),
     })
     .refine((i) => i.patient_id || i.patient_phone, {
-      message: 'choose the Patient or give the Patient Phone',
+      message: msg('choose the Patient or give the Patient Phone', 'اختر المريض أو أدخل جوال المريض'),
       path: ['patient_id'],
     }),
 );
 
 export const performBookAppointment = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const external_ref =
     input.external_ref ??
     derivedBookingRef(bundle.meta?.zap?.id, {

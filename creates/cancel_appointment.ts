@@ -37,7 +37,7 @@ const inputFields = defineInputFields([
 const Input = lazy((z) => z.object({ appointment_id: ulid(), reason: optional(oneOf(REASONS)) }));
 
 export const performCancelAppointment = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   // Cancelling twice is harmless: the clinic answers the cancelled appointment again (spec §3).
   const { body } = await clientFor(z_, bundle, 'clinic').post(
     `/appointments/${input.appointment_id}/cancel`,

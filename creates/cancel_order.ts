@@ -1,6 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
 import { clientFor, unwrapOne } from '../lib/http';
+import { languageOf, say } from '../lib/i18n';
 import { labelsOf, parseInput, text } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { order } from '../lib/resources/cashier';
@@ -21,16 +22,20 @@ const inputFields = defineInputFields([
 const Input = lazy((z) => z.object({ order_id: text() }));
 
 export const performCancelOrder = async (z_: ZObject, bundle: Bundle) => {
-  const { order_id } = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const { order_id } = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const { status, body } = await clientFor(z_, bundle, 'cashier').attempt(
     'POST',
     `/orders/${encodeURIComponent(order_id)}/cancel`,
     { handle: [409] },
   );
   if (status === 409) {
-    const said = unwrapOne(body).message;
+    const message = unwrapOne(body).message;
+    const said = typeof message === 'string' ? ` (${message})` : '';
     throw new z_.errors.HaltedError(
-      `Nothing was done: the till can no longer cancel order ${order_id}${typeof said === 'string' ? ` (${said})` : ''}. If its receipt was already issued, the cashier decides on a refund.`,
+      say(languageOf(bundle), {
+        en: `Nothing was done: the till can no longer cancel order ${order_id}${said}. If its receipt was already issued, the cashier decides on a refund.`,
+        ar: `لم يُنفَّذ شيء: لم يعد بإمكان الصندوق إلغاء الطلب ${order_id}${said}. إن صدر إيصاله فالقرار في الاسترداد للكاشير.`,
+      }),
     );
   }
   // Cancelling a cancelled order answers the same order again (spec §3): a retried step is harmless.

@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
 import { clientFor, unwrapOne } from '../lib/http';
-import { labelsOf, optional, parseInput, positiveInt, sar, text } from '../lib/inputs';
+import { labelsOf, msg, optional, parseInput, positiveInt, sar, text } from '../lib/inputs';
 import { toVariantWrite, VariantInput } from '../lib/items';
 import { CREATE } from '../lib/keys';
 import { item } from '../lib/resources/cashier';
@@ -28,14 +28,17 @@ const Input = lazy((z) =>
     .refine(
       (i) => i.default_price_sar !== undefined || (i.variants ?? []).some((v) => v.price_sar !== undefined),
       {
-        message: 'give a Default Price or a Price on at least one Variant',
+        message: msg(
+          'give a Default Price or a Price on at least one Variant',
+          'أدخل السعر الافتراضي أو سعرًا لصنف فرعي واحد على الأقل',
+        ),
         path: ['default_price_sar'],
       },
     ),
 );
 
 export const performCreateItem = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const variants = (input.variants ?? []).filter((v) => Object.values(v).some((x) => x !== undefined));
   const body = {
     name_ar: input.name_ar,

@@ -2,7 +2,19 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
 import { writeResult } from '../lib/idempotency';
-import { bool, labelsOf, optional, parseInput, phone, positiveInt, quantity, sar, text } from '../lib/inputs';
+import {
+  bool,
+  labelsOf,
+  maxChars,
+  msg,
+  optional,
+  parseInput,
+  phone,
+  positiveInt,
+  quantity,
+  sar,
+  text,
+} from '../lib/inputs';
 import { CREATE, DROPDOWN, dynamicRef } from '../lib/keys';
 import { order } from '../lib/resources/cashier';
 import { lazy } from '../lib/zod';
@@ -99,16 +111,21 @@ const Line = lazy((z) =>
       unit_price_sar: optional(sar()),
     })
     .refine((l) => l.variant_id || l.plu || l.sku || l.barcode || l.name, {
-      message: 'name the product by Variant, PLU, SKU, Barcode or Name',
+      message: msg(
+        'name the product by Variant, PLU, SKU, Barcode or Name',
+        'حدّد المنتج بالصنف أو PLU أو SKU أو الباركود أو الاسم',
+      ),
       path: ['variant_id'],
     }),
 );
 
 const Input = lazy((z) =>
   z.object({
-    external_id: text().max(100, 'must be at most 100 characters'),
+    external_id: maxChars(100),
     branch_id: positiveInt(),
-    lines: z.array(Line(), { error: 'add at least one line' }).min(1, 'add at least one line'),
+    lines: z
+      .array(Line(), { error: msg('add at least one line', 'أضف بندًا واحدًا على الأقل') })
+      .min(1, msg('add at least one line', 'أضف بندًا واحدًا على الأقل')),
     customer_name: optional(text()),
     customer_phone: optional(phone()),
     order_type: optional(text()),
@@ -117,7 +134,7 @@ const Input = lazy((z) =>
 );
 
 export const performCreateOrder = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const customer =
     input.customer_name || input.customer_phone
       ? { name: input.customer_name, phone: input.customer_phone }

@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
 import { clientFor, unwrapOne } from '../lib/http';
-import { labelsOf, oneOf, optional, parseInput, positiveInt, sar, text } from '../lib/inputs';
+import { labelsOf, msg, oneOf, optional, parseInput, positiveInt, sar, text } from '../lib/inputs';
 import { mergeVariants, VariantInput } from '../lib/items';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { item } from '../lib/resources/cashier';
@@ -34,19 +34,29 @@ const inputFields = defineInputFields([
 ]);
 
 const Input = lazy((z) =>
-  z.object({
-    item_id: positiveInt(),
-    name_ar: optional(text()),
-    name_en: optional(text()),
-    category_id: optional(positiveInt()),
-    default_price_sar: optional(sar()),
-    variants: optional(z.array(VariantInput())),
-    variants_mode: optional(oneOf(['merge', 'replace'] as const)),
-  }),
+  z
+    .object({
+      item_id: positiveInt(),
+      name_ar: optional(text()),
+      name_en: optional(text()),
+      category_id: optional(positiveInt()),
+      default_price_sar: optional(sar()),
+      variants: optional(z.array(VariantInput())),
+      variants_mode: optional(oneOf(['merge', 'replace'] as const)),
+    })
+    .refine(
+      (i) =>
+        [i.name_ar, i.name_en, i.category_id, i.default_price_sar].some((v) => v !== undefined) ||
+        (i.variants ?? []).some((v) => Object.values(v).some((x) => x !== undefined)),
+      {
+        message: msg('give at least one field to change', 'أدخل حقلًا واحدًا على الأقل لتغييره'),
+        path: ['item_id'],
+      },
+    ),
 );
 
 export const performUpdateItem = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const client = clientFor(z_, bundle, 'cashier');
   const given = (input.variants ?? []).filter((v) => Object.values(v).some((x) => x !== undefined));
   const body: Record<string, unknown> = {
@@ -60,9 +70,6 @@ export const performUpdateItem = async (z_: ZObject, bundle: Bundle) => {
   if (given.length) {
     const stored = unwrapOne(await client.get(`/items/${input.item_id}`)).variants;
     body.variants = mergeVariants(Array.isArray(stored) ? stored : [], given, input.variants_mode ?? 'merge');
-  }
-  if (Object.values(body).every((v) => v === undefined)) {
-    throw new z_.errors.Error('Please fix: give at least one field to change.', 'invalid_input', 400);
   }
   const { body: answer } = await client.put(`/items/${input.item_id}`, body);
   return item.present(unwrapOne(answer));

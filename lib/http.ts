@@ -1,7 +1,7 @@
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
 import { requestTimeoutMs, SETTINGS } from './config';
 import { toZapierError } from './errors';
-import { languageOf } from './i18n';
+import { languageOf, type Bilingual, type Lang } from './i18n';
 import { APIS, requireBaseUrl, requireToken, type Api } from './interfaces';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -65,30 +65,51 @@ export interface ApiClient {
   ): Promise<{ status: number; body: unknown }>;
 }
 
+const SUPPORT: Bilingual = {
+  en: "Try again later; if it persists, contact the vendor's support.",
+  ar: 'حاول لاحقًا؛ وإن تكرر فتواصل مع دعم المزوّد.',
+};
+const REPLAY_SAFE: Bilingual = {
+  en: "Try again later (a replayed step never books or orders twice); if it persists, contact the vendor's support.",
+  ar: 'حاول لاحقًا (إعادة تشغيل الخطوة لا تحجز ولا تطلب مرتين)؛ وإن تكرر فتواصل مع دعم المزوّد.',
+};
+
+/** An error of the app's own, in the connection's language. */
+const appError = (lang: Lang, text: Bilingual, then: Bilingual = SUPPORT): Error =>
+  new Error(`${text[lang]} ${then[lang]}`);
+
 /**
  * The body as JSON. A 204 has none (undefined); any other answer without a body, or with one that is not JSON,
  * is an error that says so (unless `emptyOk`: an error status the caller handles itself may come without one).
  */
-const readJson = (response: HttpResponse, api: Api, options: { emptyOk?: boolean } = {}): unknown => {
+const readJson = (
+  response: HttpResponse,
+  api: Api,
+  lang: Lang,
+  options: { emptyOk?: boolean } = {},
+): unknown => {
   if (response.status === 204) return undefined;
-  const name = APIS[api].name.en;
+  const n = APIS[api].name;
   if (!response.content?.trim()) {
     if (options.emptyOk) return undefined;
-    throw new Error(
-      `The ${name} interface sent an empty answer (HTTP ${response.status}) where JSON was expected. Try again later; if it persists, contact the vendor's support.`,
-    );
+    throw appError(lang, {
+      en: `The ${n.en} interface sent an empty answer (HTTP ${response.status}) where JSON was expected.`,
+      ar: `أرسلت واجهة ${n.ar} ردًا فارغًا (HTTP ${response.status}) حيث يُنتظر JSON.`,
+    });
   }
   try {
     return JSON.parse(response.content);
   } catch {
-    throw new Error(
-      `The ${name} interface sent an answer that is not JSON (HTTP ${response.status}). Try again later; if it persists, contact the vendor's support.`,
-    );
+    throw appError(lang, {
+      en: `The ${n.en} interface sent an answer that is not JSON (HTTP ${response.status}).`,
+      ar: `أرسلت واجهة ${n.ar} ردًا ليس بصيغة JSON (HTTP ${response.status}).`,
+    });
   }
 };
 
 /** The one HTTP client of an interface: base address, token, language, envelopes and paging live here. */
 export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api): ApiClient => {
+  const lang = languageOf(bundle);
   const send = async (
     method: Method,
     path: string,
@@ -103,7 +124,7 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
       headers: {
         Authorization: `Bearer ${token}`,
         Accept: 'application/json',
-        'Accept-Language': languageOf(bundle),
+        'Accept-Language': lang,
         ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       timeout: requestTimeoutMs(),
@@ -116,10 +137,10 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
     try {
       response = await z.request(request);
     } catch (err) {
-      throw describeTransportError(err, api);
+      throw describeTransportError(err, api, lang);
     }
     if (response.status >= 400 && !options.handle?.includes(response.status)) {
-      throw toZapierError(z, response, api, languageOf(bundle));
+      throw toZapierError(z, response, api, lang);
     }
     return response;
   };
@@ -127,15 +148,15 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
   const client: ApiClient = {
     api,
     async get(path, query) {
-      return unwrapOne(readJson(await send('GET', path, { query }), api));
+      return unwrapOne(readJson(await send('GET', path, { query }), api, lang));
     },
     async find(path, query) {
       const response = await send('GET', path, { query, handle: [404] });
-      return response.status === 404 ? undefined : unwrapOne(readJson(response, api));
+      return response.status === 404 ? undefined : unwrapOne(readJson(response, api, lang));
     },
     async page<T>(path: string, query?: Query) {
       const perPage = Math.min(Number(query?.per_page ?? SETTINGS.maxPerPage), SETTINGS.maxPerPage);
-      const body = readJson(await send('GET', path, { query: { ...query, per_page: perPage } }), api);
+      const body = readJson(await send('GET', path, { query: { ...query, per_page: perPage } }), api, lang);
       const data = isPlainObject(body) && Array.isArray(body.data) ? (body.data as T[]) : [];
       const meta = isPlainObject(body) && isPlainObject(body.meta) ? body.meta : {};
       return { data, meta };
@@ -153,22 +174,25 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
     },
     async post(path, body) {
       const response = await send('POST', path, { body });
-      return { status: response.status, body: readJson(response, api) };
+      return { status: response.status, body: readJson(response, api, lang) };
     },
     async put(path, body) {
       const response = await send('PUT', path, { body });
-      return { status: response.status, body: readJson(response, api) };
+      return { status: response.status, body: readJson(response, api, lang) };
     },
     async remove(path) {
       const response = await send('DELETE', path, { handle: [404] });
       return response.status !== 404;
     },
     async raw(method, path, options) {
-      return readJson(await send(method, path, options), api);
+      return readJson(await send(method, path, options), api, lang);
     },
     async attempt(method, path, options) {
       const response = await send(method, path, options);
-      return { status: response.status, body: readJson(response, api, { emptyOk: response.status >= 400 }) };
+      return {
+        status: response.status,
+        body: readJson(response, api, lang, { emptyOk: response.status >= 400 }),
+      };
     },
   };
   return client;
@@ -179,27 +203,46 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
  * (node-fetch notices a body cut short only when the time-out ends it), a connection closed before the answer,
  * or an interface that cannot be reached at all (refused, unknown host).
  */
-const describeTransportError = (err: unknown, api: Api): unknown => {
+const describeTransportError = (err: unknown, api: Api, lang: Lang): unknown => {
   if (!(err instanceof Error) || 'status' in err || err.constructor.name !== 'FetchError') return err;
-  const name = APIS[api].name.en;
+  const n = APIS[api].name;
   const seconds = requestTimeoutMs() / 1000;
   const { type, code } = err as Error & { type?: string; code?: string };
   if (type === 'body-timeout') {
-    return new Error(
-      `The ${name} interface began to answer, but the rest of its answer did not arrive within ${seconds} seconds (the connection may have been cut). Try again later (a replayed step never books or orders twice); if it persists, contact the vendor's support.`,
+    return appError(
+      lang,
+      {
+        en: `The ${n.en} interface began to answer, but the rest of its answer did not arrive within ${seconds} seconds (the connection may have been cut).`,
+        ar: `بدأت واجهة ${n.ar} بالرد، لكن بقية الرد لم تصل خلال ${seconds} ثانية (ربما انقطع الاتصال).`,
+      },
+      REPLAY_SAFE,
     );
   }
   if (/timeout|timed out/i.test(err.message)) {
-    return new Error(
-      `The ${name} interface did not answer within ${seconds} seconds. Try again later (a replayed step never books or orders twice); if it persists, contact the vendor's support.`,
+    return appError(
+      lang,
+      {
+        en: `The ${n.en} interface did not answer within ${seconds} seconds.`,
+        ar: `لم ترد واجهة ${n.ar} خلال ${seconds} ثانية.`,
+      },
+      REPLAY_SAFE,
     );
   }
   if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(err.message)) {
-    return new Error(
-      `The ${name} interface closed the connection before answering (${code ?? 'socket hang up'}). Try again later; if it persists, contact the vendor's support.`,
-    );
+    return appError(lang, {
+      en: `The ${n.en} interface closed the connection before answering (${code ?? 'socket hang up'}).`,
+      ar: `أغلقت واجهة ${n.ar} الاتصال قبل أن ترد (${code ?? 'socket hang up'}).`,
+    });
   }
-  return new Error(
-    `Could not reach the ${name} interface (${err.message}). Check the ${name} base address in the connection; if it is right, try again later.`,
+  return appError(
+    lang,
+    {
+      en: `Could not reach the ${n.en} interface (${err.message}).`,
+      ar: `تعذّر الوصول إلى واجهة ${n.ar} (${err.message}).`,
+    },
+    {
+      en: `Check the ${n.en} base address in the connection; if it is right, try again later.`,
+      ar: `تحقق من عنوان واجهة ${n.ar} في الاتصال؛ وإن كان صحيحًا فحاول لاحقًا.`,
+    },
   );
 };

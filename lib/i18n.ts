@@ -9,3 +9,10 @@ export const languageOf = (bundle: Pick<Bundle, 'authData'>): Lang =>
 export type Bilingual = Record<Lang, string>;
 
 export const say = (lang: Lang, text: Bilingual): string => text[lang];
+
+/** An error whose message is the app's own, with its Arabic beside it (`message` stays English). */
+export class BilingualError extends Error {
+  constructor(readonly text: Bilingual) {
+    super(text.en);
+  }
+}

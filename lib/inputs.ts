@@ -1,8 +1,29 @@
 import type { z } from 'zod';
-import type { ZObject } from 'zapier-platform-core';
-import { MoneyFormatError, sarToHalalas } from './money';
-import { PhoneFormatError, toE164 } from './phone';
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { BilingualError, languageOf, type Bilingual, type Lang } from './i18n';
+import { sarToHalalas } from './money';
+import { toE164 } from './phone';
 import { zod } from './zod';
+
+/*
+ * Validation messages are written in both languages (CONTRACT §1: the app's own messages follow the connection's
+ * language). zod carries one string per issue, so `msg` packs both into it and `parseInput` unpacks the one asked.
+ */
+const PACKED = '\u0000i18n:';
+
+/** A validation message in English and Arabic, as a zod message string. */
+export const msg = (en: string, ar: string): string => `${PACKED}${JSON.stringify({ en, ar })}`;
+
+const unpack = (message: string, lang: Lang): string =>
+  message.startsWith(PACKED) ? (JSON.parse(message.slice(PACKED.length)) as Bilingual)[lang] : message;
+
+const REQUIRED = msg('is required', 'مطلوب');
+const WHOLE = msg('must be a whole number', 'يجب أن يكون عددًا صحيحًا');
+const NUMBER = msg('must be a number', 'يجب أن يكون رقمًا');
+
+/** A money or phone error's own words, packed for zod. */
+const bilingual = (e: unknown, en: string, ar: string): string =>
+  e instanceof BilingualError ? msg(e.text.en, e.text.ar) : msg(en, ar);
 
 /*
  * Input rules shared by every action and search (CONTRACT §5): each one turns what a Zap builder typed into what
@@ -11,6 +32,14 @@ import { zod } from './zod';
 
 const blankToUndefined = (v: unknown) =>
   v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v;
+
+/** Text of at most `n` characters. */
+export const maxChars = (n: number) =>
+  zod()
+    .string()
+    .trim()
+    .min(1, REQUIRED)
+    .max(n, msg(`must be at most ${n} characters`, `يجب ألا يتجاوز ${n} حرفًا`));
 
 /** Optional: blank text counts as not given. */
 export const optional = <S extends z.ZodType>(schema: S) =>
@@ -24,24 +53,27 @@ export const ulid = () =>
     .transform((s) => s.toUpperCase())
     .refine(
       (s) => ULID.test(s),
-      'is not a valid id (26 letters and digits, like 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
+      msg(
+        'is not a valid id (26 letters and digits, like 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
+        'ليس معرّفًا صالحًا (26 حرفًا ورقمًا، مثل 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
+      ),
     );
 
-export const text = () => zod().string().trim().min(1, 'is required');
+export const text = () => zod().string().trim().min(1, REQUIRED);
 
 export const positiveInt = () =>
   zod().preprocess(
     (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-    zod()
-      .number({ error: 'must be a whole number' })
-      .int('must be a whole number')
-      .positive('must be 1 or more'),
+    zod().number({ error: WHOLE }).int(WHOLE).positive(msg('must be 1 or more', 'يجب أن يكون 1 أو أكثر')),
   );
 
 export const quantity = () =>
   zod().preprocess(
     (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
-    zod().number({ error: 'must be a number' }).finite('must be a number').positive('must be more than 0'),
+    zod()
+      .number({ error: NUMBER })
+      .finite(NUMBER)
+      .positive(msg('must be more than 0', 'يجب أن يكون أكبر من 0')),
   );
 
 export const bool = () =>
@@ -51,7 +83,7 @@ export const bool = () =>
       const t = v.trim().toLowerCase();
       return ['true', 'yes', '1'].includes(t) ? true : ['false', 'no', '0'].includes(t) ? false : v;
     },
-    zod().boolean({ error: 'must be yes or no' }),
+    zod().boolean({ error: msg('must be yes or no', 'يجب أن يكون نعم أو لا') }),
   );
 
 /** Riyals as decimal text → integer halalas. */
@@ -64,7 +96,7 @@ export const sar = () =>
       } catch (e) {
         ctx.addIssue({
           code: 'custom',
-          message: e instanceof MoneyFormatError ? e.message : 'is not an amount in SAR',
+          message: bilingual(e, 'is not an amount in SAR', 'ليس مبلغًا بالريال'),
         });
         return zod().NEVER;
       }
@@ -80,7 +112,7 @@ export const phone = () =>
       } catch (e) {
         ctx.addIssue({
           code: 'custom',
-          message: e instanceof PhoneFormatError ? e.message : 'is not a phone number',
+          message: bilingual(e, 'is not a phone number', 'ليس رقم هاتف'),
         });
         return zod().NEVER;
       }
@@ -96,7 +128,10 @@ export const datetime = () =>
     .trim()
     .refine(
       (s) => DATETIME_WITH_OFFSET.test(s) && !Number.isNaN(Date.parse(s)),
-      'must be a date and time with its offset, like 2026-11-24T10:30:00+03:00',
+      msg(
+        'must be a date and time with its offset, like 2026-11-24T10:30:00+03:00',
+        'يجب أن يكون تاريخًا ووقتًا مع فرق التوقيت، مثل 2026-11-24T10:30:00+03:00',
+      ),
     )
     .transform(colonOffset);
 
@@ -107,7 +142,10 @@ export const dateOrDatetime = () =>
     .trim()
     .refine(
       (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) || DATETIME_WITH_OFFSET.test(s)) && !Number.isNaN(Date.parse(s)),
-      'must be a date like 2026-11-24, or a date and time with its offset',
+      msg(
+        'must be a date like 2026-11-24, or a date and time with its offset',
+        'يجب أن يكون تاريخًا مثل 2026-11-24، أو تاريخًا ووقتًا مع فرق التوقيت',
+      ),
     )
     .transform(colonOffset);
 
@@ -117,11 +155,13 @@ export const date = () =>
     .trim()
     .refine(
       (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)),
-      'must be a date like 2026-11-24',
+      msg('must be a date like 2026-11-24', 'يجب أن يكون تاريخًا مثل 2026-11-24'),
     );
 
 export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
-  zod().enum(values, { error: `must be one of: ${values.join(', ')}` });
+  zod().enum(values, {
+    error: msg(`must be one of: ${values.join(', ')}`, `يجب أن يكون أحد: ${values.join('، ')}`),
+  });
 
 interface Labelled {
   key: string;
@@ -147,7 +187,12 @@ const valueAt = (input: unknown, path: readonly PropertyKey[]): unknown =>
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
-const describeIssue = (issue: z.core.$ZodIssue, labels: Record<string, string>, input: unknown): string => {
+const describeIssue = (
+  issue: z.core.$ZodIssue,
+  labels: Record<string, string>,
+  input: unknown,
+  lang: Lang,
+): string => {
   const [head, index, leaf] = issue.path;
   const label = labels[String(head)] ?? String(head ?? 'Input');
   const where =
@@ -155,21 +200,28 @@ const describeIssue = (issue: z.core.$ZodIssue, labels: Record<string, string>, 
       ? `${label} #${index + 1}, ${labels[String(leaf)] ?? String(leaf)}`
       : label;
   const message =
-    issue.code === 'invalid_type' && isBlank(valueAt(input, issue.path)) ? 'is required' : issue.message;
-  return `${where}: ${message.replace(/\.$/, '')}`;
+    issue.code === 'invalid_type' && isBlank(valueAt(input, issue.path)) ? REQUIRED : issue.message;
+  return `${where}: ${unpack(message, lang).replace(/\.$/, '')}`;
 };
 
 /**
- * Validates an operation's inputs. Throws one z.errors.Error naming every bad field by its label; nothing is sent.
+ * Validates an operation's inputs (`bundle.inputData`). Throws one z.errors.Error naming every bad field by its
+ * label, in the connection's language; nothing is sent.
  */
 export const parseInput = <S extends z.ZodType>(
   z_: ZObject,
   schema: () => S,
-  input: unknown,
+  bundle: Pick<Bundle, 'inputData' | 'authData'>,
   labels: Record<string, string>,
 ): z.infer<S> => {
+  const input: unknown = bundle.inputData;
   const result = schema().safeParse(input ?? {});
   if (result.success) return result.data;
-  const problems = result.error.issues.map((i) => describeIssue(i, labels, input));
-  throw new z_.errors.Error(`Please fix: ${problems.join('; ')}.`, 'invalid_input', 400);
+  const lang = languageOf(bundle);
+  const problems = result.error.issues.map((i) => describeIssue(i, labels, input, lang));
+  throw new z_.errors.Error(
+    lang === 'ar' ? `يرجى تصحيح ما يلي: ${problems.join('؛ ')}.` : `Please fix: ${problems.join('; ')}.`,
+    'invalid_input',
+    400,
+  );
 };

@@ -3,25 +3,38 @@
  * `*_halalas` output gets a `*_sar` sibling with two decimals. Integer arithmetic only, so nothing rounds.
  */
 
+import { BilingualError } from './i18n';
+
 const SAR_TEXT = /^(\d+)(?:\.(\d{1,2}))?$/;
 
-export class MoneyFormatError extends Error {}
+export class MoneyFormatError extends BilingualError {}
 
 /** "12.5" → 1250. Throws for negatives, more than two decimals, or anything that is not a number. */
 export const sarToHalalas = (input: string | number): number => {
   const text = String(input).trim().replace(/^\+/, '').replace(/,/g, '');
   if (text.startsWith('-'))
-    throw new MoneyFormatError(`"${input}" is negative; prices and amounts must be 0 or more.`);
+    throw new MoneyFormatError({
+      en: `"${input}" is negative; prices and amounts must be 0 or more.`,
+      ar: `"${input}" سالب؛ يجب أن تكون الأسعار والمبالغ 0 أو أكثر.`,
+    });
   const m = SAR_TEXT.exec(text);
   if (!m) {
     throw new MoneyFormatError(
       /^\d*\.\d{3,}$/.test(text)
-        ? `"${input}" has more than two decimals; SAR amounts have at most two (halalas).`
-        : `"${input}" is not an amount in SAR; write it like 12.50.`,
+        ? {
+            en: `"${input}" has more than two decimals; SAR amounts have at most two (halalas).`,
+            ar: `"${input}" فيه أكثر من منزلتين عشريتين؛ مبالغ الريال لها منزلتان على الأكثر (الهللات).`,
+          }
+        : {
+            en: `"${input}" is not an amount in SAR; write it like 12.50.`,
+            ar: `"${input}" ليس مبلغًا بالريال؛ اكتبه مثل 12.50.`,
+          },
     );
   }
   const halalas = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-  if (!Number.isSafeInteger(halalas)) throw new MoneyFormatError(`"${input}" is too large.`);
+  if (!Number.isSafeInteger(halalas)) {
+    throw new MoneyFormatError({ en: `"${input}" is too large.`, ar: `"${input}" كبير جدًا.` });
+  }
   return halalas;
 };
 

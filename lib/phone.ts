@@ -1,6 +1,8 @@
 import type { parsePhoneNumberFromString as Parse } from 'libphonenumber-js/min';
 
-export class PhoneFormatError extends Error {}
+import { BilingualError } from './i18n';
+
+export class PhoneFormatError extends BilingualError {}
 
 /**
  * A Saudi phone in any local form (0501234567, 501234567, 00966…, +966 50 123 4567) as E.164. Numbers
@@ -16,9 +18,10 @@ export const toE164 = (input: string): string => {
   const text = input.trim().replace(/^00/, '+');
   const parsed = parse(text, 'SA');
   if (!parsed || !parsed.isValid()) {
-    throw new PhoneFormatError(
-      `"${input}" is not a phone number; write a Saudi mobile like 0501234567 or +966501234567.`,
-    );
+    throw new PhoneFormatError({
+      en: `"${input}" is not a phone number; write a Saudi mobile like 0501234567 or +966501234567.`,
+      ar: `"${input}" ليس رقم هاتف؛ اكتب رقم جوال سعوديًا مثل 0501234567 أو 966501234567+.`,
+    });
   }
   return parsed.number;
 };

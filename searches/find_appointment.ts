@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
-import { dateOrDatetime, labelsOf, oneOf, optional, parseInput, positiveInt, ulid } from '../lib/inputs';
+import { dateOrDatetime, labelsOf, msg, oneOf, optional, parseInput, positiveInt, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { appointment } from '../lib/resources/clinic';
 import { lazy } from '../lib/zod';
@@ -90,17 +90,20 @@ const Input = lazy((z) =>
       practitioner_id: optional(ulid()),
     })
     .refine((i) => i.appointment_id || i.patient_id, {
-      message: 'choose the Appointment, or the Patient whose appointments to find',
+      message: msg(
+        'choose the Appointment, or the Patient whose appointments to find',
+        'اختر الموعد، أو المريض الذي تبحث عن مواعيده',
+      ),
       path: ['appointment_id'],
     })
     .refine((i) => !i.from || !i.to || Date.parse(i.from) < Date.parse(i.to), {
-      message: 'must be later than Starts From',
+      message: msg('must be later than Starts From', 'يجب أن يكون بعد Starts From'),
       path: ['to'],
     }),
 );
 
 export const performFindAppointment = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const client = clientFor(z_, bundle, 'clinic');
   if (input.appointment_id) {
     const found = await client.find(`/appointments/${input.appointment_id}`);

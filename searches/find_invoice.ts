@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
-import { date, labelsOf, oneOf, optional, parseInput, ulid } from '../lib/inputs';
+import { date, labelsOf, msg, oneOf, optional, parseInput, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { invoice } from '../lib/resources/clinic';
 import { lazy } from '../lib/zod';
@@ -64,17 +64,20 @@ const Input = lazy((z) =>
       issued_to: optional(date()),
     })
     .refine((i) => i.invoice_id || i.patient_id, {
-      message: 'give the Invoice, or the Patient whose invoices to find',
+      message: msg(
+        'give the Invoice, or the Patient whose invoices to find',
+        'حدّد الفاتورة، أو المريض الذي تبحث عن فواتيره',
+      ),
       path: ['invoice_id'],
     })
     .refine((i) => !i.issued_from || !i.issued_to || i.issued_from < i.issued_to, {
-      message: 'must be later than Issued From',
+      message: msg('must be later than Issued From', 'يجب أن يكون بعد Issued From'),
       path: ['issued_to'],
     }),
 );
 
 export const performFindInvoice = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const client = clientFor(z_, bundle, 'clinic');
   if (input.invoice_id) {
     const found = await client.find(`/invoices/${input.invoice_id}`);

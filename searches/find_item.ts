@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
-import { labelsOf, optional, parseInput, positiveInt, text } from '../lib/inputs';
+import { labelsOf, msg, optional, parseInput, positiveInt, text } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { item } from '../lib/resources/cashier';
 import { lazy } from '../lib/zod';
@@ -36,13 +36,13 @@ const Input = lazy((z) =>
   z
     .object({ item_id: optional(positiveInt()), sku: optional(text()), barcode: optional(text()) })
     .refine((i) => i.item_id || i.sku || i.barcode, {
-      message: 'choose the Item, or give a SKU or a Barcode',
+      message: msg('choose the Item, or give a SKU or a Barcode', 'اختر الصنف، أو أدخل SKU أو الباركود'),
       path: ['item_id'],
     }),
 );
 
 export const performFindItem = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const client = clientFor(z_, bundle, 'cashier');
   if (input.item_id) {
     const found = await client.find(`/items/${input.item_id}`);

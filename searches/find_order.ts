@@ -20,7 +20,7 @@ const inputFields = defineInputFields([
 const Input = lazy((z) => z.object({ order_id: text() }));
 
 export const performFindOrder = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const found = await clientFor(z_, bundle, 'cashier').find(`/orders/${encodeURIComponent(input.order_id)}`);
   return found ? [order.present(found)] : [];
 };

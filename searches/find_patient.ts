@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
-import { labelsOf, optional, parseInput, phone, text, ulid } from '../lib/inputs';
+import { labelsOf, msg, optional, parseInput, phone, text, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { patient } from '../lib/resources/clinic';
 import { lazy } from '../lib/zod';
@@ -33,13 +33,13 @@ const Input = lazy((z) =>
   z
     .object({ patient_id: optional(ulid()), file_no: optional(text()), phone: optional(phone()) })
     .refine((i) => i.patient_id || i.file_no || i.phone, {
-      message: 'give the Patient, a File Number or a Phone',
+      message: msg('give the Patient, a File Number or a Phone', 'حدّد المريض أو رقم الملف أو الجوال'),
       path: ['patient_id'],
     }),
 );
 
 export const performFindPatient = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const client = clientFor(z_, bundle, 'clinic');
   if (input.patient_id) {
     const found = await client.find(`/patients/${input.patient_id}`);

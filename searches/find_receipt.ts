@@ -20,7 +20,7 @@ const inputFields = defineInputFields([
 const Input = lazy((z) => z.object({ receipt_id: text() }));
 
 export const performFindReceipt = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   // The interface answers a credit note at the same address, with kind credit_note and refund_of set.
   const found = await clientFor(z_, bundle, 'cashier').find(
     `/receipts/${encodeURIComponent(input.receipt_id)}`,

@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
-import { bool, labelsOf, optional, parseInput, positiveInt } from '../lib/inputs';
+import { bool, labelsOf, msg, optional, parseInput, positiveInt } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { stockLevel } from '../lib/resources/cashier';
 import { lazy } from '../lib/zod';
@@ -43,13 +43,13 @@ const Input = lazy((z) =>
       low_only: optional(bool()),
     })
     .refine((i) => i.branch_id || i.variant_id, {
-      message: 'choose the Branch, the Variant or both',
+      message: msg('choose the Branch, the Variant or both', 'اختر الفرع أو الصنف أو كليهما'),
       path: ['branch_id'],
     }),
 );
 
 export const performFindStockLevel = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const { data } = await clientFor(z_, bundle, 'cashier').page('/stock/levels', {
     branch_id: input.branch_id,
     variant_id: input.variant_id,

@@ -21,7 +21,7 @@ const inputFields = defineInputFields([
 const Input = lazy((z) => z.object({ session_id: text() }));
 
 export const performFindZReport = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle.inputData, labelsOf(inputFields));
+  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const { status, body } = await clientFor(z_, bundle, 'cashier').attempt(
     'GET',
     `/sessions/${encodeURIComponent(input.session_id)}/z-report`,

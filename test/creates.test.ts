@@ -141,6 +141,28 @@ describe('book_appointment', () => {
   });
 });
 
+describe('messages in the connection’s language', () => {
+  it('names what to fix in Arabic, before any request', async () => {
+    const error = await failure(
+      appTester(
+        perform('create_order') as never,
+        {
+          authData: { ...AUTH, language: 'ar' },
+          inputData: {
+            external_id: 'SHOP-1',
+            branch_id: 'x',
+            lines: [{ sku: 'A', qty: '0', unit_price_sar: '1.005' }],
+          },
+        } as never,
+      ) as Promise<unknown>,
+    );
+    expect(messageOf(error)).toMatch(/^يرجى تصحيح ما يلي: /);
+    expect(messageOf(error)).toMatch(/Branch: يجب أن يكون عددًا صحيحًا/);
+    expect(messageOf(error)).toMatch(/Order Lines #1, Quantity: يجب أن يكون أكبر من 0/);
+    expect(messageOf(error)).toMatch(/فيه أكثر من منزلتين عشريتين/);
+  });
+});
+
 describe('cancel_appointment', () => {
   it('posts the reason and returns the cancelled appointment', async () => {
     const cancelled = data('cancel-appointment');

@@ -285,6 +285,17 @@ describe('the interface client', () => {
       );
     });
 
+    it('says it in Arabic when the connection is in Arabic', async () => {
+      // hand-built: an empty 200, which the sandbox never sends.
+      clinicApi('ar').get(clinicPath('/meta')).reply(200, '');
+
+      await expect(
+        appTester((z, bundle) => clientFor(z, bundle, 'clinic').get('/meta'), {
+          authData: { ...AUTH, language: 'ar' },
+        }),
+      ).rejects.toThrow(/أرسلت واجهة العيادة ردًا فارغًا \(HTTP 200\)/);
+    });
+
     it('a refused connection names the interface and its base address', async () => {
       cashierApi()
         .get(cashierPath('/branches'))

@@ -3,6 +3,7 @@ import { defineTrigger } from 'zapier-platform-core';
 import { SETTINGS } from '../lib/config';
 import { APPOINTMENT_FILTERS, filterInputFields, passes } from '../lib/hooks/filters';
 import { clientFor } from '../lib/http';
+import { languageOf, say } from '../lib/i18n';
 import { TRIGGER } from '../lib/keys';
 import { appointment } from '../lib/resources/clinic';
 import { saudiTime } from '../lib/time';
@@ -27,7 +28,10 @@ export const performStartingSoon = async (z: ZObject, bundle: Bundle) => {
   const minutes = Number(bundle.inputData.minutes_before ?? 60);
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10080) {
     throw new z.errors.Error(
-      'Minutes Before Start must be a whole number from 1 to 10080 (one week).',
+      say(languageOf(bundle), {
+        en: 'Minutes Before Start must be a whole number from 1 to 10080 (one week).',
+        ar: 'يجب أن تكون Minutes Before Start عددًا صحيحًا من 1 إلى 10080 (أسبوع).',
+      }),
       'invalid_input',
       400,
     );

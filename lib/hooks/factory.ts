@@ -4,6 +4,7 @@ import { SETTINGS } from '../config';
 import { firstDelivery, deliveryKey } from '../dedupe';
 import { clientFor } from '../http';
 import { languageOf, say } from '../i18n';
+import { APIS } from '../interfaces';
 import { verify, type VerifyFailure } from '../signature';
 import type { HookEvent } from './events';
 import { filterInputFields, passes } from './filters';
@@ -160,7 +161,10 @@ export const makePerformSubscribe =
     const secret = answer.secret ?? data.secret;
     if ((typeof id !== 'number' && typeof id !== 'string') || typeof secret !== 'string') {
       throw new z.errors.Error(
-        `The ${def.api} interface accepted the subscription but did not return its id and signing secret. Turn the Zap off and on again.`,
+        say(languageOf(bundle), {
+          en: `The ${def.api} interface accepted the subscription but did not return its id and signing secret. Turn the Zap off and on again.`,
+          ar: `قبلت واجهة ${APIS[def.api].name.ar} الاشتراك لكنها لم تُرجع معرّفه وسر التوقيع. أوقف الزاب وشغّله من جديد.`,
+        }),
         'subscribe_incomplete',
         502,
       );
