@@ -83,7 +83,7 @@ const inputFields = defineInputFields([
     key: 'external_ref',
     label: 'Booking Reference',
     helpText:
-      'Your own unique reference for this booking, e.g. the form entry or lead number. The clinic never books the same reference twice. Leave blank and the app makes one from this Zap, the patient, branch, type, practitioner and start time, so a replayed step cannot book twice.',
+      'Your own unique reference for this booking, e.g. the form entry or lead number. The clinic never books the same reference twice. Leave blank and the app makes one from this Zap, the patient, branch, type, practitioner and start time, so a replayed step cannot book twice. To book that same patient at that same time again from this Zap (after a cancellation), give a new reference.',
     required: false,
   },
 ]);

@@ -115,8 +115,9 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
     path: string,
     options: { query?: Query; body?: unknown; handle?: number[] } = {},
   ): Promise<HttpResponse> => {
-    const base = requireBaseUrl(bundle, api);
+    // The token first: a connection without it is told to add it (CONTRACT §1), whatever the base address.
     const token = requireToken(bundle, api);
+    const base = requireBaseUrl(bundle, api);
     const request: HttpRequestOptions & { url: string } = {
       url: `${base}${path}`,
       method,

@@ -69,7 +69,8 @@ export const positiveInt = () =>
 
 export const quantity = () =>
   zod().preprocess(
-    (v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v),
+    // Plain decimals only: Number() would also read "0x10" as 16 and "1e2" as 100.
+    (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
     zod()
       .number({ error: NUMBER })
       .finite(NUMBER)

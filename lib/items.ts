@@ -71,9 +71,21 @@ export const mergeVariants = (
         (v.sku !== undefined && s.sku === v.sku) ||
         (v.barcode !== undefined && s.barcode === v.barcode),
     );
-    if (match) used.add(match.id);
-    return toVariantWrite(v, typeof match?.id === 'number' ? match.id : undefined);
+    if (!match) return toVariantWrite(v);
+    used.add(match.id);
+    // A stored row is sent whole, with the user's changes laid over it: whether the interface patches or replaces
+    // a row with an id is not shown, and a replaced row must not lose what the user did not mention.
+    const changes = Object.fromEntries(
+      Object.entries(toVariantWrite(v, typeof match.id === 'number' ? match.id : undefined)).filter(
+        ([, x]) => x !== undefined,
+      ),
+    );
+    return { ...unchanged(match), ...changes };
   });
   const kept = mode === 'merge' ? stored.filter((s) => !used.has(s.id)).map(unchanged) : [];
+  const rows = [...kept, ...written];
+  // One default variant: a row the user makes the default takes it from the others.
+  const newDefault = written.some((r) => r.is_default === true);
+  return newDefault ? rows.map((r) => (written.includes(r) ? r : { ...r, is_default: false })) : rows;
   return [...kept, ...written];
 };

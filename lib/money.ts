@@ -9,9 +9,13 @@ const SAR_TEXT = /^(\d+)(?:\.(\d{1,2}))?$/;
 
 export class MoneyFormatError extends BilingualError {}
 
+/** Commas only as thousands separators ("1,250.75"); "12,50" is a decimal comma and is refused, not read as 1250. */
+const THOUSANDS = /^\d{1,3}(,\d{3})+(\.\d+)?$/;
+
 /** "12.5" → 1250. Throws for negatives, more than two decimals, or anything that is not a number. */
 export const sarToHalalas = (input: string | number): number => {
-  const text = String(input).trim().replace(/^\+/, '').replace(/,/g, '');
+  const trimmed = String(input).trim().replace(/^\+/, '');
+  const text = THOUSANDS.test(trimmed) ? trimmed.replace(/,/g, '') : trimmed;
   if (text.startsWith('-'))
     throw new MoneyFormatError({
       en: `"${input}" is negative; prices and amounts must be 0 or more.`,

@@ -72,7 +72,7 @@ const inputFields = defineInputFields([
     key: 'practitioner_id',
     label: 'Practitioner',
     helpText:
-      'Only the patient’s appointments with this practitioner (the code in the back office under Staff → Practitioners).',
+      'Only the patient’s appointments with this practitioner: choose one seen in recent appointments, or map a Practitioner ID from an earlier step.',
     dynamic: dynamicRef(DROPDOWN.practitioners),
     required: false,
   },

@@ -361,7 +361,14 @@ describe('create_item', () => {
 
 describe('update_item', () => {
   // The item as the sandbox stores it (read before the recorded variant updates), and its two variants.
-  type Variant = { id: number; name_ar: string; sku: string; barcode: string; price_halalas: number };
+  type Variant = {
+    id: number;
+    name_ar: string;
+    sku: string;
+    barcode: string;
+    price_halalas: number;
+    is_default: boolean;
+  };
   const stored = data('update-item-variants', { method: 'GET' });
   const ITEM = stored.id as number;
   const small = (stored.variants as Variant[]).find((v) => v.sku === 'COF-AR-S')!;
@@ -396,7 +403,15 @@ describe('update_item', () => {
             price_halalas: small.price_halalas,
             is_default: true,
           },
-          { id: large.id, sku: 'COF-AR-L', price_halalas: 1300 },
+          // The matched row goes whole, with the new price: nothing of it is lost if rows are replaced.
+          {
+            id: large.id,
+            name_ar: large.name_ar,
+            sku: 'COF-AR-L',
+            barcode: large.barcode,
+            price_halalas: 1300,
+            is_default: large.is_default,
+          },
           { name_ar: 'وسط', sku: 'COF-AR-M', price_halalas: 1100 },
         ],
       })
@@ -415,7 +430,18 @@ describe('update_item', () => {
       .get(cashierPath(`/items/${ITEM}`))
       .reply(...reply('update-item-replace', { method: 'GET' }));
     cashierApi()
-      .put(cashierPath(`/items/${ITEM}`), { variants: [{ id: large.id, price_halalas: 1300 }] })
+      .put(cashierPath(`/items/${ITEM}`), {
+        variants: [
+          {
+            id: large.id,
+            name_ar: large.name_ar,
+            sku: large.sku,
+            barcode: large.barcode,
+            price_halalas: 1300,
+            is_default: large.is_default,
+          },
+        ],
+      })
       .reply(...reply('update-item-replace', { method: 'PUT' }));
     const result = await run('update_item', {
       item_id: ITEM,
@@ -423,6 +449,26 @@ describe('update_item', () => {
       variants: [{ variant_id: String(large.id), price_sar: '13' }],
     });
     expect((result.variants as Variant[]).map((v) => v.id)).toEqual([large.id]);
+  });
+
+  it('a variant made the default takes it from the others (one default)', async () => {
+    cashierApi()
+      .get(cashierPath(`/items/${ITEM}`))
+      .reply(...reply('update-item-variants', { method: 'GET' }));
+    cashierApi()
+      .put(
+        cashierPath(`/items/${ITEM}`),
+        (b: { variants: Array<{ sku?: string; is_default?: boolean }> }) => {
+          expect(b.variants.filter((v) => v.is_default === true).map((v) => v.sku)).toEqual(['COF-AR-XL']);
+          expect(b.variants.find((v) => v.sku === 'COF-AR-S')?.is_default).toBe(false);
+          return true;
+        },
+      )
+      .reply(...reply('update-item-variants', { method: 'PUT' }));
+    await run('update_item', {
+      item_id: ITEM,
+      variants: [{ variant_name_ar: 'كبير جدًا', sku: 'COF-AR-XL', price_sar: '15', is_default: 'true' }],
+    });
   });
 
   it('refuses an update that changes nothing, before any request', async () => {

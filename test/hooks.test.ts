@@ -387,7 +387,7 @@ describe('appointment_updated changes', () => {
     // hand-built addition to the recorded delivery: a clinical field and its change, which must not leak.
     envelope.data = {
       ...envelope.data,
-      changes: { ...recorded, diagnosis: ['', 'secret'] },
+      changes: { ...recorded, diagnosis: ['', 'secret'], note: [{ diagnosis: 'secret' }, 'Follow-up'] },
       diagnosis: 'secret',
     };
     const [item] = await run<Array<Record<string, unknown>>>(op(def.key).perform, {
@@ -396,7 +396,8 @@ describe('appointment_updated changes', () => {
       subscribeData: subscribeData(def),
       ...delivery({ secret: SECRET, path: TARGET_PATH, envelope }),
     });
-    expect([...(item!.changed_fields as string[])].sort()).toEqual(Object.keys(recorded).sort());
+    expect([...(item!.changed_fields as string[])].sort()).toEqual([...Object.keys(recorded), 'note'].sort());
+    expect(item).not.toHaveProperty('previous_note'); // an old value that is not a plain value is not passed on
     expect(item!.previous_status).toBe(recorded.status![0]);
     expect(item!.previous_starts_at).toBe(recorded.starts_at![0]);
     expect(item!.status).toBe(recorded.status![1]);

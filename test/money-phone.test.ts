@@ -20,6 +20,8 @@ describe('money (CONTRACT §5)', () => {
     ['abc', /not an amount/],
     ['', /not an amount/],
     ['1e3', /not an amount/],
+    ['12,50', /not an amount/],
+    ['1,25', /not an amount/],
     ['12.', /not an amount/],
   ])('refuses %p', (text, message) => {
     expect(() => sarToHalalas(text)).toThrow(MoneyFormatError);

@@ -2,6 +2,7 @@ import type { OutputField } from '../resources/define';
 import { appointment } from '../resources/clinic';
 
 const isPair = (v: unknown): v is [unknown, unknown] => Array.isArray(v) && v.length === 2;
+const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
 
 /** Appointment fields a change may be reported for: the whitelist, so `changes` cannot leak anything else. */
 const TRACKED = Object.keys(appointment.fields).filter((k) => k !== 'id');
@@ -19,7 +20,8 @@ export const appointmentChanges = (raw: Record<string, unknown>): Record<string,
     const pair = changes[field];
     if (!isPair(pair)) continue;
     changed.push(field);
-    out[`previous_${field}`] = pair[0];
+    // Appointment fields are plain values: anything else in an old value (an object, a list) is not passed on.
+    if (isScalar(pair[0])) out[`previous_${field}`] = pair[0];
   }
   return { changed_fields: changed, ...out };
 };

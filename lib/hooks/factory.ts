@@ -151,6 +151,8 @@ export const makePerformSubscribe =
   (def: HookEvent) =>
   async (z: ZObject, bundle: HookBundle): Promise<SubscribeData> => {
     const targetUrl = bundle.targetUrl ?? '';
+    // The path is taken before subscribing: a subscription whose deliveries could never be checked must not be made.
+    const targetPath = new URL(targetUrl).pathname;
     const { body } = await clientFor(z, bundle, def.api).post('/webhooks', {
       target_url: targetUrl,
       event: def.event,
@@ -169,7 +171,7 @@ export const makePerformSubscribe =
         502,
       );
     }
-    return { id, secret, target_path: new URL(targetUrl).pathname, event: def.event, api: def.api };
+    return { id, secret, target_path: targetPath, event: def.event, api: def.api };
   };
 
 export const makePerformUnsubscribe = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {

@@ -31,7 +31,7 @@ export const PRACTITIONER: Filter = {
   type: 'string',
   dynamic: dynamicRef(DROPDOWN.practitioners),
   helpText:
-    'Only fire for this practitioner (the code in the back office under Staff → Practitioners). Leave blank for every practitioner.',
+    'Only fire for this practitioner: choose one seen in recent appointments, or map a Practitioner ID from an earlier step. Leave blank for every practitioner.',
 };
 
 export const APPOINTMENT_TYPE: Filter = {

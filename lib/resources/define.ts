@@ -180,7 +180,8 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
       );
     }
     const extra = def.decorate ? def.decorate(result.data) : ({} as Extra);
-    return withSar({ ...extra, ...result.data }) as Item<F> & Extra;
+    // The decoration wins: a stock level's id is always `<branch_id>:<variant_id>` (CONTRACT §2).
+    return withSar({ ...result.data, ...extra }) as Item<F> & Extra;
   };
   /**
    * Authored data (samples) shown without loading zod: the top-level whitelist applied, decorations and SAR
@@ -189,7 +190,7 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
   const presentAuthored = (data: Record<string, unknown>): Item<F> & Extra => {
     const kept = def.loose ? data : Object.fromEntries(Object.entries(data).filter(([k]) => k in def.fields));
     const extra = def.decorate ? def.decorate(kept as Parsed<F>) : ({} as Extra);
-    return withSar({ ...extra, ...kept }) as Item<F> & Extra;
+    return withSar({ ...kept, ...extra }) as Item<F> & Extra;
   };
   return {
     noun: def.noun,
