@@ -2,7 +2,8 @@ import { DROPDOWN, dynamicRef } from '../keys';
 
 /**
  * Optional trigger filters: an input field and the object field it must equal. Applied in perform and
- * performList alike, so the sample a Zap builder sees is one the Zap would really fire on.
+ * performList alike, so real samples are ones the Zap would fire on; when no recent object passes, the app's own
+ * sample is shown instead, so the Zap editor still has fields to map.
  */
 export interface Filter {
   key: string;
