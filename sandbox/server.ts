@@ -15,7 +15,7 @@ import { Random } from './ids';
 import { mountPartner, sendError, sendJson, unknownPartnerPath, type Gate } from './routing';
 import { createStore, TOKEN_NAMES, type SeedRefs, type TokenName } from './store';
 import type { Attempt, Delivery, DeliveryStatus, Subscription } from './store/types';
-import { WebhookEngine } from './webhooks';
+import { deliveryView, WebhookEngine } from './webhooks';
 import type { Fault, RequestRecord, SandboxConfig, World } from './world';
 
 export interface SandboxOptions {
@@ -56,24 +56,14 @@ export interface RequestFilter {
   path?: string | RegExp;
 }
 
-export interface DeliveryRecord {
-  id: number;
+/** A delivery as tests see it: the spec's delivery record, plus what the sandbox keeps beside it. */
+export type DeliveryRecord = ReturnType<typeof deliveryView> & {
   interface: 'clinic' | 'cashier';
-  subscription_id: number;
-  event: string;
-  event_id: string;
-  status: DeliveryStatus;
-  attempts: number;
-  last_http: number | null;
-  last_error_code: string | null;
-  duration_ms: number | null;
-  delivered_at: string | null;
-  payload_redacted: boolean;
   next_attempt_at: string | null;
   /** The raw body as sent (null once redacted). */
   body: string | null;
   log: Attempt[];
-}
+};
 
 export interface SandboxClockApi {
   /** Sandbox time, ms since the epoch. */
@@ -318,18 +308,8 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
 };
 
 const toRecord = (d: Delivery): DeliveryRecord => ({
-  id: d.id,
+  ...deliveryView(d),
   interface: d.api,
-  subscription_id: d.subscription_id,
-  event: d.event,
-  event_id: d.event_id,
-  status: d.status,
-  attempts: d.attempts,
-  last_http: d.last_http,
-  last_error_code: d.last_error_code,
-  duration_ms: d.duration_ms,
-  delivered_at: d.delivered_at,
-  payload_redacted: d.payload_redacted,
   next_attempt_at: d.next_attempt_at,
   body: d.body,
   log: d.log.map((a) => ({ ...a })),
