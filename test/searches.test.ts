@@ -96,6 +96,19 @@ const failure = async (run: Promise<unknown>): Promise<Error> => {
 };
 
 /** Bad input: one clear message naming the field, and not a single request to either interface. */
+/** A by-id search whose object the interface does not have: a recorded 404 answers nothing found, not an error. */
+const expectNothingFound = async (
+  key: string,
+  api: 'clinic' | 'cashier',
+  path: string,
+  inputData: Record<string, unknown>,
+  fixture: string,
+) => {
+  const scope = api === 'clinic' ? clinicApi().get(clinicPath(path)) : cashierApi().get(cashierPath(path));
+  scope.reply(...reply(fixture));
+  await expect(find(key, inputData)).resolves.toEqual([]);
+};
+
 const expectRefused = async (key: string, inputData: Record<string, unknown>, says: RegExp) => {
   // hand-built: traps that must never answer.
   const traps = [nock(new URL(CLINIC).origin), nock(new URL(CASHIER).origin)].map((s) =>
@@ -157,10 +170,13 @@ describe('find_patient', () => {
   });
 
   it('answers [] when the clinic answers 404', async () => {
-    clinicApi()
-      .get(clinicPath(`/patients/${PATIENT}`))
-      .reply(...reply('find-patient-not-found'));
-    await expect(find(SEARCH.findPatient, { patient_id: PATIENT })).resolves.toEqual([]);
+    await expectNothingFound(
+      SEARCH.findPatient,
+      'clinic',
+      `/patients/${PATIENT}`,
+      { patient_id: PATIENT },
+      'find-patient-not-found',
+    );
   });
 
   it('sends a local phone as E.164: 0501234567 → +966501234567', async () => {
@@ -217,10 +233,13 @@ describe('find_appointment', () => {
   });
 
   it('answers [] when the clinic answers 404', async () => {
-    clinicApi()
-      .get(clinicPath(`/appointments/${APPOINTMENT}`))
-      .reply(...reply('find-appointment-not-found'));
-    await expect(find(SEARCH.findAppointment, { appointment_id: APPOINTMENT })).resolves.toEqual([]);
+    await expectNothingFound(
+      SEARCH.findAppointment,
+      'clinic',
+      `/appointments/${APPOINTMENT}`,
+      { appointment_id: APPOINTMENT },
+      'find-appointment-not-found',
+    );
   });
 
   it("lists a patient's appointments with every filter as the spec names it", async () => {
@@ -336,10 +355,13 @@ describe('find_invoice', () => {
   });
 
   it('answers [] when the clinic answers 404', async () => {
-    clinicApi()
-      .get(clinicPath(`/invoices/${INVOICE}`))
-      .reply(...reply('find-invoice-not-found'));
-    await expect(find(SEARCH.findInvoice, { invoice_id: INVOICE })).resolves.toEqual([]);
+    await expectNothingFound(
+      SEARCH.findInvoice,
+      'clinic',
+      `/invoices/${INVOICE}`,
+      { invoice_id: INVOICE },
+      'find-invoice-not-found',
+    );
   });
 
   it("lists a patient's invoices by status and issue dates, each through the whitelist", async () => {
@@ -412,10 +434,13 @@ describe('find_item', () => {
   });
 
   it('answers [] when the cashier answers 404', async () => {
-    cashierApi()
-      .get(cashierPath(`/items/${ITEM}`))
-      .reply(...reply('find-item-not-found'));
-    await expect(find(SEARCH.findItem, { item_id: String(ITEM) })).resolves.toEqual([]);
+    await expectNothingFound(
+      SEARCH.findItem,
+      'cashier',
+      `/items/${ITEM}`,
+      { item_id: String(ITEM) },
+      'find-item-not-found',
+    );
   });
 
   it('finds by SKU with GET /items?sku=', async () => {
@@ -461,10 +486,13 @@ describe('find_order', () => {
   });
 
   it('answers [] when the cashier answers 404', async () => {
-    cashierApi()
-      .get(cashierPath(`/orders/${ORDER}`))
-      .reply(...reply('find-order-not-found'));
-    await expect(find(SEARCH.findOrder, { order_id: ORDER })).resolves.toEqual([]);
+    await expectNothingFound(
+      SEARCH.findOrder,
+      'cashier',
+      `/orders/${ORDER}`,
+      { order_id: ORDER },
+      'find-order-not-found',
+    );
   });
 
   it('refuses a blank order before any request', async () => {
@@ -513,10 +541,13 @@ describe('find_receipt', () => {
   });
 
   it('answers [] when the cashier answers 404', async () => {
-    cashierApi()
-      .get(cashierPath(`/receipts/${RECEIPT}`))
-      .reply(...reply('find-receipt-not-found'));
-    await expect(find(SEARCH.findReceipt, { receipt_id: RECEIPT })).resolves.toEqual([]);
+    await expectNothingFound(
+      SEARCH.findReceipt,
+      'cashier',
+      `/receipts/${RECEIPT}`,
+      { receipt_id: RECEIPT },
+      'find-receipt-not-found',
+    );
   });
 
   it('refuses a missing receipt before any request', async () => {
@@ -596,10 +627,13 @@ describe('find_z_report', () => {
   });
 
   it('answers [] when the cashier answers 404', async () => {
-    cashierApi()
-      .get(cashierPath(`/sessions/${SESSION}/z-report`))
-      .reply(...reply('find-z-report-not-found'));
-    await expect(find(SEARCH.findZReport, { session_id: SESSION })).resolves.toEqual([]);
+    await expectNothingFound(
+      SEARCH.findZReport,
+      'cashier',
+      `/sessions/${SESSION}/z-report`,
+      { session_id: SESSION },
+      'find-z-report-not-found',
+    );
   });
 
   it('halts on 409: the session is not closed yet', async () => {
