@@ -10,8 +10,16 @@ export type Bilingual = Record<Lang, string>;
 
 export const say = (lang: Lang, text: Bilingual): string => text[lang];
 
+/**
+ * An error whose message the app wrote itself (no bundle, no body, no token): core's error enrichment stays off
+ * for it (lib/safety.ts).
+ */
+export class AppMessageError extends Error {
+  readonly doNotContextify = true;
+}
+
 /** An error whose message is the app's own, with its Arabic beside it (`message` stays English). */
-export class BilingualError extends Error {
+export class BilingualError extends AppMessageError {
   constructor(readonly text: Bilingual) {
     super(text.en);
   }

@@ -1,5 +1,5 @@
 import type { Bundle } from 'zapier-platform-core';
-import { languageOf, say, type Bilingual } from './i18n';
+import { AppMessageError, languageOf, say, type Bilingual } from './i18n';
 
 /** The two partner interfaces this app speaks to. */
 export type Api = 'clinic' | 'cashier';
@@ -44,7 +44,7 @@ export const findBaseUrl = (bundle: AuthBundle, api: Api): string | undefined =>
   return raw ? raw.replace(/\/+$/, '') : undefined;
 };
 
-export class ConnectionSetupError extends Error {}
+export class ConnectionSetupError extends AppMessageError {}
 
 export const requireBaseUrl = (bundle: AuthBundle, api: Api): string => {
   const url = findBaseUrl(bundle, api);

@@ -1,3 +1,4 @@
+import { isSealed } from '../lib/safety';
 import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { connectionLabel, testAuth } from '../authentication';
@@ -57,9 +58,14 @@ const failure = async (promise: Promise<unknown>): Promise<Error> => {
 describe('connection (CONTRACT §1)', () => {
   useNock();
 
-  it('is the app’s authentication test and label', () => {
-    expect(App.authentication?.test).toBe(testAuth);
-    expect(App.authentication?.connectionLabel).toBe(connectionLabel);
+  it('is the app’s authentication test and label, sealed (lib/safety.ts)', async () => {
+    expect(isSealed(App.authentication?.test)).toBe(true);
+    expect(isSealed(App.authentication?.connectionLabel)).toBe(true);
+    const seen = { clinic: { account: 'Smile Dental' } };
+    const sealedLabel = App.authentication?.connectionLabel as unknown as typeof connectionLabel;
+    expect(await sealedLabel({} as never, { inputData: seen } as never)).toBe(
+      await connectionLabel({} as never, { inputData: seen } as never),
+    );
   });
 
   describe('test pings only the interfaces that have a token', () => {
