@@ -10,10 +10,19 @@ export interface ErrorEnvelope {
   details?: Record<string, unknown>;
 }
 
+/** The envelope's members of the types the specs give; anything else in an error body is never shown. */
 const parseEnvelope = (response: HttpResponse): ErrorEnvelope => {
-  const body: unknown = response.data ?? safeJson(response.content);
-  if (body && typeof body === 'object' && !Array.isArray(body)) return body as ErrorEnvelope;
-  return {};
+  const body: unknown = safeJson(response.content);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return {};
+  const { error, message, details } = body as Record<string, unknown>;
+  return {
+    error: typeof error === 'string' && CODE.test(error) ? error : undefined,
+    message: typeof message === 'string' ? boundedMessage(message) : undefined,
+    details:
+      details && typeof details === 'object' && !Array.isArray(details)
+        ? (details as Record<string, unknown>)
+        : undefined,
+  };
 };
 
 const safeJson = (text: string | undefined): unknown => {
@@ -25,44 +34,105 @@ const safeJson = (text: string | undefined): unknown => {
   }
 };
 
-/** A short, printable stand-in for a body that is not the error envelope (an HTML page, nothing at all). */
-const bodySnippet = (response: HttpResponse): string => {
-  const text = (response.content ?? '')
-    .replace(/<[^>]*>/g, ' ')
+/** Error codes and field problem codes are identifiers; anything else is not one. */
+const CODE = /^[a-z][a-z0-9_]{0,59}$/;
+
+/** Longest server message shown: enough for a sentence or two, never a page. */
+export const SERVER_MESSAGE_MAX = 300;
+
+/** The server's message on one line, without control characters, at most SERVER_MESSAGE_MAX characters. */
+const boundedMessage = (text: string): string | undefined => {
+  const flat = text
+    // Control characters and line separators (\p{Cc}, \u2028, \u2029) would break the one-line message.
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  if (!flat) return undefined;
+  return flat.length > SERVER_MESSAGE_MAX ? `${flat.slice(0, SERVER_MESSAGE_MAX - 1)}…` : flat;
 };
 
-/** `Retry-After` as seconds: a number of seconds or an HTTP date. */
-export const retryAfterSeconds = (value: string | null | undefined, now = Date.now()): number | undefined => {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
-};
+/** Bounds of the delay handed to Zapier for a 429 (seconds), and the delay when Retry-After says nothing usable. */
+export const RETRY_AFTER = { min: 1, max: 600, fallback: 60 } as const;
 
-/** `validation_failed` details name fields in a shape the specs do not show; accept the usual ones. */
-export const invalidFields = (details: unknown): Array<{ field: string; problem: string }> => {
-  if (!details || typeof details !== 'object') return [];
-  const problemOf = (v: unknown): string =>
-    Array.isArray(v) ? v.map(String).join('; ') : typeof v === 'object' && v ? JSON.stringify(v) : String(v);
-  const list =
-    (details as { errors?: unknown; fields?: unknown }).errors ?? (details as { fields?: unknown }).fields;
-  if (Array.isArray(list)) {
-    return list
-      .filter(
-        (e): e is { field: string; message?: unknown } =>
-          !!e && typeof (e as { field?: unknown }).field === 'string',
-      )
-      .map((e) => ({ field: e.field, problem: problemOf(e.message ?? 'is not valid') }));
+/**
+ * `Retry-After` as the delay Zapier waits: delta-seconds (digits only) or an HTTP date, clamped to 1–600 s; missing
+ * or unreadable (negative, fractional, garbage) means 60 s.
+ */
+export const retryAfterSeconds = (value: string | null | undefined, now = Date.now()): number => {
+  const text = value?.trim() ?? '';
+  let seconds: number | undefined;
+  if (/^\d+$/.test(text)) seconds = Number(text);
+  else if (/[a-z]/i.test(text)) {
+    const at = Date.parse(text);
+    if (!Number.isNaN(at)) seconds = Math.ceil((at - now) / 1000);
   }
-  const source = list && typeof list === 'object' ? list : details;
-  return Object.entries(source as Record<string, unknown>).map(([field, v]) => ({
-    field,
-    problem: problemOf(v),
-  }));
+  if (seconds === undefined || !Number.isFinite(seconds)) return RETRY_AFTER.fallback;
+  return Math.min(RETRY_AFTER.max, Math.max(RETRY_AFTER.min, seconds));
 };
+
+/** A field key as the interfaces name request fields (`starts_at`, `lines.0.qty`, `lines[0].qty`). */
+const FIELD =
+  /^[A-Za-z][A-Za-z0-9_]{0,59}(?:(?:\.\d{1,4}|\[\d{1,4}\])?\.[A-Za-z][A-Za-z0-9_]{0,59}|\.\d{1,4}|\[\d{1,4}\])*$/;
+
+/**
+ * The invalid fields of `validation_failed` details, whose shape the specs do not show: `{errors: [{field, code}]}`,
+ * `{fields: …}` or `{field: problem}`. Only field keys and problem codes are read (identifiers, own members); the
+ * words shown are the app's own, so no other text of the body reaches the message.
+ */
+export const invalidFields = (details: unknown): Array<{ field: string; problem?: string }> => {
+  if (!details || typeof details !== 'object') return [];
+  const own = (o: object, k: string): unknown =>
+    Object.hasOwn(o, k) ? (o as Record<string, unknown>)[k] : undefined;
+  const codeOf = (v: unknown): string | undefined => {
+    const c = v && typeof v === 'object' && !Array.isArray(v) ? own(v, 'code') : v;
+    return typeof c === 'string' && CODE.test(c) ? c : undefined;
+  };
+  const list = own(details, 'errors') ?? own(details, 'fields');
+  const rows: Array<{ field: unknown; problem?: string }> = Array.isArray(list)
+    ? list.map((e: unknown) =>
+        e && typeof e === 'object'
+          ? { field: own(e, 'field'), problem: codeOf(own(e, 'code')) }
+          : { field: e },
+      )
+    : Object.keys(list && typeof list === 'object' ? list : details).map((field) => ({
+        field,
+        problem: codeOf(own(list && typeof list === 'object' ? list : details, field)),
+      }));
+  const seen = new Set<string>();
+  return rows.flatMap(({ field, problem }) => {
+    if (typeof field !== 'string' || !FIELD.test(field) || seen.has(field)) return [];
+    seen.add(field);
+    return [{ field, problem }];
+  });
+};
+
+/** Field problem codes the app explains in its own words; other codes read "is not valid". */
+const PROBLEMS: Record<string, Bilingual> = {
+  required: { en: 'is required', ar: 'مطلوب' },
+  taken: { en: 'is already used in this account', ar: 'مستخدم من قبل في هذا الحساب' },
+  unknown: { en: 'does not exist in the account', ar: 'غير موجود في الحساب' },
+  past: { en: 'must not be in the past', ar: 'يجب ألا يكون في الماضي' },
+  one_of: { en: 'is not one of the allowed values', ar: 'ليس من القيم المسموح بها' },
+  phone: { en: 'is not a phone number', ar: 'ليس رقم هاتف' },
+  date_time: { en: 'is not a date and time with its offset', ar: 'ليس تاريخًا ووقتًا مع فرق التوقيت' },
+  date: { en: 'is not a date', ar: 'ليس تاريخًا' },
+  integer: { en: 'must be a whole number', ar: 'يجب أن يكون عددًا صحيحًا' },
+  range: { en: 'is outside the allowed range', ar: 'خارج النطاق المسموح' },
+  min: { en: 'is below the allowed minimum', ar: 'أقل من الحد الأدنى المسموح' },
+  string: { en: 'must be text', ar: 'يجب أن يكون نصًا' },
+  boolean: { en: 'must be yes or no', ar: 'يجب أن يكون نعم أو لا' },
+  ulid: { en: 'is not a valid id', ar: 'ليس معرّفًا صالحًا' },
+  not_this_item: { en: 'names a variant of another item', ar: 'يشير إلى صنف فرعي لصنف آخر' },
+  number: { en: 'must be a number', ar: 'يجب أن يكون رقمًا' },
+  one_default: { en: 'allows only one default variant', ar: 'يسمح بصنف فرعي افتراضي واحد فقط' },
+  open_item_price: {
+    en: 'needs a price for a line that matches no product',
+    ar: 'يحتاج سعرًا لسطر لا يطابق أي منتج',
+  },
+};
+const NOT_VALID: Bilingual = { en: 'is not valid', ar: 'غير صالح' };
+const problemText = (code: string | undefined): Bilingual =>
+  (code !== undefined && Object.hasOwn(PROBLEMS, code) ? PROBLEMS[code] : undefined) ?? NOT_VALID;
 
 type Kind = 'auth' | 'halt' | 'throttle' | 'error';
 
@@ -77,7 +147,12 @@ const ownerWebhooks: Bilingual = {
 };
 
 /** The app's own explanation of an error code (CONTRACT §6), in both languages. */
-export const explain = (code: string | undefined, api: Api, status: number, details: unknown): Explained => {
+export const explain = (
+  code: string | undefined,
+  api: Api,
+  status: number,
+  details: Record<string, unknown> | undefined,
+): Explained => {
   const n = APIS[api].name;
   const t = APIS[api].tokenLabel;
   switch (code) {
@@ -106,9 +181,10 @@ export const explain = (code: string | undefined, api: Api, status: number, deta
         },
       };
     case 'insufficient_ability': {
-      const ability = String(
-        (details as { required_ability?: unknown } | undefined)?.required_ability ?? '?',
-      );
+      const named =
+        details && Object.hasOwn(details, 'required_ability') ? details.required_ability : undefined;
+      // An ability is an identifier such as "patients:read"; anything else is not repeated.
+      const ability = typeof named === 'string' && /^[a-z][a-z0-9_.:-]{0,59}$/.test(named) ? named : '?';
       return {
         kind: 'error',
         text: {
@@ -137,8 +213,8 @@ export const explain = (code: string | undefined, api: Api, status: number, deta
       };
     case 'validation_failed': {
       const fields = invalidFields(details);
-      const en = fields.map((f) => `${labelOf(f.field).en}: ${f.problem}`).join('; ');
-      const ar = fields.map((f) => `${labelOf(f.field).ar}: ${f.problem}`).join('؛ ');
+      const en = fields.map((f) => `${labelOf(f.field).en}: ${problemText(f.problem).en}`).join('; ');
+      const ar = fields.map((f) => `${labelOf(f.field).ar}: ${problemText(f.problem).ar}`).join('؛ ');
       return {
         kind: 'error',
         text: {
@@ -252,7 +328,7 @@ export const toZapierError = (z: ZObject, response: HttpResponse, api: Api, lang
     response.status,
     envelope.details,
   );
-  const server = envelope.message ?? bodySnippet(response);
+  const server = envelope.message;
   const message = server ? `${explained.text[lang]} ${serverSaid(lang, api, server)}` : explained.text[lang];
   switch (explained.kind) {
     case 'auth':
@@ -260,10 +336,7 @@ export const toZapierError = (z: ZObject, response: HttpResponse, api: Api, lang
     case 'halt':
       return new z.errors.HaltedError(message);
     case 'throttle':
-      return new z.errors.ThrottledError(
-        message,
-        retryAfterSeconds(response.headers.get('retry-after')) ?? 60,
-      );
+      return new z.errors.ThrottledError(message, retryAfterSeconds(response.headers.get('retry-after')));
     default:
       return new z.errors.Error(message, envelope.error ?? `http_${response.status}`, response.status);
   }

@@ -1,7 +1,7 @@
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
 import { requestTimeoutMs, SETTINGS } from './config';
 import { toZapierError } from './errors';
-import { languageOf, type Bilingual, type Lang } from './i18n';
+import { AppMessageError, languageOf, type Bilingual, type Lang } from './i18n';
 import { APIS, requireBaseUrl, requireToken, type Api } from './interfaces';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -76,7 +76,7 @@ const REPLAY_SAFE: Bilingual = {
 
 /** An error of the app's own, in the connection's language. */
 const appError = (lang: Lang, text: Bilingual, then: Bilingual = SUPPORT): Error =>
-  new Error(`${text[lang]} ${then[lang]}`);
+  new AppMessageError(`${text[lang]} ${then[lang]}`);
 
 /**
  * The body as JSON. A 204 has none (undefined); any other answer without a body, or with one that is not JSON,
@@ -230,16 +230,19 @@ const describeTransportError = (err: unknown, api: Api, lang: Lang): unknown => 
     );
   }
   if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(err.message)) {
+    const how = code === 'ECONNRESET' || code === 'EPIPE' ? code : 'socket hang up';
     return appError(lang, {
-      en: `The ${n.en} interface closed the connection before answering (${code ?? 'socket hang up'}).`,
-      ar: `أغلقت واجهة ${n.ar} الاتصال قبل أن ترد (${code ?? 'socket hang up'}).`,
+      en: `The ${n.en} interface closed the connection before answering (${how}).`,
+      ar: `أغلقت واجهة ${n.ar} الاتصال قبل أن ترد (${how}).`,
     });
   }
+  // The code only (ECONNREFUSED, ENOTFOUND…): node-fetch's message quotes the whole address, query included.
+  const reason = typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? code : 'network error';
   return appError(
     lang,
     {
-      en: `Could not reach the ${n.en} interface (${err.message}).`,
-      ar: `تعذّر الوصول إلى واجهة ${n.ar} (${err.message}).`,
+      en: `Could not reach the ${n.en} interface (${reason}).`,
+      ar: `تعذّر الوصول إلى واجهة ${n.ar} (${reason}).`,
     },
     {
       en: `Check the ${n.en} base address in the connection; if it is right, try again later.`,

@@ -51,13 +51,16 @@ const titleCase = (key: string): string =>
     .join(' ');
 
 /** The label of a request field, in both languages. Nested keys such as `lines.0.qty` keep their position. */
+const known = (key: string | undefined): Bilingual | undefined =>
+  key !== undefined && Object.hasOwn(LABELS, key) ? LABELS[key] : undefined;
+
 export const labelOf = (field: string): Bilingual => {
-  const known = LABELS[field];
-  if (known) return known;
+  const own = known(field);
+  if (own) return own;
   const position = /(?:\[|\.)(\d+)(?:\]|\.)/.exec(field)?.[1];
   const leaf = field.split(/[.[\]]+/).filter((p) => p && !/^\d+$/.test(p));
-  const head = leaf.length > 1 ? LABELS[leaf[0]!] : undefined;
-  const tail = LABELS[leaf[leaf.length - 1]!];
+  const head = leaf.length > 1 ? known(leaf[0]) : undefined;
+  const tail = known(leaf[leaf.length - 1]);
   const en = [
     head?.en ?? (leaf.length > 1 ? titleCase(leaf[0]!) : ''),
     position ? `#${Number(position) + 1}` : '',
