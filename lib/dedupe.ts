@@ -10,14 +10,34 @@ type CacheGet = (key: string, scope?: string[]) => Promise<unknown>;
 /**
  * Remembers delivered event ids per subscription in z.cache, so a delivery the sender repeats triggers a Zap once.
  * Keyed by interface and subscription: several Zaps may subscribe to the same event and each must see it.
+ *
+ * Zapier has already answered the sender 200 when perform runs, so a delivery perform drops is lost for good. The
+ * cache therefore fails open (an outage gives a possible duplicate, never a lost event), and an id is remembered
+ * only once its item exists (`remember` after the item is made), so a delivery that failed half-way is not
+ * blocked when the sender tries again.
  */
 export const deliveryKey = (api: string, subscriptionId: string | number, eventId: string): string =>
   `delivery:${api}:${subscriptionId}:${eventId}`;
 
-/** True the first time an event id is seen for a subscription; false for a repeat. */
-export const firstDelivery = async (z: ZObject, key: string): Promise<boolean> => {
-  if ((await (z.cache.get as CacheGet)(key, SCOPE)) !== null) return false;
-  // nx: when two copies race, only one set succeeds (Zapier's cache answers false for the other).
-  const stored = await z.cache.set(key, 1, SETTINGS.dedupeTtlSeconds, SCOPE, true);
-  return stored !== false;
+/** Whether the id was already delivered. A cache that cannot answer counts as "not seen". */
+export const seenBefore = async (z: ZObject, key: string): Promise<boolean> => {
+  try {
+    const value = await (z.cache.get as CacheGet)(key, SCOPE);
+    return value !== null && value !== undefined;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Remembers the id; false when another copy remembered it first. `nx` makes the write atomic: of two copies racing,
+ * Zapier's cache stores one and answers the other false (or null). A cache that fails answers true (fail open).
+ */
+export const remember = async (z: ZObject, key: string): Promise<boolean> => {
+  try {
+    const stored: unknown = await z.cache.set(key, 1, SETTINGS.dedupeTtlSeconds, SCOPE, true);
+    return stored !== false && stored !== null;
+  } catch {
+    return true;
+  }
 };

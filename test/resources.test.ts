@@ -3,7 +3,7 @@ import pkg from '../package.json';
 import { halalasToSar } from '../lib/money';
 import * as cashier from '../lib/resources/cashier';
 import * as clinic from '../lib/resources/clinic';
-import { ResourceShapeError, type Field, type OutputField } from '../lib/resources/define';
+import { MAX_DEPTH, type Field, type OutputField } from '../lib/resources/define';
 import { APP_VERSION } from '../lib/version';
 import { App } from './helpers';
 
@@ -262,37 +262,63 @@ describe('stock level (CONTRACT §2)', () => {
   });
 });
 
-describe('a sample or delivery of the wrong shape', () => {
+describe('a sample or delivery of the wrong shape (never lost: misfits become null)', () => {
   it.each([
     [
       'appointment branch_id',
-      () => clinic.appointment.present({ ...clinic.appointment.sample, branch_id: 'x' }),
-      /branch_id/,
+      clinic.appointment,
+      { ...clinic.appointment.sample, branch_id: 'x' },
+      { branch_id: null, status: 'booked', patient_id: clinic.appointment.sample.patient_id },
     ],
     [
       'appointment without id',
-      () => clinic.appointment.present({ ...clinic.appointment.sample, id: undefined }),
-      /\bid\b/,
+      clinic.appointment,
+      { ...clinic.appointment.sample, id: undefined },
+      { id: null, starts_at: clinic.appointment.sample.starts_at },
     ],
     [
       'invoice line qty',
-      () =>
-        clinic.invoice.present({
-          ...clinic.invoice.sample,
-          lines: [{ line_no: 1, qty: 'two' }],
-        }),
-      /lines\.0\.qty/,
+      clinic.invoice,
+      { ...clinic.invoice.sample, lines: [{ line_no: 1, qty: 'two', total_halalas: 500 }] },
+      { lines: [{ line_no: 1, qty: null, total_halalas: 500, total_sar: '5.00' }], total_sar: '460.00' },
     ],
     [
       'receipt total',
-      () => cashier.receipt.present({ ...cashier.receipt.sample, total_halalas: '35.00' }),
-      /total_halalas/,
+      cashier.receipt,
+      { ...cashier.receipt.sample, total_halalas: '35.00' },
+      { total_halalas: null, number: cashier.receipt.sample.number, subtotal_sar: '30.43' },
     ],
-    ['stock level variant_id', () => cashier.stockLevel.present({ branch_id: 1 }), /variant_id/],
-    ['a body that is not an object', () => clinic.patient.present('not an object'), /patient/i],
-  ])('%s throws a ResourceShapeError naming the field', (_case, present, field) => {
-    expect(present).toThrow(ResourceShapeError);
-    expect(present).toThrow(field);
+    ['stock level variant_id', cashier.stockLevel, { branch_id: 1 }, { branch_id: 1, id: '1:undefined' }],
+  ] as const)('%s: the item comes through with the misfit as null', (_case, resource, data, expected) => {
+    const item = (resource.present as (d: unknown) => Record<string, unknown>)(data);
+    expect(item).toMatchObject(expected);
+  });
+
+  it('a body that is not an object gives an empty item, not an error', () => {
+    expect(clinic.patient.present('not an object')).toEqual({});
+  });
+
+  it('keeps a clinic object to its whitelist even when the whole-object parse fails', () => {
+    const item = clinic.invoice.present({
+      ...clinic.invoice.sample,
+      status: 7,
+      diagnosis: 'K02.1',
+      lines: [{ ...clinic.invoice.sample.lines![0], code: 'D1110', tooth: '16', description: 'scaling' }],
+    });
+    expect(item.status).toBeNull();
+    expect(item).not.toHaveProperty('diagnosis');
+    expect(JSON.stringify(item)).not.toMatch(/D1110|scaling|"tooth"/);
+  });
+
+  it('cuts members nested deeper than MAX_DEPTH, so any depth can be serialised', () => {
+    const deep = JSON.parse(`${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`) as unknown;
+    const item = cashier.receipt.present({ ...cashier.receipt.sample, extra: deep, prepaid_applied: deep });
+    const depth = (v: unknown): number =>
+      v && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depth)) : 0;
+    expect(() => JSON.stringify(item)).not.toThrow();
+    expect(item.total_sar).toBe('35.00');
+    expect(depth(item)).toBeLessThanOrEqual(MAX_DEPTH);
+    expect(depth(item)).toBeGreaterThan(MAX_DEPTH - 2); // cut, not dropped
   });
 });
 

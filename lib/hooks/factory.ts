@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineTrigger } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
-import { firstDelivery, deliveryKey } from '../dedupe';
+import { deliveryKey, remember, seenBefore } from '../dedupe';
 import { clientFor } from '../http';
 import { languageOf, say } from '../i18n';
 import { APIS } from '../interfaces';
@@ -142,8 +142,12 @@ export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBu
   if (headerId !== undefined && headerId !== envelope.id) throw refuse(z, bundle, 'event_id_mismatch');
   // A test delivery from POST /webhooks/{id}/test, or another event sent to this hook: nothing to trigger.
   if (envelope.event !== def.event) return [];
-  if (!(await firstDelivery(z, deliveryKey(def.api, sub.id ?? '', envelope.id)))) return [];
+  const key = deliveryKey(def.api, sub.id ?? '', envelope.id);
+  if (await seenBefore(z, key)) return [];
+  // The item first (it cannot fail: see Resource.present), then the id: only a delivery that made its item is
+  // remembered, and of two copies racing only the one that remembers it first triggers.
   const item = itemOf(def, envelope.data, envelope.id, envelope.occurred_at);
+  if (!(await remember(z, key))) return [];
   return passes(def.filters, bundle.inputData, item) ? [item] : [];
 };
 

@@ -27,6 +27,8 @@ export interface Field<S extends z.ZodType = z.ZodType> {
   /** Fields of each element (arrays of objects) or of the object (nested objects). */
   children?: Record<string, Field>;
   childrenAreList?: boolean;
+  /** A nested object that keeps members beyond its listed children. */
+  looseChildren?: boolean;
 }
 
 type Shape<F extends Record<string, Field>> = { [K in keyof F]: ReturnType<F[K]['schema']> };
@@ -102,6 +104,7 @@ export const f = {
     label,
     type: 'string' as const,
     children: children as Record<string, Field>,
+    looseChildren: loose,
   }),
 };
 
@@ -150,7 +153,49 @@ export interface Resource<F extends Record<string, Field>, Extra extends object 
 export type Parsed<F extends Record<string, Field>> = z.infer<z.ZodObject<Shape<F>>>;
 export type Item<F extends Record<string, Field>> = Parsed<F> & Record<string, unknown>;
 
-export class ResourceShapeError extends Error {}
+/**
+ * How deep a received object may nest. The documented shapes go three levels down (a Z-report's sales total);
+ * members the cashier adds beyond them are kept to this depth and cut below it, so no delivery can make the app
+ * (or Zapier, serialising the item) recurse without end.
+ */
+export const MAX_DEPTH = 10;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A copy of JSON-like data with objects and arrays below `depth` levels replaced by null. */
+const bounded = (value: unknown, depth: number): unknown => {
+  if (!value || typeof value !== 'object') return value;
+  if (depth <= 0) return null;
+  if (Array.isArray(value)) return value.map((v) => bounded(v, depth - 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = bounded(v, depth - 1);
+  return out;
+};
+
+/**
+ * Field by field, for data that does not have the documented shape: a field that fails its type becomes null,
+ * rows and nested objects are read the same way, members outside the whitelist are dropped (kept only where the
+ * object is loose). Absent fields stay absent.
+ */
+const lenient = (fields: Record<string, Field>, data: Record<string, unknown>, loose: boolean) => {
+  const out: Record<string, unknown> = loose ? { ...data } : {};
+  for (const [key, field] of Object.entries(fields)) {
+    if (!Object.hasOwn(data, key)) continue;
+    const value = data[key];
+    if (field.children && field.childrenAreList) {
+      out[key] = Array.isArray(value)
+        ? value.filter(isObject).map((row) => lenient(field.children!, row, false))
+        : null;
+    } else if (field.children) {
+      out[key] = isObject(value) ? lenient(field.children, value, !!field.looseChildren) : null;
+    } else {
+      const parsed = field.schema().safeParse(value);
+      out[key] = parsed.success ? parsed.data : null;
+    }
+  }
+  return out;
+};
 
 export const defineResource = <F extends Record<string, Field>, Extra extends object = object>(def: {
   noun: string;
@@ -171,17 +216,17 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
     }
     return schema;
   };
+  /**
+   * Never throws, whatever the data holds: an item that reached the app (a signed delivery, the answer to a write
+   * that happened) is always shown, with what does not fit its type as null rather than lost.
+   */
   const present = (data: unknown): Item<F> & Extra => {
-    const result = schemaOf().safeParse(data);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new ResourceShapeError(
-        `The ${def.noun.toLowerCase()} received does not have the documented shape (${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}).`,
-      );
-    }
-    const extra = def.decorate ? def.decorate(result.data) : ({} as Extra);
+    const input = bounded(isObject(data) ? data : {}, MAX_DEPTH) as Record<string, unknown>;
+    const result = schemaOf().safeParse(input);
+    const parsed = (result.success ? result.data : lenient(def.fields, input, !!def.loose)) as Parsed<F>;
+    const extra = def.decorate ? def.decorate(parsed) : ({} as Extra);
     // The decoration wins: a stock level's id is always `<branch_id>:<variant_id>` (CONTRACT §2).
-    return withSar({ ...result.data, ...extra }) as Item<F> & Extra;
+    return withSar({ ...parsed, ...extra }) as Item<F> & Extra;
   };
   /**
    * Authored data (samples) shown without loading zod: the top-level whitelist applied, decorations and SAR
