@@ -5,6 +5,7 @@ import { searches } from './searches';
 import { mapErrors } from './lib/errors';
 import { sealApp } from './lib/safety';
 import { CREATE, SEARCH } from './lib/keys';
+import { hydratePatient } from './lib/patients';
 import { APP_VERSION } from './lib/version';
 import { appointmentStartingSoon } from './triggers/appointment_starting_soon';
 import { dropdownTriggers } from './triggers/dropdowns';
@@ -21,6 +22,7 @@ const app = sealApp(
     flags: { throwForThrottlingEarly: false },
     authentication,
     afterResponse: [mapErrors],
+    hydrators: { patient: hydratePatient },
     triggers: byKey([...hookTriggers, appointmentStartingSoon, ...dropdownTriggers]),
     creates: byKey(creates),
     searches: byKey(searches),

@@ -14,6 +14,8 @@ export const SETTINGS = {
   dedupeTtlSeconds: 3 * 24 * 60 * 60,
   /** Objects asked of the clinic recent-events list for a sample. */
   recentLimit: 3,
+  /** Recent appointment updates read for a status trigger's samples, of which up to `recentLimit` are kept. */
+  recentLimitForStatus: 25,
   /** Pages a polling trigger reads at most in one poll (100 objects each). */
   maxPollPages: 5,
 } as const;

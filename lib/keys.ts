@@ -14,6 +14,11 @@ export const TRIGGER = {
   orderStatusChanged: 'order_status_changed',
   customerCreated: 'customer_created',
   appointmentStartingSoon: 'appointment_starting_soon',
+  // appointment.updated whose status became confirmed, arrived, completed or no_show (CONTRACT §8)
+  appointmentConfirmed: 'appointment_confirmed',
+  patientArrived: 'patient_arrived',
+  appointmentCompleted: 'appointment_completed',
+  appointmentNoShow: 'appointment_no_show',
 } as const;
 
 export const CREATE = {

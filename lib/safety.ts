@@ -46,7 +46,9 @@ export const sealError = (error: unknown, bundle?: unknown): Error => {
   return new coreErrors.Error(say(lang, unexpected(kind)), 'unexpected_error', 500);
 };
 
-type Fn = (z: unknown, bundle: unknown, ...rest: unknown[]) => unknown;
+/** Any function of the definition (z, bundle, …); `never` parameters accept every signature. */
+type Fn = (z: never, bundle: never, ...rest: never[]) => unknown;
+type Callable = (this: unknown, ...args: unknown[]) => unknown;
 
 const SEALED = Symbol.for('clinic-pos-zapier.sealed');
 
@@ -59,7 +61,7 @@ export const seal = <F extends Fn>(fn: F): F => {
   if (isSealed(fn)) return fn;
   const sealed = async function (this: unknown, z: unknown, bundle: unknown, ...rest: unknown[]) {
     try {
-      return await fn.call(this, z, bundle, ...rest);
+      return await (fn as unknown as Callable).call(this, z, bundle, ...rest);
     } catch (error) {
       throw sealError(error, bundle);
     }

@@ -51,7 +51,7 @@ describe('recorded fixtures', () => {
   });
 
   it('hold one genuine delivery per event, and a test delivery (ping)', () => {
-    expect(deliveredEvents()).toEqual([...EVENTS.map((e) => e.event), 'ping'].sort());
+    expect(deliveredEvents()).toEqual([...new Set([...EVENTS.map((e) => e.event), 'ping'])].sort());
     for (const event of deliveredEvents()) {
       const envelope = delivered(event);
       expect(envelope).toMatchObject({ event, api_version: 'v1' });

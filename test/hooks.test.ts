@@ -1,6 +1,7 @@
 import nock from 'nock';
 import App from '../index';
 import { EVENTS, type HookEvent } from '../lib/hooks/events';
+import { WITH_PATIENT } from '../lib/hooks/extensions';
 import type { SubscribeData } from '../lib/hooks/factory';
 import { halalasToSar } from '../lib/money';
 import { body, data, delivered, HOOK_TARGET_URL, reply, type Json } from './fixtures';
@@ -45,8 +46,34 @@ const SECRET = 'whsec_9d2c1e7b4a6f8e0d3c5b7a9e1f2d4c6b';
 const apiOf = (def: HookEvent) => (def.api === 'clinic' ? clinicApi() : cashierApi());
 const pathOf = (def: HookEvent, p: string) => (def.api === 'clinic' ? clinicPath(p) : cashierPath(p));
 
-/** A genuine delivery of the event, recorded from the sandbox (test/fixtures/recorded/deliveries). */
-const envelopeOf = (def: HookEvent) => delivered(def.event);
+/**
+ * A genuine delivery of the event, recorded from the sandbox (test/fixtures/recorded/deliveries). A status trigger
+ * (Patient Arrived…) gets the recorded appointment.updated with its status moved to the trigger's: the recorded
+ * one is a booked → confirmed update, which only Appointment Confirmed fires on.
+ */
+const envelopeOf = (def: HookEvent) => {
+  const envelope = delivered(def.event);
+  const moved = def.sampleData?.changes as { status?: [string, string] } | undefined;
+  if (def.when && moved?.status) {
+    envelope.data.status = moved.status[1];
+    envelope.data.changes = { ...envelope.data.changes, status: moved.status };
+  }
+  return envelope;
+};
+
+/** Rows whose items carry the patient: each item costs one GET /patients/{id}, answered as recorded. */
+const withPatient = (def: HookEvent) => (def.extensions ?? []).some((x) => x === WITH_PATIENT);
+const patientAnswer = () => reply('find-patient-by-id');
+const expectPatientCall = (patientId: string) =>
+  clinicApi()
+    .get(clinicPath(`/patients/${patientId}`))
+    .reply(...patientAnswer());
+const recordedContact = () => {
+  const p = data('find-patient-by-id');
+  return { name_ar: p.name_ar, name_en: p.name_en, phone: p.phone, email: p.email, file_no: p.file_no };
+};
+/** The recent-list limit performList asks: status triggers read more, as few updates are their status. */
+const recentLimit = (def: HookEvent) => (def.when ? 25 : 3);
 
 /** The recorded list a `list` sample reads (the cashier's lists that hold real objects of the event). */
 const LIST_FIXTURE: Record<string, string> = {
@@ -125,6 +152,7 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
   it('turns a signed delivery into one item with the object, event_id, occurred_at and SAR siblings', async () => {
     const envelope = envelopeOf(def);
     const data = envelope.data as Record<string, unknown>;
+    const patientCall = withPatient(def) ? expectPatientCall(String(data.patient_id)) : undefined;
     const bundle = {
       authData: AUTH,
       inputData: {},
@@ -145,7 +173,48 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
     }
     const money = Object.keys(data).some((k) => k.endsWith('_halalas'));
     expect(expectSarSiblings(item) > 0).toBe(money);
+    if (patientCall) {
+      // One request per delivery (CONTRACT §8), and only the patient's name, contact and file number.
+      expect(patientCall.isDone()).toBe(true);
+      expect(item.patient).toEqual(recordedContact());
+    } else {
+      expect(item).not.toHaveProperty('patient');
+    }
   });
+
+  if (withPatient(def)) {
+    it('reads no patient when Include Patient Details is off, and still fires without patients:read', async () => {
+      const envelope = envelopeOf(def);
+      const signed = () => delivery({ secret: SECRET, path: TARGET_PATH, envelope });
+      const off = await run<Array<Record<string, unknown>>>(op(def.key).perform, {
+        authData: AUTH,
+        inputData: { include_patient: false },
+        subscribeData: subscribeData(def),
+        ...signed(),
+      });
+      expect(off).toHaveLength(1);
+      expect(off[0]!.patient).toEqual({
+        name_ar: null,
+        name_en: null,
+        phone: null,
+        email: null,
+        file_no: null,
+      });
+      forgetDeliveries();
+      clinicApi()
+        .get(clinicPath(`/patients/${String(envelope.data.patient_id)}`))
+        .reply(...reply('find-patient-insufficient-ability'));
+      const noAbility = await run<Array<Record<string, unknown>>>(op(def.key).perform, {
+        authData: AUTH,
+        inputData: {},
+        subscribeData: subscribeData(def),
+        ...signed(),
+      });
+      expect(noAbility).toHaveLength(1);
+      expect(noAbility[0]!.patient).toEqual(off[0]!.patient);
+      expect(noAbility[0]!.id).toBe(envelope.data.id);
+    });
+  }
 
   it('drops a repeated event id for the same subscription, but not for another Zap', async () => {
     const env = envelopeOf(def);
@@ -155,6 +224,8 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
       subscribeData: subscribeData(def, subId),
       ...delivery({ secret: SECRET, path: TARGET_PATH, envelope: env }),
     });
+    // One patient request for each item made (the repeat makes none).
+    if (withPatient(def)) for (const _ of [1, 2]) expectPatientCall(String(env.data.patient_id));
     const first = await run<unknown[]>(op(def.key).perform, bundleFor(41));
     const repeat = await run<unknown[]>(op(def.key).perform, bundleFor(41));
     const otherZap = await run<unknown[]>(op(def.key).perform, bundleFor(42));
@@ -166,11 +237,16 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
     let expected: Array<[Json, string | undefined]>;
     if (def.sample.kind === 'recent') {
       const pick = { path: recentPath(def) };
-      expected = data('recent-events', pick).map((e: Json) => [e.data, e.id]);
+      // A status trigger keeps the recent updates whose status became its own.
+      expected = data('recent-events', pick)
+        .filter((e: Json) => !def.when || def.when(e.data))
+        .map((e: Json) => [e.data, e.id]);
+      // The sandbox holds three recent updates, recorded with limit=3; a status trigger asks up to 25 of them.
       clinicApi()
         .get(clinicPath(recentPath(def)))
-        .query({ limit: 3 })
+        .query({ limit: recentLimit(def) })
         .reply(...reply('recent-events', pick));
+      if (withPatient(def)) for (const [o] of expected) expectPatientCall(String(o.patient_id));
     } else if (def.sample.kind === 'list') {
       const fixture = LIST_FIXTURE[def.sample.path]!;
       expected = data(fixture).map((o: Json) => [o, undefined]);
@@ -186,6 +262,16 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
       cashierApi()
         .get(cashierPath('/webhooks/events'))
         .reply(...reply('webhook-catalogue', { api: 'cashier' }));
+    }
+    if (!expected.length) {
+      // Nothing recent of this status: the static sample, which is the trigger's own status.
+      const items = await run<Array<Record<string, unknown>>>(op(def.key).performList, {
+        authData: AUTH,
+        inputData: {},
+      });
+      expect(items).toHaveLength(1);
+      expect(items[0]!.status).toBe((def.sampleData as { status: string }).status);
+      return;
     }
     const items = await run<Array<Record<string, unknown>>>(op(def.key).performList, {
       authData: AUTH,
@@ -206,21 +292,28 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
     const list = () =>
       run<Array<Record<string, unknown>>>(op(def.key).performList, { authData: AUTH, inputData: {} });
     if (def.sample.kind === 'recent') {
-      // Nothing recent: the clinic's empty list still carries its sample (meta.sample) of the event.
+      // Nothing recent: the clinic's empty list still carries its sample (meta.sample) of the event, shown when it
+      // is one this trigger fires on.
       const pick = { path: recentPath(def) };
       const empty = body('recent-events-empty', pick);
       expect(empty.data).toEqual([]);
       clinicApi()
         .get(clinicPath(recentPath(def)))
-        .query({ limit: 3 })
+        .query({ limit: recentLimit(def) })
         .reply(...reply('recent-events-empty', pick));
+      const sampleFires = !def.when || def.when(empty.meta.sample.data);
+      if (sampleFires && withPatient(def)) expectPatientCall(String(empty.meta.sample.data.patient_id));
       const [fromSample] = await list();
-      expect(fromSample!.event_id).toBe(empty.meta.sample.id);
-      expect(fromSample!.id).toBe(expectedId(def, empty.meta.sample.data));
+      if (sampleFires) {
+        expect(fromSample!.event_id).toBe(empty.meta.sample.id);
+        expect(fromSample!.id).toBe(expectedId(def, empty.meta.sample.data));
+      } else {
+        expect(fromSample).toEqual(definition.operation.sample);
+      }
       // hand-built: an empty list without meta.sample, which the sandbox always sends.
       clinicApi()
         .get(clinicPath(recentPath(def)))
-        .query({ limit: 3 })
+        .query({ limit: recentLimit(def) })
         .reply(200, { data: [], meta: { event: def.event, count: 0 } });
     } else if (def.sample.kind === 'list') {
       const pick = { path: def.sample.path };

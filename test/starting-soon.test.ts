@@ -55,7 +55,16 @@ describe('appointment starting soon', () => {
     const result = await run({ minutes_before: '60' });
 
     expect(rows.length).toBeGreaterThan(0);
-    expect(result).toEqual(rows.map((a: Json) => ({ ...a, minutes_until_start: minutesTo(a.starts_at) })));
+    // The patient is a pointer Zapier resolves with hydrators.patient, only for appointments new to the Zap.
+    const pointer = (id: string) =>
+      `hydrate|||${JSON.stringify({ type: 'method', method: 'hydrators.patient', bundle: { patient_id: id } })}|||hydrate`;
+    expect(result).toEqual(
+      rows.map((a: Json) => ({
+        ...a,
+        minutes_until_start: minutesTo(a.starts_at),
+        patient: pointer(a.patient_id),
+      })),
+    );
   });
 
   it('adds branch_id and practitioner_id to the query when set', async () => {

@@ -4,6 +4,13 @@ import { SETTINGS } from '../lib/config';
 import { APPOINTMENT_FILTERS, filterInputFields, passes } from '../lib/hooks/filters';
 import { clientFor } from '../lib/http';
 import { languageOf, say } from '../lib/i18n';
+import {
+  hydratePatient,
+  NO_PATIENT,
+  PATIENT_HELP,
+  PATIENT_OUTPUT_FIELDS,
+  PATIENT_SAMPLE,
+} from '../lib/patients';
 import { TRIGGER } from '../lib/keys';
 import { appointment } from '../lib/resources/clinic';
 import { saudiTime } from '../lib/time';
@@ -22,7 +29,24 @@ const inputFields = [
     default: '60',
   },
   ...filterInputFields(APPOINTMENT_FILTERS),
+  {
+    key: 'include_patient',
+    label: 'Include Patient Details',
+    type: 'boolean' as const,
+    default: 'true',
+    required: false,
+    helpText: PATIENT_HELP,
+  },
 ];
+
+const wantsPatient = (v: unknown) =>
+  !(v === false || (typeof v === 'string' && /^(false|no|0)$/i.test(v.trim())));
+
+/**
+ * Zapier fires a polling trigger once per distinct primary key: the appointment and its start time, so a
+ * rescheduled appointment fires again for its new time (CONTRACT §8), and the same time never twice.
+ */
+const PRIMARY = new Set(['id', 'starts_at']);
 
 export const performStartingSoon = async (z: ZObject, bundle: Bundle) => {
   const minutes = Number(bundle.inputData.minutes_before ?? 60);
@@ -55,6 +79,12 @@ export const performStartingSoon = async (z: ZObject, bundle: Bundle) => {
       minutes_until_start: a.starts_at
         ? Math.max(0, Math.round((Date.parse(a.starts_at) - now) / 60_000))
         : null,
+      // A pointer Zapier resolves only for items new to the Zap: polls that see the appointment again cost no
+      // patient request (PLATFORM-NOTES, dehydration).
+      patient:
+        a.patient_id && wantsPatient(bundle.inputData.include_patient)
+          ? z.dehydrate(hydratePatient, { patient_id: a.patient_id })
+          : NO_PATIENT,
     }))
     .sort((x, y) => String(y.starts_at).localeCompare(String(x.starts_at)));
 };
@@ -71,10 +101,11 @@ export const appointmentStartingSoon = defineTrigger({
     type: 'polling',
     inputFields,
     perform: performStartingSoon,
-    sample: { ...appointment.sample, minutes_until_start: 45 },
+    sample: { ...appointment.sample, minutes_until_start: 45, patient: PATIENT_SAMPLE },
     outputFields: [
-      ...appointment.outputFields,
+      ...appointment.outputFields.map((f) => (PRIMARY.has(f.key) ? { ...f, primary: true } : f)),
       { key: 'minutes_until_start', label: 'Minutes Until Start', type: 'integer' },
+      ...PATIENT_OUTPUT_FIELDS,
     ],
   },
 });

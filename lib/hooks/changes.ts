@@ -26,6 +26,16 @@ export const appointmentChanges = (raw: Record<string, unknown>): Record<string,
   return { changed_fields: changed, ...out };
 };
 
+/** Whether an appointment.updated delivery shows its status changed to `status` (`changes.status` = [old, new]). */
+export const statusBecame =
+  (status: string) =>
+  (raw: Record<string, unknown>): boolean => {
+    const changes =
+      raw.changes && typeof raw.changes === 'object' ? (raw.changes as Record<string, unknown>) : {};
+    const pair = Object.hasOwn(changes, 'status') ? changes.status : undefined;
+    return isPair(pair) && pair[1] === status && pair[0] !== status;
+  };
+
 export const appointmentChangeFields: OutputField[] = [
   { key: 'changed_fields', label: 'Changed Fields', type: 'string', list: true },
   ...TRACKED.map((field): OutputField => {

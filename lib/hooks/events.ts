@@ -3,8 +3,17 @@ import { TRIGGER } from '../keys';
 import type { Field, OutputField, Resource } from '../resources/define';
 import { appointment, claim, invoice, patientErasure } from '../resources/clinic';
 import { creditNote, customer, orderStatusChange, receipt, session, stockLevel } from '../resources/cashier';
-import { APPOINTMENT_FILTERS, CASHIER_BRANCH, CLINIC_BRANCH, type Filter } from './filters';
-import { appointmentChanges, appointmentChangeFields } from './changes';
+import {
+  APPOINTMENT_FILTERS,
+  CASHIER_BRANCH,
+  CLAIM_OUTCOME,
+  CLINIC_BRANCH,
+  NEW_STATUS,
+  TO_STATUS,
+  type Filter,
+} from './filters';
+import { appointmentChanges, appointmentChangeFields, statusBecame } from './changes';
+import { CONSENT_CHANNEL, WITH_PATIENT, type HookExtension } from './extensions';
 
 /** Where a trigger's sample comes from in the Zap editor (performList). */
 export type SampleSource =
@@ -31,10 +40,40 @@ export interface HookEvent {
   extraOutputFields?: OutputField[];
   /** Raw data for the static sample when the resource's own sample does not show the event (e.g. changes). */
   sampleData?: Record<string, unknown>;
+  /** Only deliveries whose data passes fire (e.g. an appointment.updated whose status became "arrived"). */
+  when?: (rawData: Record<string, unknown>) => boolean;
+  /** What the trigger adds to its items beyond the event's data (the patient, a consent check). */
+  extensions?: readonly HookExtension[];
 }
 
 const recent: SampleSource = { kind: 'recent' };
 const catalogue: SampleSource = { kind: 'catalogue' };
+const patient = [WITH_PATIENT];
+
+/** An appointment.updated whose status became `status`: a trigger of its own (Zapier prefers them to "updated"). */
+const became = (
+  key: HookEvent['key'],
+  status: string,
+  from: string,
+  label: string,
+  description: string,
+  at: string,
+): HookEvent => ({
+  key,
+  event: 'appointment.updated',
+  api: 'clinic',
+  resource: appointment,
+  noun: 'Appointment',
+  label,
+  description,
+  filters: APPOINTMENT_FILTERS,
+  sample: recent,
+  derive: appointmentChanges,
+  extraOutputFields: appointmentChangeFields,
+  sampleData: { ...appointment.sample, status, updated_at: at, changes: { status: [from, status] } },
+  when: statusBecame(status),
+  extensions: patient,
+});
 
 /** One row per event (CONTRACT §2). Adding an event is adding a row. */
 export const EVENTS: readonly HookEvent[] = [
@@ -49,6 +88,7 @@ export const EVENTS: readonly HookEvent[] = [
       'Triggers when an appointment is booked, from the front desk, online booking or another app.',
     filters: APPOINTMENT_FILTERS,
     sample: recent,
+    extensions: patient,
   },
   {
     key: TRIGGER.appointmentUpdated,
@@ -58,9 +98,10 @@ export const EVENTS: readonly HookEvent[] = [
     noun: 'Appointment',
     label: 'Appointment Updated',
     description:
-      'Triggers when an appointment changes (confirmed, rescheduled, patient arrived, completed…); the changed fields and their previous values come with it.',
-    filters: APPOINTMENT_FILTERS,
+      'Triggers when an appointment changes (rescheduled, moved to another practitioner, its status…); the changed fields and their previous values come with it. For one status, the Appointment Confirmed, Patient Arrived, Appointment Completed and Appointment No-Show triggers are simpler.',
+    filters: [...APPOINTMENT_FILTERS, NEW_STATUS],
     sample: recent,
+    extensions: patient,
     derive: appointmentChanges,
     extraOutputFields: appointmentChangeFields,
     sampleData: {
@@ -80,7 +121,47 @@ export const EVENTS: readonly HookEvent[] = [
     description: 'Triggers when an appointment is cancelled, with the reason and time of the cancellation.',
     filters: APPOINTMENT_FILTERS,
     sample: recent,
+    extensions: patient,
+    sampleData: {
+      ...appointment.sample,
+      status: 'cancelled',
+      cancel_reason: 'patient_request',
+      cancelled_at: '2026-11-23T18:12:40+03:00',
+      updated_at: '2026-11-23T18:12:40+03:00',
+    },
   },
+  became(
+    TRIGGER.appointmentConfirmed,
+    'confirmed',
+    'booked',
+    'Appointment Confirmed',
+    'Triggers when an appointment’s status becomes confirmed, e.g. the patient confirmed by phone or link.',
+    '2026-11-23T09:02:11+03:00',
+  ),
+  became(
+    TRIGGER.patientArrived,
+    'arrived',
+    'confirmed',
+    'Patient Arrived',
+    'Triggers when the front desk checks a patient in for an appointment (status becomes arrived).',
+    '2026-11-24T10:21:37+03:00',
+  ),
+  became(
+    TRIGGER.appointmentCompleted,
+    'completed',
+    'in_progress',
+    'Appointment Completed',
+    'Triggers when an appointment is completed: for a thank-you, a review request or a feedback survey.',
+    '2026-11-24T11:04:52+03:00',
+  ),
+  became(
+    TRIGGER.appointmentNoShow,
+    'no_show',
+    'confirmed',
+    'Appointment No-Show',
+    'Triggers when an appointment is marked as a no-show: to offer the patient a new time.',
+    '2026-11-24T11:15:00+03:00',
+  ),
   {
     key: TRIGGER.invoiceIssued,
     event: 'invoice.issued',
@@ -91,6 +172,7 @@ export const EVENTS: readonly HookEvent[] = [
     description: 'Triggers when the clinic issues an invoice.',
     filters: [CLINIC_BRANCH],
     sample: recent,
+    extensions: patient,
   },
   {
     key: TRIGGER.invoicePaid,
@@ -102,6 +184,7 @@ export const EVENTS: readonly HookEvent[] = [
     description: 'Triggers when an invoice is paid in full, with its payments.',
     filters: [CLINIC_BRANCH],
     sample: recent,
+    extensions: patient,
     sampleData: {
       ...invoice.sample,
       status: 'paid',
@@ -120,8 +203,9 @@ export const EVENTS: readonly HookEvent[] = [
     label: 'Insurance Claim Updated',
     description:
       "Triggers when an insurance claim's status or outcome changes (approved, partial, rejected…).",
-    filters: [],
+    filters: [CLAIM_OUTCOME],
     sample: recent,
+    extensions: patient,
   },
   {
     key: TRIGGER.patientErased,
@@ -188,7 +272,7 @@ export const EVENTS: readonly HookEvent[] = [
     label: 'Order Status Changed',
     description:
       'Triggers when an order sent to a till changes status, for example when the cashier accepts it.',
-    filters: [],
+    filters: [TO_STATUS],
     sample: catalogue,
   },
   {
@@ -199,8 +283,9 @@ export const EVENTS: readonly HookEvent[] = [
     noun: 'Customer',
     label: 'New Customer',
     description:
-      'Triggers when a customer is added at a till or in the back office. Name, phone and email come only with marketing consent.',
+      'Triggers when a customer is added at a till or in the back office. Name, phone and email come only with marketing consent; choose a Consent Channel to fire only for customers who agreed to that channel.',
     filters: [],
     sample: { kind: 'list', path: '/customers', query: {} },
+    extensions: [CONSENT_CHANNEL],
   },
 ];

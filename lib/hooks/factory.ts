@@ -118,9 +118,26 @@ export const staticSample = (def: HookEvent) => {
   return {
     ...def.resource.presentAuthored(data),
     ...(def.derive ? def.derive(data) : {}),
+    ...Object.assign({}, ...(def.extensions ?? []).map((x) => x.sample)),
     event_id: `${def.event}:${String(def.resource.sample.id)}`,
-    occurred_at: '2026-11-21T14:05:12+03:00',
+    occurred_at: typeof data.updated_at === 'string' ? data.updated_at : '2026-11-21T14:05:12+03:00',
   };
+};
+
+/** The item with what the row's extensions add; undefined when one of them says the Zap must not fire for it. */
+const extend = async (
+  def: HookEvent,
+  z: ZObject,
+  bundle: HookBundle,
+  item: Record<string, unknown> | undefined,
+  at: { occurredAt?: string; listed: boolean },
+): Promise<Record<string, unknown> | undefined> => {
+  let out = item;
+  for (const extension of def.extensions ?? []) {
+    if (!out) return undefined;
+    out = await extension.apply(z, bundle as Bundle, out, at);
+  }
+  return out;
 };
 
 export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
@@ -140,15 +157,20 @@ export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBu
   if (!envelope) throw refuse(z, bundle, 'not_json');
   const headerId = headerOf(headers, 'X-Partner-Event-Id');
   if (headerId !== undefined && headerId !== envelope.id) throw refuse(z, bundle, 'event_id_mismatch');
-  // A test delivery from POST /webhooks/{id}/test, or another event sent to this hook: nothing to trigger.
-  if (envelope.event !== def.event) return [];
+  // A test delivery from POST /webhooks/{id}/test, another event sent to this hook, or an update this trigger
+  // is not about (e.g. Patient Arrived for a reschedule): nothing to trigger.
+  if (envelope.event !== def.event || (def.when && !def.when(envelope.data))) return [];
   const key = deliveryKey(def.api, sub.id ?? '', envelope.id);
   if (await seenBefore(z, key)) return [];
-  // The item first (it cannot fail: see Resource.present), then the id: only a delivery that made its item is
-  // remembered, and of two copies racing only the one that remembers it first triggers.
-  const item = itemOf(def, envelope.data, envelope.id, envelope.occurred_at);
+  // The item first (neither present nor an extension can fail), then the id: only a delivery that made its item is
+  // remembered, and of two copies racing only the one that remembers it first triggers. Filters come before the
+  // extensions, so an item the Zap filters out costs no request.
+  const base = itemOf(def, envelope.data, envelope.id, envelope.occurred_at);
+  const item = passes(def.filters, bundle.inputData, base)
+    ? await extend(def, z, bundle, base, { occurredAt: envelope.occurred_at, listed: false })
+    : undefined;
   if (!(await remember(z, key))) return [];
-  return passes(def.filters, bundle.inputData, item) ? [item] : [];
+  return item ? [item] : [];
 };
 
 export const makePerformSubscribe =
@@ -200,26 +222,46 @@ const fromSample = (def: HookEvent, sample: unknown) => {
   return itemOf(def, sample, `${def.event}:${String(sample.id ?? 'sample')}`, undefined);
 };
 
+/** Recent delivery envelopes (clinic) whose data this trigger fires on. */
+const firesOn = (def: HookEvent, e: Record<string, unknown>) =>
+  !def.when || (isObject(e.data) ? def.when(e.data) : isObject(e) && def.when(e));
+
 export const makePerformList = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
   const client = clientFor(z, bundle, def.api);
   let items: Array<Record<string, unknown>> = [];
   const source = def.sample;
+  let listed = false;
   if (source.kind === 'recent') {
+    // A status trigger reads more of the recent updates: few of them are the one status it fires on.
     const body = await client.raw('GET', `/webhooks/events/${encodeURIComponent(def.event)}/recent`, {
-      query: { limit: SETTINGS.recentLimit },
+      query: { limit: def.when ? SETTINGS.recentLimitForStatus : SETTINGS.recentLimit },
     });
     const answer = isObject(body) ? body : {};
     const list = Array.isArray(answer.data) ? answer.data : [];
-    items = list.filter(isObject).flatMap((e) => {
-      const item = fromSample(def, e);
-      return item ? [item] : [];
-    });
-    if (!items.length && isObject(answer.meta)) {
+    items = list
+      .filter(isObject)
+      .filter((e) => firesOn(def, e))
+      .slice(0, SETTINGS.recentLimit)
+      .flatMap((e) => {
+        const item = fromSample(def, e);
+        return item ? [item] : [];
+      });
+    if (
+      !items.length &&
+      isObject(answer.meta) &&
+      isObject(answer.meta.sample) &&
+      firesOn(def, answer.meta.sample)
+    ) {
       const sample = fromSample(def, answer.meta.sample);
       if (sample) items = [sample];
     }
   } else if (source.kind === 'list') {
-    const { data } = await client.page<unknown>(source.path, { ...source.query, per_page: 3 });
+    const narrowed = Object.assign(
+      {},
+      ...(def.extensions ?? []).map((x) => x.listQuery?.(bundle.inputData) ?? {}),
+    );
+    listed = Object.keys(narrowed).length > 0;
+    const { data } = await client.page<unknown>(source.path, { ...source.query, ...narrowed, per_page: 3 });
     items = data
       .filter(isObject)
       .map((o) =>
@@ -232,7 +274,11 @@ export const makePerformList = (def: HookEvent) => async (z: ZObject, bundle: Ho
     const sample = entry ? fromSample(def, entry.sample) : undefined;
     if (sample) items = [sample];
   }
-  const kept = items.filter((item) => passes(def.filters, bundle.inputData, item));
+  const kept: Array<Record<string, unknown>> = [];
+  for (const item of items.filter((i) => passes(def.filters, bundle.inputData, i))) {
+    const extended = await extend(def, z, bundle, item, { occurredAt: item.occurred_at as string, listed });
+    if (extended) kept.push(extended);
+  }
   return kept.length ? kept : [staticSample(def)];
 };
 
@@ -244,7 +290,10 @@ export const hookTrigger = (def: HookEvent) =>
     display: { label: def.label, description: def.description },
     operation: {
       type: 'hook',
-      inputFields: filterInputFields(def.filters),
+      inputFields: [
+        ...filterInputFields(def.filters),
+        ...(def.extensions ?? []).flatMap((x) => x.inputFields),
+      ],
       perform: makePerform(def),
       performList: makePerformList(def),
       performSubscribe: makePerformSubscribe(def),
@@ -253,6 +302,7 @@ export const hookTrigger = (def: HookEvent) =>
       outputFields: [
         ...def.resource.outputFields,
         ...(def.extraOutputFields ?? []),
+        ...(def.extensions ?? []).flatMap((x) => x.outputFields),
         { key: 'event_id', label: 'Event ID', type: 'string' },
         { key: 'occurred_at', label: 'Occurred At', type: 'datetime' },
       ],

@@ -13,6 +13,10 @@ export interface Filter {
   field: string;
   type: 'integer' | 'string';
   dynamic?: string;
+  /** Fixed values to choose from; several may be chosen, and the object must equal one of them. */
+  choices?: Record<string, string>;
+  /** The field must be among the item's `changed_fields` too (it "became" the value, not merely holds it). */
+  changed?: boolean;
 }
 
 export const CLINIC_BRANCH: Filter = {
@@ -57,6 +61,66 @@ export const CASHIER_BRANCH: Filter = {
 
 export const APPOINTMENT_FILTERS = [CLINIC_BRANCH, PRACTITIONER, APPOINTMENT_TYPE];
 
+/** Appointment states (clinic spec §2). */
+export const APPOINTMENT_STATUSES = {
+  booked: 'Booked',
+  confirmed: 'Confirmed',
+  arrived: 'Arrived',
+  in_progress: 'In Progress',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  no_show: 'No-Show',
+} as const;
+
+export const NEW_STATUS: Filter = {
+  key: 'new_status',
+  label: 'New Status',
+  field: 'status',
+  type: 'string',
+  choices: APPOINTMENT_STATUSES,
+  changed: true,
+  helpText:
+    'Only fire when the appointment’s status changed to one of these (for example Confirmed or Arrived); an update that leaves the status as it was does not fire. Leave blank for every update.',
+};
+
+/**
+ * Order states: the cashier spec shows received, accepted and cancelled; "other order states: not shown", so the
+ * ones its till panel is known to use are offered too (README, Assumptions).
+ */
+export const ORDER_STATUSES = {
+  accepted: 'Accepted',
+  rejected: 'Rejected',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+  received: 'Received',
+} as const;
+
+export const TO_STATUS: Filter = {
+  key: 'to_status',
+  label: 'New Status',
+  field: 'to',
+  type: 'string',
+  choices: ORDER_STATUSES,
+  helpText:
+    'Only fire when the order moved to one of these statuses, for example Accepted to tell the customer the order is being prepared. Leave blank for every change.',
+};
+
+export const CLAIM_OUTCOME: Filter = {
+  key: 'outcome',
+  label: 'Outcome',
+  field: 'outcome',
+  type: 'string',
+  choices: { approved: 'Approved', partial: 'Partially Approved', rejected: 'Rejected', pending: 'Pending' },
+  helpText:
+    'Only fire for claims with one of these outcomes, for example Rejected to follow up with the insurer. Leave blank for every update.',
+};
+
+/** The values a Zap builder chose: a list field arrives as an array, a mapped value as comma-separated text. */
+const chosen = (wanted: unknown): string[] =>
+  (Array.isArray(wanted) ? wanted : String(wanted).split(','))
+    .map((v) => String(v ?? '').trim())
+    .filter(Boolean);
+
 /** Whether an object passes the filters the Zap builder set (blank filters pass everything). */
 export const passes = (
   filters: readonly Filter[],
@@ -65,8 +129,12 @@ export const passes = (
 ): boolean =>
   filters.every((flt) => {
     const wanted = input[flt.key];
-    if (wanted === undefined || wanted === null || String(wanted).trim() === '') return true;
-    return String(item[flt.field] ?? '') === String(wanted).trim();
+    if (wanted === undefined || wanted === null || chosen(wanted).length === 0) return true;
+    if (flt.changed) {
+      const changed = item.changed_fields;
+      if (!Array.isArray(changed) || !changed.includes(flt.field)) return false;
+    }
+    return chosen(wanted).includes(String(item[flt.field] ?? ''));
   });
 
 export const filterInputFields = (filters: readonly Filter[]) =>
@@ -78,4 +146,5 @@ export const filterInputFields = (filters: readonly Filter[]) =>
     required: false,
     altersDynamicFields: false,
     ...(flt.dynamic ? { dynamic: flt.dynamic } : {}),
+    ...(flt.choices ? { choices: flt.choices, list: true } : {}),
   }));

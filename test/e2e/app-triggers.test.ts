@@ -4,6 +4,7 @@
  * actions), the signed delivery reaches the intake over real HTTP, and the item the trigger's perform made is
  * compared with the object the sandbox holds. Then each trigger's performList against the same sandbox.
  */
+import { WITH_PATIENT } from '../../lib/hooks/extensions';
 import { EVENTS } from '../../lib/hooks/events';
 import type { SubscribeData } from '../../lib/hooks/factory';
 import { expectSarSiblings, freeSlot, startWorld, type Json, type World } from './app-helpers';
@@ -142,7 +143,43 @@ const checkInvoiceLines = (item: Json, held: Json, sent: Json) => {
   );
 };
 
+/** The front desk moves an appointment to another status, as the back office would. */
+const moveTo = async (w: World, id: string, status: string) => {
+  const res = await w.control(`/clinic/appointments/${id}`, { method: 'PATCH', body: { status } });
+  expect(res.status).toBe(200);
+};
+
+/**
+ * A status trigger: the appointment is moved along `before` ahead of the subscription (those updates are not this
+ * Zap's), then to `status`, which is the one delivery the Zap must fire on.
+ */
+const becameCase = (before: string[], status: string): Case => ({
+  prepare: async (w) => {
+    const booked = await frontDeskBooking(w);
+    for (const s of before) await moveTo(w, booked.id, s);
+    return booked;
+  },
+  cause: async (w, booked) => {
+    await moveTo(w, booked.id, status);
+    return booked.id;
+  },
+  held: appointmentOf,
+  fields: APPOINTMENT_FIELDS,
+  money: false,
+  check: (item, _held, sent) => {
+    const from = before.at(-1) ?? 'booked';
+    expect(sent.data.changes).toEqual({ status: [from, status] });
+    expect(item).toMatchObject({ status, changed_fields: ['status'], previous_status: from });
+  },
+  listed: 'recent',
+  idPattern: ULID,
+});
+
 const CASES: Record<string, Case> = {
+  appointment_confirmed: becameCase([], 'confirmed'),
+  patient_arrived: becameCase(['confirmed'], 'arrived'),
+  appointment_completed: becameCase(['arrived', 'in_progress'], 'completed'),
+  appointment_no_show: becameCase(['confirmed'], 'no_show'),
   appointment_created: {
     // The app's own action books: the trigger sees what Book Appointment made.
     cause: async (w) => {
@@ -522,6 +559,19 @@ describe('app: instant triggers over the sandbox (subscribe, signed delivery, pe
       if (c.money) expect(siblings).toBeGreaterThan(0);
       else expect(Object.keys(item).filter((k) => k.endsWith('_sar'))).toEqual([]);
       await c.check?.(item, object, sent, w);
+      const def = EVENTS.find((e) => e.key === key)!;
+      if (def.extensions?.includes(WITH_PATIENT)) {
+        // The patient as the clinic holds them, and nothing else of the patient (CONTRACT §8).
+        const patient = (await w.clinic(`/patients/${String(item.patient_id)}`)).body.data;
+        expect(item.patient).toEqual({
+          name_ar: patient.name_ar,
+          name_en: patient.name_en,
+          phone: patient.phone,
+          email: patient.email,
+          file_no: patient.file_no,
+        });
+        expect(item.patient.phone).toMatch(/^\+9665\d{8}$/);
+      }
       made.add(String(id));
       if (prepared?.id) made.add(String(prepared.id));
 
@@ -558,9 +608,14 @@ describe('app: performList of every instant trigger against the sandbox', () => 
       const ids = items.map((i) => String(i.id));
       if (c.listed === 'recent') {
         // The clinic's recent events, newest first: those this file made above are among them.
-        const recent = await w.clinic(`/webhooks/events/${event}/recent?limit=3`);
-        expect(ids).toEqual(recent.body.data.map((e: Json) => String(e.data.id)));
+        // A status trigger shows the recent updates whose status became its own (up to 3 of the last 25).
+        const def = EVENTS.find((e) => e.key === key)!;
+        const recent = await w.clinic(`/webhooks/events/${event}/recent?limit=${def.when ? 25 : 3}`);
+        const firing = (recent.body.data as Json[]).filter((e) => !def.when || def.when(e.data)).slice(0, 3);
+        expect(firing.length).toBeGreaterThan(0);
+        expect(ids).toEqual(firing.map((e: Json) => String(e.data.id)));
         for (const item of items) expect(item.event_id).toBe(`${event}:${item.id}`);
+        if (def.when) for (const item of items) expect(item.status).toBe(def.sampleData?.status);
         if (made.size) expect(ids.some((id) => made.has(id))).toBe(true);
       } else {
         // The first objects of the cashier's own list.

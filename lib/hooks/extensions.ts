@@ -1,0 +1,109 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { clientFor, type Query } from '../http';
+import { NO_PATIENT, PATIENT_HELP, PATIENT_OUTPUT_FIELDS, PATIENT_SAMPLE, fetchPatient } from '../patients';
+import type { OutputField } from '../resources/define';
+
+type Item = Record<string, unknown>;
+
+/**
+ * Something a trigger adds to its items beyond the event's data, with the input that controls it: the patient of
+ * a clinic item, or the consent check of a new customer. A row of the event table lists its extensions.
+ */
+export interface HookExtension {
+  inputFields: ReadonlyArray<Record<string, unknown> & { key: string; label: string }>;
+  outputFields: OutputField[];
+  /** What the static sample gains. */
+  sample: Item;
+  /**
+   * The item with what the extension adds, or undefined when the Zap must not fire for it. `listed` is true for
+   * sample items read from a list already narrowed by `listQuery`. Must not throw: a hook's event would be lost.
+   */
+  apply(
+    z: ZObject,
+    bundle: Bundle,
+    item: Item,
+    at: { occurredAt?: string; listed: boolean },
+  ): Promise<Item | undefined>;
+  /** Extra query of the list a trigger's samples come from. */
+  listQuery?(input: Record<string, unknown>): Query;
+}
+
+const isOff = (v: unknown) => v === false || (typeof v === 'string' && /^(false|no|0)$/i.test(v.trim()));
+
+/** The patient's name, phone, email and file number on every clinic item that carries `patient_id` (CONTRACT §8). */
+export const WITH_PATIENT: HookExtension = {
+  inputFields: [
+    {
+      key: 'include_patient',
+      label: 'Include Patient Details',
+      type: 'boolean',
+      default: 'true',
+      required: false,
+      altersDynamicFields: false,
+      helpText: PATIENT_HELP,
+    },
+  ],
+  outputFields: PATIENT_OUTPUT_FIELDS,
+  sample: { patient: PATIENT_SAMPLE },
+  async apply(z, bundle, item) {
+    if (isOff(bundle.inputData?.include_patient)) return { ...item, patient: NO_PATIENT };
+    return { ...item, patient: await fetchPatient(z, bundle, item.patient_id) };
+  },
+};
+
+/** Marketing-consent channels the cashier's customer list filters on (README, Assumptions). */
+export const CONSENT_CHANNELS = {
+  sms: 'SMS',
+  whatsapp: 'WhatsApp',
+  email: 'Email',
+  push: 'Push Notification',
+};
+
+/** How far before the event a new customer's record may have last changed and still be found by the check. */
+const CONSENT_LOOKBACK_MS = 10 * 60 * 1000;
+
+const channelOf = (input: Record<string, unknown> | undefined) => {
+  const v = input?.consent_channel;
+  return typeof v === 'string' && Object.hasOwn(CONSENT_CHANNELS, v.trim()) ? v.trim() : undefined;
+};
+
+/**
+ * New Customer fires for every customer; with a channel chosen, only for customers whose marketing consent covers
+ * it, checked with one GET /customers?consented_only=true&consent_channel=… narrowed to recently changed ones.
+ */
+export const CONSENT_CHANNEL: HookExtension = {
+  inputFields: [
+    {
+      key: 'consent_channel',
+      label: 'Consent Channel',
+      choices: CONSENT_CHANNELS,
+      required: false,
+      altersDynamicFields: false,
+      helpText:
+        'Only fire for customers who agreed to marketing on this channel, so an SMS or email list Zap never messages someone who did not agree to it (one extra request per customer). Leave blank to fire for every new customer; name, phone and email are then empty for customers without consent.',
+    },
+  ],
+  outputFields: [],
+  sample: {},
+  listQuery: (input) => {
+    const channel = channelOf(input);
+    return channel ? { consented_only: true, consent_channel: channel } : {};
+  },
+  async apply(z, bundle, item, at) {
+    const channel = channelOf(bundle.inputData);
+    if (!channel || at.listed) return item;
+    const occurred = Date.parse(at.occurredAt ?? '');
+    const since = new Date((Number.isNaN(occurred) ? Date.now() : occurred) - CONSENT_LOOKBACK_MS);
+    try {
+      const { data } = await clientFor(z, bundle, 'cashier').page<Item>('/customers', {
+        consented_only: true,
+        consent_channel: channel,
+        updated_since: since.toISOString(),
+      });
+      return data.some((c) => c && String(c.id) === String(item.id)) ? item : undefined;
+    } catch {
+      // Consent cannot be confirmed: not firing is the only choice that never messages someone without it.
+      return undefined;
+    }
+  },
+};

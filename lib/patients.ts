@@ -1,0 +1,86 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { clientFor } from './http';
+import { patient as patientResource } from './resources/clinic';
+import type { OutputField } from './resources/define';
+import { seal } from './safety';
+
+/*
+ * The patient on clinic items (CONTRACT §8): a reminder or a thank-you needs the patient's name and phone in the
+ * trigger itself. Only these five fields of GET /patients/{id}, nothing else of the patient.
+ */
+const KEYS = ['name_ar', 'name_en', 'phone', 'email', 'file_no'] as const;
+
+export type PatientContact = Record<(typeof KEYS)[number], string | null>;
+
+/** What an item carries when the patient cannot be read (no patients:read, erased, not found): empty fields. */
+export const NO_PATIENT: PatientContact = Object.freeze({
+  name_ar: null,
+  name_en: null,
+  phone: null,
+  email: null,
+  file_no: null,
+});
+
+const contactOf = (p: Record<string, unknown>): PatientContact =>
+  Object.fromEntries(KEYS.map((k) => [k, typeof p[k] === 'string' ? p[k] : null])) as PatientContact;
+
+export const PATIENT_SAMPLE: PatientContact = contactOf(patientResource.sample);
+
+export const PATIENT_OUTPUT_FIELDS: OutputField[] = [
+  { key: 'patient__name_en', label: 'Patient Name (English)', type: 'string' },
+  { key: 'patient__name_ar', label: 'Patient Name (Arabic)', type: 'string' },
+  { key: 'patient__phone', label: 'Patient Phone (E.164)', type: 'string' },
+  { key: 'patient__email', label: 'Patient Email', type: 'string' },
+  { key: 'patient__file_no', label: 'Patient File Number', type: 'string' },
+];
+
+/** The help text every "Include Patient Details" input shares. */
+export const PATIENT_HELP =
+  'Adds the patient’s name, phone, email and file number to each item (one extra request). The API client needs the `patients:read` ability; without it the patient fields stay empty and the Zap still runs. Contact fields follow the patient’s consent and are empty after an erasure.';
+
+const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+
+/**
+ * GET /patients/{id}, reduced to the five fields. Never fails: a token without patients:read, an erased or unknown
+ * patient, or an interface that does not answer gives empty fields, so the item that carries the patient is still
+ * delivered (a hook's event would otherwise be lost for good).
+ */
+export const fetchPatient = async (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  id: unknown,
+): Promise<PatientContact> => {
+  if (typeof id !== 'string' || !ULID.test(id)) return NO_PATIENT;
+  try {
+    const found = await clientFor(z, bundle, 'clinic').find(`/patients/${id}`);
+    return found ? contactOf(patientResource.present(found)) : NO_PATIENT;
+  } catch {
+    return NO_PATIENT;
+  }
+};
+
+/** Items with their patient, each distinct patient read once. */
+export const withPatients = async <T extends Record<string, unknown>>(
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  items: T[],
+): Promise<Array<T & { patient: PatientContact }>> => {
+  const ids = [
+    ...new Set(items.map((i) => i.patient_id).filter((id): id is string => typeof id === 'string')),
+  ];
+  const found = new Map<string, PatientContact>();
+  for (const id of ids) found.set(id, await fetchPatient(z, bundle, id));
+  return items.map((i) => ({
+    ...i,
+    patient: (typeof i.patient_id === 'string' && found.get(i.patient_id)) || NO_PATIENT,
+  }));
+};
+
+/**
+ * The hydrator of Appointment Starting Soon's patient pointer (z.dehydrate): Zapier resolves it only for items new
+ * to the Zap, so a poll that sees the same appointments again reads no patient again. Sealed here, not by sealApp,
+ * because z.dehydrate finds it in the app by identity.
+ */
+export const hydratePatient = seal(async (z: ZObject, bundle: Bundle) =>
+  fetchPatient(z, bundle, bundle.inputData?.patient_id),
+);
