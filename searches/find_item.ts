@@ -3,7 +3,9 @@ import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
 import { labelsOf, msg, optional, parseInput, positiveInt, text } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
-import { item } from '../lib/resources/cashier';
+import { withSar } from '../lib/money';
+import { item, variantFields } from '../lib/resources/cashier';
+import { f, outputFieldsOf } from '../lib/resources/define';
 import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
@@ -41,17 +43,48 @@ const Input = lazy((z) =>
     }),
 );
 
+/** The variant a SKU or barcode named (CONTRACT §8), labelled apart from the item's own variants. */
+const matchedVariantFields = {
+  id: { ...variantFields.id, label: 'Matched Variant ID' },
+  plu: { ...variantFields.plu, label: 'Matched Variant PLU' },
+  sku: { ...variantFields.sku, label: 'Matched Variant SKU' },
+  barcode: { ...variantFields.barcode, label: 'Matched Variant Barcode' },
+  name_ar: { ...variantFields.name_ar, label: 'Matched Variant Name (Arabic)' },
+  price_halalas: { ...variantFields.price_halalas, label: 'Matched Variant Price' },
+};
+
+type Found = ReturnType<typeof item.present>;
+type Variant = NonNullable<Found['variants']>[number];
+type MatchedVariant = Pick<Variant, keyof typeof matchedVariantFields> & { price_sar?: string };
+
+/**
+ * The variant whose SKU or barcode is exactly the one searched, or null: a server that matched loosely (other
+ * case, a prefix) does not make a variant the one asked for.
+ */
+const matchedVariantOf = (found: Found, by: 'sku' | 'barcode', wanted: string): MatchedVariant | null => {
+  const variant = found.variants?.find((v) => v[by] === wanted);
+  if (!variant) return null;
+  const { id, plu, sku, barcode, name_ar, price_halalas } = variant;
+  return withSar({ id, plu, sku, barcode, name_ar, price_halalas });
+};
+
 export const performFindItem = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const client = clientFor(z_, bundle, 'cashier');
   if (input.item_id) {
     const found = await client.find(`/items/${input.item_id}`);
-    return found ? [item.present(found)] : [];
+    // Found by id, no variant was named: the fields stay empty rather than guess the default one.
+    return found ? [{ ...item.present(found), matched_variant: null }] : [];
   }
   // SKUs and barcodes are unique per account (cashier spec §2): one of them names one item at most.
-  const query = input.sku ? { sku: input.sku } : { barcode: input.barcode };
-  const { data } = await client.page('/items', { ...query, per_page: 10 });
-  return data.map((i) => item.present(i));
+  const [by, wanted] = input.sku
+    ? (['sku', input.sku] as const)
+    : (['barcode', input.barcode ?? ''] as const);
+  const { data } = await client.page('/items', { [by]: wanted, per_page: 10 });
+  return data.map((i) => {
+    const found = item.present(i);
+    return { ...found, matched_variant: matchedVariantOf(found, by, wanted) };
+  });
 };
 
 export const findItem = defineSearch({
@@ -64,7 +97,11 @@ export const findItem = defineSearch({
   operation: {
     inputFields,
     perform: performFindItem,
-    sample: item.sample,
-    outputFields: item.outputFields,
+    // As found by the SKU of the sample's second variant, so the sample shows a matched variant.
+    sample: { ...item.sample, matched_variant: matchedVariantOf(item.sample, 'sku', 'COF-AR-L') },
+    outputFields: [
+      ...item.outputFields,
+      ...outputFieldsOf({ matched_variant: f.object('Matched Variant', matchedVariantFields) }),
+    ],
   },
 });

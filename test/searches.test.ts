@@ -419,7 +419,8 @@ describe('find_item', () => {
       .get(cashierPath(`/items/${ITEM}`))
       .reply(200, item);
     const result = await find(SEARCH.findItem, { item_id: String(ITEM) });
-    expect(result.map(withoutSar)).toEqual([item]);
+    // Found by id, no variant was named: no matched variant (CONTRACT §8).
+    expect(result.map(withoutSar)).toEqual([{ ...item, matched_variant: null }]);
     expect((result[0]!.variants as Array<Record<string, unknown>>).map((v) => v.price_sar)).toEqual(
       item.variants.map((v: Json) => sar(v.price_halalas)),
     );
@@ -430,7 +431,7 @@ describe('find_item', () => {
       .get(cashierPath(`/items/${ITEM}`))
       .reply(...reply('find-item-by-id'));
     const result = await find(SEARCH.findItem, { item_id: ITEM });
-    expect(result.map(withoutSar)).toEqual([item]);
+    expect(result.map(withoutSar)).toEqual([{ ...item, matched_variant: null }]);
   });
 
   it('answers [] when the cashier answers 404', async () => {
@@ -443,24 +444,77 @@ describe('find_item', () => {
     );
   });
 
-  it('finds by SKU with GET /items?sku=', async () => {
+  /** The six fields of CONTRACT §8 of the one variant of a recorded answer whose `by` is `wanted`. */
+  const variantOf = (scenario: string, by: 'sku' | 'barcode', wanted: string) => {
+    const variants = (data(scenario) as Json[]).flatMap((i) => i.variants as Json[]);
+    const named = variants.filter((v) => v[by] === wanted);
+    // Meaningful only if the item has other variants and the one named is not simply the default or the first.
+    expect(named).toHaveLength(1);
+    expect(variants.length).toBeGreaterThan(1);
+    expect(named[0].is_default).toBe(false);
+    expect(variants.indexOf(named[0])).toBeGreaterThan(0);
+    const { id, plu, sku, barcode, name_ar, price_halalas } = named[0];
+    return { id, plu, sku, barcode, name_ar, price_halalas, price_sar: sar(price_halalas) };
+  };
+
+  it.each([
+    ['SKU', 'sku', 'COF-AR-L', 'find-item-by-sku'],
+    ['barcode', 'barcode', '6281000001187', 'find-item-by-barcode'],
+  ] as const)(
+    'finds by %s with GET /items?%s=, and says which variant matched',
+    async (_name, by, wanted, fixture) => {
+      cashierApi()
+        .get(cashierPath('/items'))
+        .query({ [by]: wanted, per_page: '10' })
+        .reply(...reply(fixture));
+      const result = await find(SEARCH.findItem, { [by]: ` ${wanted} ` });
+      expect(result.length).toBeGreaterThan(0);
+      expect(result.map(({ matched_variant: _, ...rest }) => withoutSar(rest))).toEqual(data(fixture));
+      expect(result.map((i) => i.matched_variant)).toEqual([variantOf(fixture, by, wanted)]);
+    },
+  );
+
+  it('names no variant when none has exactly the SKU searched (a server matching loosely)', async () => {
+    // hand-built: the recorded item as the answer to the same SKU in small letters; the sandbox compares exactly
+    // and finds nothing, a server comparing without case would send this.
     cashierApi()
       .get(cashierPath('/items'))
-      .query({ sku: 'COF-AR-L', per_page: '10' })
+      .query({ sku: 'cof-ar-l', per_page: '10' })
       .reply(...reply('find-item-by-sku'));
-    const result = await find(SEARCH.findItem, { sku: 'COF-AR-L' });
+    const result = await find(SEARCH.findItem, { sku: 'cof-ar-l' });
     expect(result.map((i) => i.id)).toEqual(data('find-item-by-sku').map((i: Json) => i.id));
-    expect(result.length).toBeGreaterThan(0);
+    expect(result[0]!.matched_variant).toBeNull();
   });
 
-  it('finds by barcode with GET /items?barcode=', async () => {
-    cashierApi()
-      .get(cashierPath('/items'))
-      .query({ barcode: '6281000001187', per_page: '10' })
-      .reply(...reply('find-item-by-barcode'));
-    const result = await find(SEARCH.findItem, { barcode: '6281000001187' });
-    expect(result.map((i) => i.id)).toEqual(data('find-item-by-barcode').map((i: Json) => i.id));
-    expect(result.length).toBeGreaterThan(0);
+  it('shows a matched variant in its sample and lists its fields with their own labels', () => {
+    const { sample, outputFields } = searches[SEARCH.findItem]!.operation as unknown as {
+      sample: Record<string, Json>;
+      outputFields: Array<{ key: string; label: string }>;
+    };
+    const matched = sample.matched_variant;
+    const named = (sample.variants as Json[]).filter((v) => v.sku === matched.sku);
+    expect(named).toHaveLength(1);
+    expect(matched).toEqual({
+      id: named[0].id,
+      plu: named[0].plu,
+      sku: named[0].sku,
+      barcode: named[0].barcode,
+      name_ar: named[0].name_ar,
+      price_halalas: named[0].price_halalas,
+      price_sar: sar(named[0].price_halalas),
+    });
+    const labels = Object.fromEntries(
+      outputFields.filter((o) => o.key.startsWith('matched_variant__')).map((o) => [o.key, o.label]),
+    );
+    expect(labels).toEqual({
+      matched_variant__id: 'Matched Variant ID',
+      matched_variant__plu: 'Matched Variant PLU',
+      matched_variant__sku: 'Matched Variant SKU',
+      matched_variant__barcode: 'Matched Variant Barcode',
+      matched_variant__name_ar: 'Matched Variant Name (Arabic)',
+      matched_variant__price_sar: 'Matched Variant Price (SAR)',
+      matched_variant__price_halalas: 'Matched Variant Price (Halalas)',
+    });
   });
 
   it.each([

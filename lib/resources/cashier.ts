@@ -241,7 +241,7 @@ export const branch = defineResource({
   sample: { id: 1, name: 'الرياض - العليا', name_ar: 'الرياض - العليا', name_en: 'Riyadh - Olaya' },
 });
 
-const variantFields = {
+export const variantFields = {
   id: f.int('Variant ID'),
   plu: f.text('PLU'),
   name_ar: f.text('Variant Name (Arabic)'),
