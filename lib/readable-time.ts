@@ -19,7 +19,7 @@ export interface ReadableTimes {
 
 export const readableTimeOutputFields: OutputField[] = [
   { key: 'starts_at_date', label: 'Starts At Date', type: 'string' },
-  { key: 'starts_at_time', label: 'Starts At Time (24 h)', type: 'string' },
+  { key: 'starts_at_time', label: 'Starts At Time (24 Hour)', type: 'string' },
   { key: 'starts_at_text_en', label: 'Starts At (English Text)', type: 'string' },
   { key: 'starts_at_text_ar', label: 'Starts At (Arabic Text)', type: 'string' },
   { key: 'starts_at_hijri', label: 'Starts At (Hijri Date)', type: 'string' },

@@ -224,7 +224,11 @@ describe('privacy whitelists (CONTRACT §7)', () => {
 
     expect(presented).not.toHaveProperty('diagnosis');
     expect(presented).not.toHaveProperty('photo_url');
-    const allowed = new Set(Object.keys(resource.fields).flatMap((k) => [k, k.replace(/_halalas$/, '_sar')]));
+    // The fields, their SAR siblings and what the resource derives from them (an appointment's readable times).
+    const allowed = new Set([
+      ...Object.keys(resource.fields).flatMap((k) => [k, k.replace(/_halalas$/, '_sar')]),
+      ...resource.outputFields.map((o) => o.key.split(/\[\]|__/)[0]!),
+    ]);
     for (const key of Object.keys(presented)) expect(allowed).toContain(key);
   });
 

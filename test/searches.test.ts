@@ -1,3 +1,4 @@
+import { readableTimes } from '../lib/readable-time';
 import nock from 'nock';
 import App from '../index';
 import { halalasToSar } from '../lib/money';
@@ -227,8 +228,10 @@ describe('find_appointment', () => {
     clinicApi()
       .get(clinicPath(`/appointments/${APPOINTMENT}`))
       .reply(...reply('find-appointment-by-id'));
+    const held = data('find-appointment-by-id');
+    // The appointment as held, with its start time in words (checked in test/readable-time.test.ts).
     await expect(find(SEARCH.findAppointment, { appointment_id: APPOINTMENT })).resolves.toEqual([
-      data('find-appointment-by-id'),
+      { ...held, ...readableTimes(held.starts_at) },
     ]);
   });
 

@@ -1,3 +1,4 @@
+import { readableTimes } from '../lib/readable-time';
 import nock from 'nock';
 import { performStartingSoon } from '../triggers/appointment_starting_soon';
 import { data, definition, queryOf, reply, type Json } from './fixtures';
@@ -61,6 +62,7 @@ describe('appointment starting soon', () => {
     expect(result).toEqual(
       rows.map((a: Json) => ({
         ...a,
+        ...readableTimes(a.starts_at),
         minutes_until_start: minutesTo(a.starts_at),
         patient: pointer(a.patient_id),
       })),

@@ -1,3 +1,4 @@
+import { readableTimeOutputFields, readableTimes } from '../readable-time';
 import { defineResource, f } from './define';
 
 /*
@@ -63,6 +64,9 @@ export const appointment = defineResource({
     created_at: f.datetime('Created At'),
     updated_at: f.datetime('Updated At'),
   },
+  // The start time in words, in the branch's own offset, for reminders without a Formatter step (CONTRACT §8).
+  decorate: (a) => readableTimes(a.starts_at),
+  decoratedFields: readableTimeOutputFields,
   sample: {
     id: '01JDA3F7Q9B2C4D6E8G0H1J3K5',
     patient_id: '01JD8ZK6M4Q2W7R9T3V5X8Y1AB',
