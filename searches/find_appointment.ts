@@ -1,21 +1,14 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
+import { APPOINTMENT_STATUSES } from '../lib/hooks/filters';
 import { clientFor } from '../lib/http';
 import { dateOrDatetime, labelsOf, msg, oneOf, optional, parseInput, positiveInt, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { appointment } from '../lib/resources/clinic';
 import { lazy } from '../lib/zod';
 
-/** Appointment states the list filter takes (clinic spec §2). */
-const STATUSES = {
-  booked: 'Booked',
-  confirmed: 'Confirmed',
-  arrived: 'Arrived',
-  in_progress: 'In Progress',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-  no_show: 'No Show',
-} as const;
+/** Appointment states the list filter takes (clinic spec §2), the same list the trigger filters offer. */
+const STATUSES = APPOINTMENT_STATUSES;
 type Status = keyof typeof STATUSES;
 
 const inputFields = defineInputFields([
