@@ -3,6 +3,7 @@ import { defineCreate, defineInputFields } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
 import { labelsOf, oneOf, optional, parseInput, ulid } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { path } from '../lib/paths';
 import { appointment } from '../lib/resources/clinic';
 import { unwrapOne } from '../lib/http';
 import { lazy } from '../lib/zod';
@@ -40,7 +41,7 @@ export const performCancelAppointment = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   // Cancelling twice is harmless: the clinic answers the cancelled appointment again (spec §3).
   const { body } = await clientFor(z_, bundle, 'clinic').post(
-    `/appointments/${input.appointment_id}/cancel`,
+    path`/appointments/${input.appointment_id}/cancel`,
     input.reason ? { reason: input.reason } : {},
   );
   return appointment.present(unwrapOne(body));

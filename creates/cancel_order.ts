@@ -2,8 +2,9 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
 import { clientFor, unwrapOne } from '../lib/http';
 import { languageOf, say } from '../lib/i18n';
-import { labelsOf, parseInput, text } from '../lib/inputs';
+import { labelsOf, parseInput, segmentId } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { path } from '../lib/paths';
 import { order } from '../lib/resources/cashier';
 import { lazy } from '../lib/zod';
 
@@ -19,13 +20,13 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = lazy((z) => z.object({ order_id: text() }));
+const Input = lazy((z) => z.object({ order_id: segmentId() }));
 
 export const performCancelOrder = async (z_: ZObject, bundle: Bundle) => {
   const { order_id } = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const { status, body } = await clientFor(z_, bundle, 'cashier').attempt(
     'POST',
-    `/orders/${encodeURIComponent(order_id)}/cancel`,
+    path`/orders/${order_id}/cancel`,
     { handle: [409] },
   );
   if (status === 409) {

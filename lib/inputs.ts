@@ -59,6 +59,25 @@ export const ulid = () =>
       ),
     );
 
+/**
+ * An id that goes into a request path as one segment (cashier order, receipt and session ids are strings of a
+ * form the spec does not show): letters, digits and - _ . ~ : @ only, not made of dots alone, so it can never
+ * turn into another path ("..", "/", "?", "#", "%2e").
+ */
+export const segmentId = () =>
+  zod()
+    .string()
+    .trim()
+    .min(1, REQUIRED)
+    .max(100, msg('must be at most 100 characters', 'يجب ألا يتجاوز 100 حرف'))
+    .refine(
+      (s) => /^[A-Za-z0-9._~:@-]+$/.test(s) && !/^\.+$/.test(s),
+      msg(
+        'is not a valid id (letters, digits and - _ . ~ : @ only, e.g. 01JDAD4E5F6G7H8J9K0M1N2P3Q)',
+        'ليس معرّفًا صالحًا (حروف وأرقام و - _ . ~ : @ فقط، مثل 01JDAD4E5F6G7H8J9K0M1N2P3Q)',
+      ),
+    );
+
 export const text = () => zod().string().trim().min(1, REQUIRED);
 
 export const positiveInt = () =>
@@ -119,45 +138,91 @@ export const phone = () =>
       }
     });
 
-const DATETIME_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-/** "…T10:30:00+0300" → "…T10:30:00+03:00": the interfaces take ISO-8601 offsets with a colon only. */
-const colonOffset = (s: string) => s.replace(/(T[\d:.]+[+-]\d{2})(\d{2})$/, '$1:$2');
-/** A date and time that says its offset, so a booking never lands three hours off. */
-export const datetime = () =>
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME_WITH_OFFSET =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
+
+const daysIn = (year: number, month: number) =>
+  month === 2
+    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+      ? 29
+      : 28
+    : [4, 6, 9, 11].includes(month)
+      ? 30
+      : 31;
+
+/**
+ * Whether "YYYY-MM-DD" digits name a real calendar day (leap years included). Date.parse is lenient
+ * ("2026-04-31" is read as 1 May, "T24:00" as the next midnight), so the parts are checked themselves.
+ */
+const realDay = (y: string, m: string, d: string) =>
+  Number(m) >= 1 && Number(m) <= 12 && Number(d) >= 1 && Number(d) <= daysIn(Number(y), Number(m));
+
+const NOT_REAL = msg(
+  'is not a real date or time (e.g. 31 April, 29 February outside a leap year, hour 24, minute or second 60)',
+  'ليس تاريخًا أو وقتًا حقيقيًا (مثل 31 أبريل، أو 29 فبراير في سنة غير كبيسة، أو الساعة 24، أو الدقيقة أو الثانية 60)',
+);
+
+/** Whether a "YYYY-MM-DD" date is real; undefined when the text is not of that shape. */
+const realDate = (s: string): boolean | undefined => {
+  const p = DATE.exec(s);
+  return p ? realDay(p[1]!, p[2]!, p[3]!) : undefined;
+};
+
+/** A real day, hours 00–23, minutes and seconds 00–59 (no leap second), offsets up to ±14:00; undefined: not this shape. */
+const realDatetime = (s: string): boolean | undefined => {
+  const p = DATETIME_WITH_OFFSET.exec(s);
+  if (!p) return undefined;
+  const [hour, minute, second, offH, offM] = [p[4], p[5], p[6], p[7], p[8]].map((x) => Number(x ?? 0));
+  return (
+    realDay(p[1]!, p[2]!, p[3]!) &&
+    hour! <= 23 &&
+    minute! <= 59 &&
+    second! <= 59 &&
+    offH! <= 14 &&
+    offM! <= 59
+  );
+};
+
+/**
+ * A string of one of the given shapes that names a real calendar value: a wrong shape gets `shape`, a real-looking
+ * value that does not exist (2027-02-29, 2026-04-31, T24:00) gets NOT_REAL. One message per field, never both.
+ */
+const calendar = (checks: Array<(s: string) => boolean | undefined>, shape: string) =>
   zod()
     .string()
     .trim()
-    .refine(
-      (s) => DATETIME_WITH_OFFSET.test(s) && !Number.isNaN(Date.parse(s)),
-      msg(
-        'must be a date and time with its offset, like 2026-11-24T10:30:00+03:00',
-        'يجب أن يكون تاريخًا ووقتًا مع فرق التوقيت، مثل 2026-11-24T10:30:00+03:00',
-      ),
-    )
-    .transform(colonOffset);
+    .superRefine((s, ctx) => {
+      const verdicts = checks.map((check) => check(s)).filter((v) => v !== undefined);
+      if (verdicts.includes(true)) return;
+      ctx.addIssue({ code: 'custom', message: verdicts.length ? NOT_REAL : shape });
+    });
+
+/** "…T10:30:00+0300" → "…T10:30:00+03:00": the interfaces take ISO-8601 offsets with a colon only. */
+const colonOffset = (s: string) => s.replace(/(T[\d:.]+[+-]\d{2})(\d{2})$/, '$1:$2');
+
+/** A date and time that says its offset, so a booking never lands three hours off, nor on a day that is not. */
+export const datetime = () =>
+  calendar(
+    [realDatetime],
+    msg(
+      'must be a date and time with its offset, like 2026-11-24T10:30:00+03:00',
+      'يجب أن يكون تاريخًا ووقتًا مع فرق التوقيت، مثل 2026-11-24T10:30:00+03:00',
+    ),
+  ).transform(colonOffset);
 
 /** A date, or a date and time with its offset (range filters). */
 export const dateOrDatetime = () =>
-  zod()
-    .string()
-    .trim()
-    .refine(
-      (s) => (/^\d{4}-\d{2}-\d{2}$/.test(s) || DATETIME_WITH_OFFSET.test(s)) && !Number.isNaN(Date.parse(s)),
-      msg(
-        'must be a date like 2026-11-24, or a date and time with its offset',
-        'يجب أن يكون تاريخًا مثل 2026-11-24، أو تاريخًا ووقتًا مع فرق التوقيت',
-      ),
-    )
-    .transform(colonOffset);
+  calendar(
+    [realDate, realDatetime],
+    msg(
+      'must be a date like 2026-11-24, or a date and time with its offset',
+      'يجب أن يكون تاريخًا مثل 2026-11-24، أو تاريخًا ووقتًا مع فرق التوقيت',
+    ),
+  ).transform(colonOffset);
 
 export const date = () =>
-  zod()
-    .string()
-    .trim()
-    .refine(
-      (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s)),
-      msg('must be a date like 2026-11-24', 'يجب أن يكون تاريخًا مثل 2026-11-24'),
-    );
+  calendar([realDate], msg('must be a date like 2026-11-24', 'يجب أن يكون تاريخًا مثل 2026-11-24'));
 
 export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
   zod().enum(values, {

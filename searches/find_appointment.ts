@@ -4,6 +4,7 @@ import { APPOINTMENT_STATUSES } from '../lib/hooks/filters';
 import { clientFor } from '../lib/http';
 import { dateOrDatetime, labelsOf, msg, oneOf, optional, parseInput, positiveInt, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { path } from '../lib/paths';
 import { appointment } from '../lib/resources/clinic';
 import { lazy } from '../lib/zod';
 
@@ -99,7 +100,7 @@ export const performFindAppointment = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const client = clientFor(z_, bundle, 'clinic');
   if (input.appointment_id) {
-    const found = await client.find(`/appointments/${input.appointment_id}`);
+    const found = await client.find(path`/appointments/${input.appointment_id}`);
     return found ? [appointment.present(found)] : [];
   }
   const { data } = await client.page('/appointments', {

@@ -3,6 +3,7 @@ import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
 import { date, labelsOf, msg, oneOf, optional, parseInput, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { path } from '../lib/paths';
 import { invoice } from '../lib/resources/clinic';
 import { lazy } from '../lib/zod';
 
@@ -80,7 +81,7 @@ export const performFindInvoice = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const client = clientFor(z_, bundle, 'clinic');
   if (input.invoice_id) {
-    const found = await client.find(`/invoices/${input.invoice_id}`);
+    const found = await client.find(path`/invoices/${input.invoice_id}`);
     return found ? [invoice.present(found)] : [];
   }
   const { data } = await client.page('/invoices', {

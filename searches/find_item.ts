@@ -6,6 +6,7 @@ import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { withSar } from '../lib/money';
 import { item, variantFields } from '../lib/resources/cashier';
 import { f, outputFieldsOf } from '../lib/resources/define';
+import { path } from '../lib/paths';
 import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
@@ -72,7 +73,7 @@ export const performFindItem = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const client = clientFor(z_, bundle, 'cashier');
   if (input.item_id) {
-    const found = await client.find(`/items/${input.item_id}`);
+    const found = await client.find(path`/items/${input.item_id}`);
     // Found by id, no variant was named: the fields stay empty rather than guess the default one.
     return found ? [{ ...item.present(found), matched_variant: null }] : [];
   }

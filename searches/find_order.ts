@@ -1,8 +1,9 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
-import { labelsOf, parseInput, text } from '../lib/inputs';
+import { labelsOf, parseInput, segmentId } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
+import { path } from '../lib/paths';
 import { order } from '../lib/resources/cashier';
 import { lazy } from '../lib/zod';
 
@@ -17,11 +18,11 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = lazy((z) => z.object({ order_id: text() }));
+const Input = lazy((z) => z.object({ order_id: segmentId() }));
 
 export const performFindOrder = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
-  const found = await clientFor(z_, bundle, 'cashier').find(`/orders/${encodeURIComponent(input.order_id)}`);
+  const found = await clientFor(z_, bundle, 'cashier').find(path`/orders/${input.order_id}`);
   return found ? [order.present(found)] : [];
 };
 

@@ -3,6 +3,7 @@ import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
 import { labelsOf, msg, optional, parseInput, phone, text, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
+import { path } from '../lib/paths';
 import { patient } from '../lib/resources/clinic';
 import { lazy } from '../lib/zod';
 
@@ -42,7 +43,7 @@ export const performFindPatient = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const client = clientFor(z_, bundle, 'clinic');
   if (input.patient_id) {
-    const found = await client.find(`/patients/${input.patient_id}`);
+    const found = await client.find(path`/patients/${input.patient_id}`);
     return found ? [patient.present(found)] : [];
   }
   const { data } = await client.page('/patients', {

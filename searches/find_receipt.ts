@@ -1,8 +1,9 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
-import { labelsOf, parseInput, text } from '../lib/inputs';
+import { labelsOf, parseInput, segmentId } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
+import { path } from '../lib/paths';
 import { receipt } from '../lib/resources/cashier';
 import { lazy } from '../lib/zod';
 
@@ -17,14 +18,12 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = lazy((z) => z.object({ receipt_id: text() }));
+const Input = lazy((z) => z.object({ receipt_id: segmentId() }));
 
 export const performFindReceipt = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   // The interface answers a credit note at the same address, with kind credit_note and refund_of set.
-  const found = await clientFor(z_, bundle, 'cashier').find(
-    `/receipts/${encodeURIComponent(input.receipt_id)}`,
-  );
+  const found = await clientFor(z_, bundle, 'cashier').find(path`/receipts/${input.receipt_id}`);
   return found ? [receipt.present(found)] : [];
 };
 

@@ -2,8 +2,9 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineInputFields, defineSearch } from 'zapier-platform-core';
 import { clientFor, unwrapOne } from '../lib/http';
 import { languageOf, say } from '../lib/i18n';
-import { labelsOf, parseInput, text } from '../lib/inputs';
+import { labelsOf, parseInput, segmentId } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
+import { path } from '../lib/paths';
 import { zReport } from '../lib/resources/cashier';
 import { lazy } from '../lib/zod';
 
@@ -18,13 +19,13 @@ const inputFields = defineInputFields([
   },
 ]);
 
-const Input = lazy((z) => z.object({ session_id: text() }));
+const Input = lazy((z) => z.object({ session_id: segmentId() }));
 
 export const performFindZReport = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const { status, body } = await clientFor(z_, bundle, 'cashier').attempt(
     'GET',
-    `/sessions/${encodeURIComponent(input.session_id)}/z-report`,
+    path`/sessions/${input.session_id}/z-report`,
     { handle: [404, 409] },
   );
   if (status === 404) return [];
