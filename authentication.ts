@@ -2,7 +2,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { HELP_URL } from './lib/config';
 import { clientFor, unwrapOne } from './lib/http';
 import { languageOf, say } from './lib/i18n';
-import { hasToken, type Api } from './lib/interfaces';
+import { hasToken, requireBaseUrl, type Api } from './lib/interfaces';
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 const nameOf = (v: unknown): string | undefined =>
@@ -28,6 +28,9 @@ export const testAuth = async (z: ZObject, bundle: Bundle) => {
       400,
     );
   }
+  // Every address that will get a token is checked before either is pinged: a bad cashier address must not
+  // let the clinic token go out first and then fail.
+  for (const api of apis) requireBaseUrl(bundle, api);
   const result: Record<string, { account?: string; client?: string }> = {};
   for (const api of apis) {
     result[api] = describePing(unwrapOne(await clientFor(z, bundle, api).raw('GET', '/ping')), api);

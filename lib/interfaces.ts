@@ -11,6 +11,8 @@ interface ApiInfo {
   pathPrefix: string;
   name: Bilingual;
   tokenLabel: Bilingual;
+  /** The connection field's label (authentication.ts; labels stay English, as Zapier shows them). */
+  baseLabel: string;
 }
 
 export const APIS: Record<Api, ApiInfo> = {
@@ -21,6 +23,7 @@ export const APIS: Record<Api, ApiInfo> = {
     pathPrefix: '/partner/v1',
     name: { en: 'clinic', ar: 'العيادة' },
     tokenLabel: { en: 'Clinic API Token', ar: 'رمز واجهة العيادة' },
+    baseLabel: 'Clinic Base Address',
   },
   cashier: {
     tokenKey: 'cashier_api_token',
@@ -29,6 +32,7 @@ export const APIS: Record<Api, ApiInfo> = {
     pathPrefix: '/api/partner/v1',
     name: { en: 'cashier', ar: 'الكاشير' },
     tokenLabel: { en: 'Cashier API Token', ar: 'رمز واجهة الكاشير' },
+    baseLabel: 'Cashier Base Address',
   },
 };
 
@@ -37,20 +41,71 @@ type AuthBundle = Pick<Bundle, 'authData'>;
 export const hasToken = (bundle: AuthBundle, api: Api): boolean =>
   Boolean(bundle.authData?.[APIS[api].tokenKey]?.trim());
 
-/** The base address of an interface, or undefined when neither the connection nor the environment names one. */
-export const findBaseUrl = (bundle: AuthBundle, api: Api): string | undefined => {
+/** Where a base address comes from: the connection field (by its label) or the app's environment default. */
+interface BaseAddress {
+  url: string;
+  from: 'connection' | 'environment';
+}
+
+const findBase = (bundle: AuthBundle, api: Api): BaseAddress | undefined => {
   const info = APIS[api];
-  const raw = bundle.authData?.[info.baseKey]?.trim() || process.env[info.envVar]?.trim();
-  return raw ? raw.replace(/\/+$/, '') : undefined;
+  const given = bundle.authData?.[info.baseKey]?.trim();
+  const raw = given || process.env[info.envVar]?.trim();
+  return raw ? { url: raw.replace(/\/+$/, ''), from: given ? 'connection' : 'environment' } : undefined;
 };
+
+/** The base address of an interface, or undefined when neither the connection nor the environment names one. */
+export const findBaseUrl = (bundle: AuthBundle, api: Api): string | undefined => findBase(bundle, api)?.url;
 
 export class ConnectionSetupError extends AppMessageError {}
 
+/** Hosts whose plain-HTTP address never leaves the machine (the local sandbox): 127.0.0.0/8, ::1, localhost. */
+const isLoopback = (hostname: string): boolean =>
+  hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+
+/**
+ * Why an address may not carry the token, or undefined when it may: HTTPS only (plain HTTP only to a loopback
+ * host), no user or password in it, no query and no fragment (the app adds the paths and queries itself).
+ */
+const unsafeBecause = (raw: string): Bilingual | undefined => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { en: 'is not a web address', ar: 'ليس عنوان ويب' };
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
+    return {
+      en: 'must start with https:// (plain http:// only for this computer: localhost, 127.0.0.1, ::1)',
+      ar: 'يجب أن يبدأ بـ https://‏ (و http://‏ لهذا الجهاز فقط: localhost و127.0.0.1 و::1)',
+    };
+  }
+  if (url.username || url.password || /^[a-z]+:\/\/[^/?#]*@/i.test(raw)) {
+    return {
+      en: 'must not contain a user name or password (put the token in its own field)',
+      ar: 'يجب ألا يحتوي على اسم مستخدم أو كلمة مرور (ضع الرمز في حقله)',
+    };
+  }
+  if (!/^https?:\/\/[^\s/?#]+(\/\S*)?$/i.test(raw))
+    return { en: 'is not a web address', ar: 'ليس عنوان ويب' };
+  if (raw.includes('?') || raw.includes('#')) {
+    return {
+      en: 'must not contain a query (?…) or a fragment (#…)',
+      ar: 'يجب ألا يحتوي على استعلام (?…) أو جزء (#…)',
+    };
+  }
+  return undefined;
+};
+
+/**
+ * The base address of an interface, checked before any token is sent to it. The message names the field (or the
+ * environment variable) and never repeats the address, which could hold a password.
+ */
 export const requireBaseUrl = (bundle: AuthBundle, api: Api): string => {
-  const url = findBaseUrl(bundle, api);
+  const found = findBase(bundle, api);
   const info = APIS[api];
   const lang = languageOf(bundle);
-  if (!url) {
+  if (!found) {
     throw new ConnectionSetupError(
       say(lang, {
         en: `No ${info.name.en} base address is set. Enter it in the connection (it ends with ${info.pathPrefix}) or ask the app's maintainers to set ${info.envVar}.`,
@@ -58,15 +113,24 @@ export const requireBaseUrl = (bundle: AuthBundle, api: Api): string => {
       }),
     );
   }
-  if (!/^https?:\/\/[^\s/]+(\/\S*)?$/i.test(url)) {
+  const why = unsafeBecause(found.url);
+  if (why) {
     throw new ConnectionSetupError(
-      say(lang, {
-        en: `The ${info.name.en} base address "${url}" is not a web address. It looks like https://example.com${info.pathPrefix}.`,
-        ar: `عنوان واجهة ${info.name.ar} "${url}" ليس عنوان ويب. الصيغة الصحيحة مثل https://example.com${info.pathPrefix}.`,
-      }),
+      say(
+        lang,
+        found.from === 'connection'
+          ? {
+              en: `${info.baseLabel}: ${why.en}. It looks like https://example.com${info.pathPrefix}; nothing was sent.`,
+              ar: `${info.baseLabel}: ${why.ar}. الصيغة الصحيحة مثل https://example.com${info.pathPrefix}؛ لم يُرسَل شيء.`,
+            }
+          : {
+              en: `The app's default ${info.name.en} base address (${info.envVar}) ${why.en}; nothing was sent. Ask the app's maintainers to correct it, or enter the ${info.baseLabel} in the connection.`,
+              ar: `عنوان واجهة ${info.name.ar} الافتراضي للتطبيق (${info.envVar}) ${why.ar}؛ لم يُرسَل شيء. اطلب من مشرفي التطبيق تصحيحه، أو أدخل ${info.baseLabel} في الاتصال.`,
+            },
+      ),
     );
   }
-  return url;
+  return found.url;
 };
 
 export const requireToken = (bundle: AuthBundle, api: Api): string => {
