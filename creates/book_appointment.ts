@@ -83,7 +83,7 @@ const inputFields = defineInputFields([
     key: 'external_ref',
     label: 'Booking Reference',
     helpText:
-      'Your own unique reference for this booking, e.g. the form entry or lead number. The clinic never books the same reference twice. Leave blank and the app makes one from this Zap, the patient, branch, type, practitioner and start time, so a replayed step cannot book twice. To book that same patient at that same time again from this Zap (after a cancellation), give a new reference.',
+      'Your own unique reference for this booking, e.g. the form entry or lead number. The clinic never books the same reference twice. Leave blank and the app makes one from this Zap and every booking field (patient or phone, patient name, branch, type, practitioner, start time and note), so a replayed step cannot book twice while bookings that differ in any of them (e.g. a parent booking two children on one phone) stay separate. To book the very same booking again from this Zap (after a cancellation), give a new reference.',
     required: false,
   },
 ]);
@@ -109,16 +109,7 @@ const Input = lazy((z) =>
 
 export const performBookAppointment = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
-  const external_ref =
-    input.external_ref ??
-    derivedBookingRef(bundle.meta?.zap?.id, {
-      patient: input.patient_id ?? input.patient_phone,
-      branch: input.branch_id,
-      type: input.appointment_type_id,
-      practitioner: input.practitioner_id,
-      starts: Date.parse(input.starts_at),
-    });
-  const body = {
+  const booking = {
     branch_id: input.branch_id,
     appointment_type_id: input.appointment_type_id,
     starts_at: input.starts_at,
@@ -128,8 +119,13 @@ export const performBookAppointment = async (z_: ZObject, bundle: Bundle) => {
       ? { patient_id: input.patient_id }
       : { patient_phone: input.patient_phone, patient_name: input.patient_name }),
     note: input.note,
-    external_ref,
   };
+  // The derived reference covers every field the booking sends (the time as an instant): a parent booking two
+  // children on one phone at one time (two names) makes two bookings; only the very same inputs meet again.
+  const external_ref =
+    input.external_ref ??
+    derivedBookingRef(bundle.meta?.zap?.id, { ...booking, starts_at: Date.parse(input.starts_at) });
+  const body = { ...booking, external_ref };
   const { status, body: answer } = await clientFor(z_, bundle, 'clinic').post('/appointments', body);
   const { object, duplicate } = writeResult(status, answer);
   return { ...appointment.present(object), duplicate };
