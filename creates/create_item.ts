@@ -2,8 +2,13 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
 import { clientFor, unwrapOne } from '../lib/http';
 import { labelsOf, msg, optional, parseInput, positiveInt, sar, text } from '../lib/inputs';
-import { toVariantWrite, VariantInput } from '../lib/items';
+import { fingerprint } from '../lib/idempotency';
+import { itemHolds, toVariantWrite, VariantInput, type ItemWrite } from '../lib/items';
 import { CREATE } from '../lib/keys';
+import { path } from '../lib/paths';
+import { writeMemory } from '../lib/replay';
+import { SETTINGS } from '../lib/config';
+import { saudiTime } from '../lib/time';
 import { item } from '../lib/resources/cashier';
 import { itemFields, variantsField } from './item_fields';
 import { lazy } from '../lib/zod';
@@ -37,10 +42,25 @@ const Input = lazy((z) =>
     ),
 );
 
+/*
+ * The cashier has no idempotency key for items, so a step replayed after a lost answer (time-out, Zapier's
+ * autoreplay) must find what its first run made instead of creating the item again (README, Assumptions):
+ *
+ * - With a SKU or barcode: SKUs and barcodes are unique per account (spec §2), so `GET /items?sku=…` (or
+ *   `?barcode=…`) is asked before every create. An item holding it and everything else the step gives is the
+ *   earlier run's: it is answered, marked duplicate. This needs nothing remembered, so it holds when z.cache is
+ *   down, for replays by hand days later, and whatever Zap made the item.
+ * - Without either: nothing in the item is unique. The step keeps a record in z.cache, keyed by a hash of the Zap
+ *   id and the normalised inputs, written "pending" as the request is made and "done" with the id once answered.
+ *   A replay that finds it done answers that item; one that finds it pending (the answer was lost) looks for an
+ *   item changed since that moment (`updated_since`) holding everything the step gives, and creates only when
+ *   there is none. A cache that cannot be read or written never stops the write (fail open): such a replay can
+ *   then create a second item, the one case no lookup can rule out without a unique key.
+ */
 export const performCreateItem = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const variants = (input.variants ?? []).filter((v) => Object.values(v).some((x) => x !== undefined));
-  const body = {
+  const body: ItemWrite = {
     name_ar: input.name_ar,
     name_en: input.name_en,
     category_id: input.category_id,
@@ -49,8 +69,51 @@ export const performCreateItem = async (z_: ZObject, bundle: Bundle) => {
       ? { variants: variants.map((v) => toVariantWrite({ ...v, variant_id: undefined })) }
       : {}),
   };
-  const { body: answer } = await clientFor(z_, bundle, 'cashier').post('/items', body);
-  return item.present(unwrapOne(answer));
+  const client = clientFor(z_, bundle, 'cashier');
+  const result = (found: Record<string, unknown>, duplicate: boolean) => ({
+    ...item.present(found),
+    duplicate,
+  });
+  const create = async () => unwrapOne((await client.post('/items', body)).body);
+
+  const unique = body.variants?.find((v) => v.sku !== undefined || v.barcode !== undefined);
+  if (unique) {
+    const query = unique.sku !== undefined ? { sku: unique.sku } : { barcode: unique.barcode };
+    const { data } = await client.page<Record<string, unknown>>('/items', { ...query, per_page: 10 });
+    const earlier = data.find((i) => itemHolds(i, body));
+    return earlier ? result(earlier, true) : result(await create(), false);
+  }
+
+  const memory = writeMemory(z_);
+  const key = `create_item:${fingerprint(bundle.meta?.zap?.id, body as Record<string, unknown>)}`;
+  const record = await memory.recall(key);
+  if (record !== 'unavailable' && record?.state === 'done') {
+    // Deleted since: the catalogue lacks the item the step is for, so it is made again.
+    const earlier = await client.find(path`/items/${record.id}`);
+    if (earlier) return result(earlier, true);
+  }
+  if (record !== 'unavailable' && record?.state === 'pending') {
+    const since = new Date(Date.parse(record.at) - SETTINGS.writeLookBackSeconds * 1000);
+    const recent = await client.all<Record<string, unknown>>(
+      '/items',
+      { updated_since: saudiTime(since) },
+      SETTINGS.writeLookBackMaxItems,
+    );
+    const earlier = recent.find((i) => itemHolds(i, body));
+    if (earlier) {
+      if (typeof earlier.id === 'number') {
+        await memory.remember(key, { state: 'done', at: record.at, id: earlier.id });
+      }
+      return result(earlier, true);
+    }
+  }
+  const at = new Date().toISOString();
+  await memory.remember(key, { state: 'pending', at });
+  const created = await create();
+  if (typeof created.id === 'number' || typeof created.id === 'string') {
+    await memory.remember(key, { state: 'done', at, id: created.id });
+  }
+  return result(created, false);
 };
 
 export const createItem = defineCreate({
@@ -63,7 +126,10 @@ export const createItem = defineCreate({
   operation: {
     inputFields,
     perform: performCreateItem,
-    sample: item.sample,
-    outputFields: item.outputFields,
+    sample: { ...item.sample, duplicate: false },
+    outputFields: [
+      { key: 'duplicate', label: 'Already Created Before (Replayed Step Found Its Item)', type: 'boolean' },
+      ...item.outputFields,
+    ],
   },
 });

@@ -2,8 +2,9 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineCreate, defineInputFields } from 'zapier-platform-core';
 import { clientFor, unwrapOne } from '../lib/http';
 import { labelsOf, msg, oneOf, optional, parseInput, positiveInt, sar, text } from '../lib/inputs';
-import { mergeVariants, VariantInput } from '../lib/items';
+import { itemHolds, mergeVariants, VariantInput, type ItemWrite, type VariantWrite } from '../lib/items';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { path } from '../lib/paths';
 import { item } from '../lib/resources/cashier';
 import { itemFields, variantsField } from './item_fields';
 import { lazy } from '../lib/zod';
@@ -55,24 +56,33 @@ const Input = lazy((z) =>
     ),
 );
 
+/*
+ * The item is read first, always: the variants are merged into what is stored (PUT replaces arrays), and an update
+ * the item already holds (a replay whose first run went through, answer lost or not) is not sent again. A replayed
+ * row without id is matched to the variant the first run made (by SKU, barcode, or Arabic name and price:
+ * lib/items.ts), so it is never added twice.
+ */
 export const performUpdateItem = async (z_: ZObject, bundle: Bundle) => {
   const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
   const client = clientFor(z_, bundle, 'cashier');
   const given = (input.variants ?? []).filter((v) => Object.values(v).some((x) => x !== undefined));
-  const body: Record<string, unknown> = {
+  const stored = unwrapOne(await client.get(path`/items/${input.item_id}`));
+  const body: ItemWrite = {
     name_ar: input.name_ar,
     name_en: input.name_en,
     category_id: input.category_id,
     default_price_halalas: input.default_price_sar,
   };
-  // Arrays replace what is stored (spec §4 rule 1): send one only when the user gave rows, and then only after
-  // reading the stored variants, so their ids are kept and none is deleted by accident.
+  // Arrays replace what is stored (spec §4 rule 1): send one only when the user gave rows, keeping stored ids so
+  // none is deleted by accident.
   if (given.length) {
-    const stored = unwrapOne(await client.get(`/items/${input.item_id}`)).variants;
-    body.variants = mergeVariants(Array.isArray(stored) ? stored : [], given, input.variants_mode ?? 'merge');
+    const variants = Array.isArray(stored.variants) ? stored.variants : [];
+    body.variants = mergeVariants(variants, given, input.variants_mode ?? 'merge') as VariantWrite[];
   }
-  const { body: answer } = await client.put(`/items/${input.item_id}`, body);
-  return item.present(unwrapOne(answer));
+  const adds = body.variants?.some((v) => v.id === undefined) ?? false;
+  if (!adds && itemHolds(stored, body)) return { ...item.present(stored), duplicate: true };
+  const { body: answer } = await client.put(path`/items/${input.item_id}`, body);
+  return { ...item.present(unwrapOne(answer)), duplicate: false };
 };
 
 export const updateItem = defineCreate({
@@ -86,7 +96,14 @@ export const updateItem = defineCreate({
   operation: {
     inputFields,
     perform: performUpdateItem,
-    sample: item.sample,
-    outputFields: item.outputFields,
+    sample: { ...item.sample, duplicate: false },
+    outputFields: [
+      {
+        key: 'duplicate',
+        label: 'Already Up to Date (Replayed Step, Nothing Changed)',
+        type: 'boolean',
+      },
+      ...item.outputFields,
+    ],
   },
 });

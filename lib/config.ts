@@ -12,6 +12,19 @@ export const SETTINGS = {
    * (about 8.5 hours in all); the cashier's schedule is not shown. Three days covers both with room to spare.
    */
   dedupeTtlSeconds: 3 * 24 * 60 * 60,
+  /**
+   * How long a write step without an idempotency key (Create Item without SKU or barcode) remembers its run, so a
+   * replay finds what the first run made. Zapier's autoreplay retries within about a day; three days leaves room
+   * for a replay by hand from the Zap history the next working day.
+   */
+  writeMemoryTtlSeconds: 3 * 24 * 60 * 60,
+  /**
+   * How far before a pending write's own time the replay looks for the item it made (`updated_since`): the
+   * interface's clock may differ from Zapier's.
+   */
+  writeLookBackSeconds: 15 * 60,
+  /** Items changed since then that a replay reads at most to find its own (the account's recent edits). */
+  writeLookBackMaxItems: 500,
   /** Objects asked of the clinic recent-events list for a sample. */
   recentLimit: 3,
   /** Recent appointment updates read for a status trigger's samples, of which up to `recentLimit` are kept. */

@@ -34,7 +34,26 @@ export const toVariantWrite = (v: VariantInput, id?: number): VariantWrite => ({
   is_default: v.is_default,
 });
 
-interface StoredVariant {
+/**
+ * Whether a given variant row names a stored one: by its id, SKU or barcode (unique per account); a row with none
+ * of them by its Arabic name and price, so a replayed step that adds a variant without SKU or barcode finds the
+ * one its first run added instead of adding it again (two variants of one item alike in name and price cannot be
+ * told apart on a till either; README, Assumptions).
+ */
+const namesStored = (v: VariantInput, s: StoredVariant): boolean => {
+  if (v.variant_id !== undefined) return s.id === v.variant_id;
+  if (v.sku !== undefined || v.barcode !== undefined) {
+    return (v.sku !== undefined && s.sku === v.sku) || (v.barcode !== undefined && s.barcode === v.barcode);
+  }
+  return (
+    v.variant_name_ar !== undefined &&
+    v.price_sar !== undefined &&
+    s.name_ar === v.variant_name_ar &&
+    s.price_halalas === v.price_sar
+  );
+};
+
+export interface StoredVariant {
   id?: unknown;
   name_ar?: unknown;
   sku?: unknown;
@@ -65,12 +84,7 @@ export const mergeVariants = (
 ): Array<VariantWrite | ReturnType<typeof unchanged>> => {
   const used = new Set<unknown>();
   const written = given.map((v) => {
-    const match = stored.find(
-      (s) =>
-        (v.variant_id !== undefined && s.id === v.variant_id) ||
-        (v.sku !== undefined && s.sku === v.sku) ||
-        (v.barcode !== undefined && s.barcode === v.barcode),
-    );
+    const match = stored.find((s) => !used.has(s.id) && namesStored(v, s));
     if (!match) return toVariantWrite(v);
     used.add(match.id);
     // A stored row is sent whole, with the user's changes laid over it: whether the interface patches or replaces
@@ -87,5 +101,43 @@ export const mergeVariants = (
   // One default variant: a row the user makes the default takes it from the others.
   const newDefault = written.some((r) => r.is_default === true);
   return newDefault ? rows.map((r) => (written.includes(r) ? r : { ...r, is_default: false })) : rows;
-  return [...kept, ...written];
+};
+
+/** An ItemWrite body as the app sends it (cashier spec §2). */
+export interface ItemWrite {
+  name_ar?: string;
+  name_en?: string;
+  category_id?: number;
+  default_price_halalas?: number;
+  variants?: VariantWrite[];
+}
+
+const definedEntries = <T extends object>(o: T) =>
+  Object.entries(o).filter(([, v]) => v !== undefined) as Array<[string, unknown]>;
+
+/** A stored variant holds every field a written row gives (its id included, when it has one). */
+const holdsRow = (s: StoredVariant, w: VariantWrite): boolean =>
+  definedEntries(w).every(([k, v]) => (s as Record<string, unknown>)[k] === v);
+
+/**
+ * Whether a stored item already holds everything a write gives: each field given, and when variants are given,
+ * exactly as many stored variants, each given row held by a different one. Used to recognise what an earlier
+ * run of the same step made (Create Item) and an update that would change nothing (Update Item).
+ */
+export const itemHolds = (stored: Record<string, unknown>, write: ItemWrite): boolean => {
+  const variants = Array.isArray(stored.variants) ? (stored.variants as StoredVariant[]) : [];
+  const { variants: rows, default_price_halalas: price, ...scalars } = write;
+  if (!definedEntries(scalars).every(([k, v]) => stored[k] === v)) return false;
+  if (rows) {
+    if (rows.length !== variants.length) return false;
+    const free = [...variants];
+    for (const row of rows) {
+      const i = free.findIndex((s) => holdsRow(s, row));
+      if (i < 0) return false;
+      free.splice(i, 1);
+    }
+    return price === undefined || stored.default_price_halalas === price;
+  }
+  // Without variants the interface makes one default variant at the default price (spec §4 rule 2).
+  return price === undefined || stored.default_price_halalas === price;
 };

@@ -107,6 +107,25 @@ const NO_ORDER = '01JDAD4E5F6G7H8J9K0M1N2P3Q';
 const NO_SESSION = '01JDA9Z8Y7X6W5V4T3S2R1Q0P9';
 const repeat = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
 
+/** Create Item with two variants, SKUs and a barcode (the SKU lookup names it). */
+const ITEM_INPUT = {
+  name_ar: 'قهوة تركية',
+  name_en: 'Turkish Coffee',
+  category_id: '4',
+  variants: [
+    {
+      variant_name_ar: 'صغير',
+      sku: 'COF-TR-S',
+      barcode: '6281000009901',
+      price_sar: '9',
+      is_default: 'true',
+    },
+    { variant_name_ar: 'كبير', sku: 'COF-TR-L', price_sar: '12.00' },
+  ],
+};
+/** Create Item with neither SKU nor barcode: one default variant at the default price. */
+const WATER_INPUT = { name_ar: 'ماء', category_id: '5', default_price_sar: '1.50', variants: [] };
+
 /** Order Lines of Create Order with the sandbox's own catalogue (variant 118, date cake by SKU, an open item). */
 const ORDER_INPUT = {
   external_id: 'SHOP-100482',
@@ -625,33 +644,33 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // The SKU lookup finds nothing, then the item is created.
     name: 'create-item',
-    expect: [201],
-    run: create('create_item', () => ({
-      name_ar: 'قهوة تركية',
-      name_en: 'Turkish Coffee',
-      category_id: '4',
-      variants: [
-        {
-          variant_name_ar: 'صغير',
-          sku: 'COF-TR-S',
-          barcode: '6281000009901',
-          price_sar: '9',
-          is_default: 'true',
-        },
-        { variant_name_ar: 'كبير', sku: 'COF-TR-L', price_sar: '12.00' },
-      ],
-    })),
+    expect: ['200 empty', 201],
+    run: create('create_item', () => ITEM_INPUT),
+  },
+  {
+    // A replay of the same step after its answer was lost: the SKU lookup finds the item the first run made.
+    name: 'create-item-repeat',
+    expect: ['200 rows'],
+    run: async (c) => {
+      await c.unrecorded(() => c.perform('creates', 'create_item', ITEM_INPUT));
+      await c.perform('creates', 'create_item', ITEM_INPUT);
+    },
+  },
+  {
+    // Items changed since a moment, as a replay without SKU or barcode reads them: the water made just before.
+    name: 'create-item-recent',
+    expect: ['200 rows'],
+    run: async (c) => {
+      await c.unrecorded(() => c.perform('creates', 'create_item', WATER_INPUT));
+      await c.client('cashier', (cl) => cl.page('/items', { updated_since: '2026-11-24T09:45:00+03:00' }));
+    },
   },
   {
     name: 'create-item-default-price',
     expect: [201],
-    run: create('create_item', () => ({
-      name_ar: 'ماء',
-      category_id: '5',
-      default_price_sar: '1.50',
-      variants: [],
-    })),
+    run: create('create_item', () => WATER_INPUT),
   },
   {
     name: 'create-item-insufficient-ability',
@@ -667,7 +686,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'update-item',
-    expect: [200],
+    expect: [200, 200],
     run: create('update_item', (c) => ({
       item_id: String(c.refs.cashier.item),
       name_en: 'Saudi Coffee',
@@ -683,6 +702,15 @@ const SCENARIOS: Scenario[] = [
         { sku: 'COF-AR-L', price_sar: '13' },
         { variant_name_ar: 'وسط', sku: 'COF-AR-M', price_sar: '11' },
       ],
+    })),
+  },
+  {
+    // A variant added by name and price alone (no SKU, no barcode): what a replay of the step must recognise.
+    name: 'update-item-add-unnamed',
+    expect: [200, 200],
+    run: create('update_item', (c) => ({
+      item_id: c.refs.cashier.item,
+      variants: [{ variant_name_ar: 'وسط', price_sar: '11' }],
     })),
   },
   {
@@ -928,6 +956,8 @@ const main = async () => {
   const outputs = () => nock.recorder.play() as unknown as Json[];
 
   const withSandbox = async <T>(options: SandboxOptions, fn: (ctx: Ctx, skip: Set<number>) => Promise<T>) => {
+    // A fresh z.cache too, as a fresh sandbox: what one scenario's steps remember must not reach another's.
+    (tester as unknown as { zcacheTestObj: object }).zcacheTestObj = {};
     const sb = await startSandbox({
       port: PORT,
       randomSeed: RANDOM_SEED,

@@ -302,9 +302,13 @@ describe('cancel_order', () => {
 });
 
 describe('create_item', () => {
-  const answer = data('create-item');
+  const answer = data('create-item', { method: 'POST' });
 
-  it('posts prices in halalas with the variants given', async () => {
+  it('posts prices in halalas with the variants given, after finding no item with its first SKU', async () => {
+    cashierApi()
+      .get(cashierPath('/items'))
+      .query({ sku: 'COF-AR-S', per_page: '10' })
+      .reply(...reply('create-item', { method: 'GET' }));
     cashierApi()
       .post(cashierPath('/items'), {
         name_ar: 'قهوة عربية',
@@ -321,7 +325,7 @@ describe('create_item', () => {
           { name_ar: 'كبير', sku: 'COF-AR-L', price_halalas: 1200 },
         ],
       })
-      .reply(...reply('create-item'));
+      .reply(...reply('create-item', { method: 'POST' }));
     const result = await run('create_item', {
       name_ar: 'قهوة عربية',
       name_en: 'Arabic Coffee',
@@ -339,6 +343,7 @@ describe('create_item', () => {
     });
     expect(result).toMatchObject({
       id: answer.id,
+      duplicate: false,
       variants: (answer.variants as Array<{ id: number; price_halalas: number }>).map((v) => ({
         id: v.id,
         price_sar: sar(v.price_halalas),
@@ -374,14 +379,18 @@ describe('update_item', () => {
   const small = (stored.variants as Variant[]).find((v) => v.sku === 'COF-AR-S')!;
   const large = (stored.variants as Variant[]).find((v) => v.sku === 'COF-AR-L')!;
 
-  it('a name-only update is one PUT without arrays, so the variants stay', async () => {
-    const updated = data('update-item');
+  it('a name-only update is one PUT without arrays (after reading the item), so the variants stay', async () => {
+    const updated = data('update-item', { method: 'PUT' });
+    cashierApi()
+      .get(cashierPath(`/items/${ITEM}`))
+      .reply(...reply('update-item', { method: 'GET' }));
     cashierApi()
       .put(cashierPath(`/items/${ITEM}`), { name_en: 'Saudi Coffee' })
-      .reply(...reply('update-item'));
+      .reply(...reply('update-item', { method: 'PUT' }));
     const result = await run('update_item', { item_id: String(ITEM), name_en: 'Saudi Coffee', variants: [] });
     expect(updated.name_en).toBe('Saudi Coffee');
     expect(result).toMatchObject({
+      duplicate: false,
       name_en: updated.name_en,
       variants: (updated.variants as Variant[]).map((v) => ({ id: v.id })),
     });
