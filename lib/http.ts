@@ -70,8 +70,8 @@ const SUPPORT: Bilingual = {
   ar: 'حاول لاحقًا؛ وإن تكرر فتواصل مع دعم المزوّد.',
 };
 const REPLAY_SAFE: Bilingual = {
-  en: "Try again later (a replayed step never books or orders twice); if it persists, contact the vendor's support.",
-  ar: 'حاول لاحقًا (إعادة تشغيل الخطوة لا تحجز ولا تطلب مرتين)؛ وإن تكرر فتواصل مع دعم المزوّد.',
+  en: "Try again later; replaying the step is safe for bookings, orders, cancellations and item updates, and for new items with a SKU or barcode; if it persists, contact the vendor's support.",
+  ar: 'حاول لاحقًا؛ إعادة تشغيل الخطوة آمنة للحجوزات والطلبات والإلغاءات وتعديل الأصناف، وللأصناف الجديدة ذات SKU أو الباركود؛ وإن تكرر فتواصل مع دعم المزوّد.',
 };
 
 /** An error of the app's own, in the connection's language. */
