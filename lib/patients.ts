@@ -34,9 +34,23 @@ export const PATIENT_OUTPUT_FIELDS: OutputField[] = [
   { key: 'patient__file_no', label: 'Patient File Number', type: 'string' },
 ];
 
-/** The help text every "Include Patient Details" input shares. */
-export const PATIENT_HELP =
-  'Adds the patient’s name, phone, email and file number to each item (one extra request). The API client needs the `patients:read` ability; without it the patient fields stay empty and the Zap still runs. Contact fields follow the patient’s consent and are empty after an erasure.';
+/** The "Include Patient Details" input, declared once for every trigger that carries the patient. */
+export const INCLUDE_PATIENT_FIELD = {
+  key: 'include_patient',
+  label: 'Include Patient Details',
+  type: 'boolean' as const,
+  default: 'true',
+  required: false,
+  altersDynamicFields: false,
+  helpText:
+    'Adds the patient’s name, phone, email and file number to each item (one extra request). The API client needs the `patients:read` ability; without it the patient fields stay empty and the Zap still runs. Contact fields follow the patient’s consent and are empty after an erasure.',
+};
+
+/** Whether the Zap wants the patient: yes unless Include Patient Details is set to no. */
+export const wantsPatient = (inputData: Record<string, unknown> | undefined): boolean => {
+  const v = inputData?.include_patient;
+  return !(v === false || (typeof v === 'string' && /^(false|no|0)$/i.test(v.trim())));
+};
 
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 

@@ -6,10 +6,11 @@ import { clientFor } from '../lib/http';
 import { languageOf, say } from '../lib/i18n';
 import {
   hydratePatient,
+  INCLUDE_PATIENT_FIELD,
   NO_PATIENT,
-  PATIENT_HELP,
   PATIENT_OUTPUT_FIELDS,
   PATIENT_SAMPLE,
+  wantsPatient,
 } from '../lib/patients';
 import { TRIGGER } from '../lib/keys';
 import { appointment } from '../lib/resources/clinic';
@@ -29,18 +30,8 @@ const inputFields = [
     default: '60',
   },
   ...filterInputFields(APPOINTMENT_FILTERS),
-  {
-    key: 'include_patient',
-    label: 'Include Patient Details',
-    type: 'boolean' as const,
-    default: 'true',
-    required: false,
-    helpText: PATIENT_HELP,
-  },
+  INCLUDE_PATIENT_FIELD,
 ];
-
-const wantsPatient = (v: unknown) =>
-  !(v === false || (typeof v === 'string' && /^(false|no|0)$/i.test(v.trim())));
 
 /**
  * Zapier fires a polling trigger once per distinct primary key: the appointment and its start time, so a
@@ -82,7 +73,7 @@ export const performStartingSoon = async (z: ZObject, bundle: Bundle) => {
       // A pointer Zapier resolves only for items new to the Zap: polls that see the appointment again cost no
       // patient request (PLATFORM-NOTES, dehydration).
       patient:
-        a.patient_id && wantsPatient(bundle.inputData.include_patient)
+        a.patient_id && wantsPatient(bundle.inputData)
           ? z.dehydrate(hydratePatient, { patient_id: a.patient_id })
           : NO_PATIENT,
     }))

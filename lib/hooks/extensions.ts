@@ -1,6 +1,13 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor, type Query } from '../http';
-import { NO_PATIENT, PATIENT_HELP, PATIENT_OUTPUT_FIELDS, PATIENT_SAMPLE, fetchPatient } from '../patients';
+import {
+  INCLUDE_PATIENT_FIELD,
+  NO_PATIENT,
+  PATIENT_OUTPUT_FIELDS,
+  PATIENT_SAMPLE,
+  fetchPatient,
+  wantsPatient,
+} from '../patients';
 import type { OutputField } from '../resources/define';
 
 type Item = Record<string, unknown>;
@@ -28,25 +35,13 @@ export interface HookExtension {
   listQuery?(input: Record<string, unknown>): Query;
 }
 
-const isOff = (v: unknown) => v === false || (typeof v === 'string' && /^(false|no|0)$/i.test(v.trim()));
-
 /** The patient's name, phone, email and file number on every clinic item that carries `patient_id` (CONTRACT §8). */
 export const WITH_PATIENT: HookExtension = {
-  inputFields: [
-    {
-      key: 'include_patient',
-      label: 'Include Patient Details',
-      type: 'boolean',
-      default: 'true',
-      required: false,
-      altersDynamicFields: false,
-      helpText: PATIENT_HELP,
-    },
-  ],
+  inputFields: [INCLUDE_PATIENT_FIELD],
   outputFields: PATIENT_OUTPUT_FIELDS,
   sample: { patient: PATIENT_SAMPLE },
   async apply(z, bundle, item) {
-    if (isOff(bundle.inputData?.include_patient)) return { ...item, patient: NO_PATIENT };
+    if (!wantsPatient(bundle.inputData)) return { ...item, patient: NO_PATIENT };
     return { ...item, patient: await fetchPatient(z, bundle, item.patient_id) };
   },
 };
