@@ -22,7 +22,9 @@ import {
   DELIVERIES_DIR,
   HOOK_TARGET_URL,
   RECORDED_DIR,
+  ITEM_INPUT,
   UNIT_BASE_URLS,
+  WATER_INPUT,
   type Definition,
   type Json,
 } from '../test/fixtures';
@@ -106,25 +108,6 @@ const NO_INVOICE = '01JDA5N2P8R4S6T8V0W2X4Y6Z8';
 const NO_ORDER = '01JDAD4E5F6G7H8J9K0M1N2P3Q';
 const NO_SESSION = '01JDA9Z8Y7X6W5V4T3S2R1Q0P9';
 const repeat = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
-
-/** Create Item with two variants, SKUs and a barcode (the SKU lookup names it). */
-const ITEM_INPUT = {
-  name_ar: 'قهوة تركية',
-  name_en: 'Turkish Coffee',
-  category_id: '4',
-  variants: [
-    {
-      variant_name_ar: 'صغير',
-      sku: 'COF-TR-S',
-      barcode: '6281000009901',
-      price_sar: '9',
-      is_default: 'true',
-    },
-    { variant_name_ar: 'كبير', sku: 'COF-TR-L', price_sar: '12.00' },
-  ],
-};
-/** Create Item with neither SKU nor barcode: one default variant at the default price. */
-const WATER_INPUT = { name_ar: 'ماء', category_id: '5', default_price_sar: '1.50', variants: [] };
 
 /** Order Lines of Create Order with the sandbox's own catalogue (variant 118, date cake by SKU, an open item). */
 const ORDER_INPUT = {

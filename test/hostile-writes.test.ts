@@ -1,12 +1,13 @@
 // Lost answers must fail fast: the app's time-out for one partner request (lib/config.ts), set before it loads.
 process.env.PARTNER_REQUEST_TIMEOUT_MS = '300';
 
+import { caseCounter } from './support/hostile-count';
 import nock from 'nock';
 import { createAppTester } from 'zapier-platform-core';
 import { SETTINGS } from '../lib/config';
 import { path } from '../lib/paths';
 import { writeMemory } from '../lib/replay';
-import { data, reply, sent } from './fixtures';
+import { data, ITEM_INPUT, reply, sent, WATER_INPUT } from './fixtures';
 import {
   App,
   AUTH,
@@ -25,16 +26,7 @@ import {
  * derived booking references. Each case counts; the totals are printed at the end, as in hostile.test.ts.
  */
 
-const counts: Record<string, number> = {};
-const count = (name: string) => (counts[name] = (counts[name] ?? 0) + 1);
-afterAll(() => {
-  const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  console.log(
-    `Hostile input (writes): ${total} cases, none accepted wrongly\n${Object.entries(counts)
-      .map(([k, v]) => `  ${String(v).padStart(6)}  ${k}`)
-      .join('\n')}`,
-  );
-});
+const count = caseCounter('Hostile input (writes)');
 
 useNock();
 
@@ -89,23 +81,6 @@ const expectRefusedByLabel = async (p: Promise<unknown>, label: string, name: st
 
 // ----------------------------------------------------------------------------------- 4. replayed catalogue writes
 describe('item writes replayed after a lost answer leave the catalogue as one run would', () => {
-  /** The inputs the recorded scenarios used (scripts/record.ts ITEM_INPUT, WATER_INPUT). */
-  const ITEM_INPUT = {
-    name_ar: 'قهوة تركية',
-    name_en: 'Turkish Coffee',
-    category_id: '4',
-    variants: [
-      {
-        variant_name_ar: 'صغير',
-        sku: 'COF-TR-S',
-        barcode: '6281000009901',
-        price_sar: '9',
-        is_default: 'true',
-      },
-      { variant_name_ar: 'كبير', sku: 'COF-TR-L', price_sar: '12.00' },
-    ],
-  };
-  const WATER_INPUT = { name_ar: 'ماء', category_id: '5', default_price_sar: '1.50', variants: [] };
   const skuLookup = () => cashierApi().get(cashierPath('/items')).query({ sku: 'COF-TR-S', per_page: '10' });
   /** The POST is received, but its answer comes after the app's time-out: the item exists, the step failed. */
   const lostPost = (body: unknown, fixture: string) =>

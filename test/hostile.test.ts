@@ -1,3 +1,4 @@
+import { caseCounter } from './support/hostile-count';
 import fc from 'fast-check';
 import nock from 'nock';
 import { errors as zErrors } from 'zapier-platform-core';
@@ -26,16 +27,7 @@ import {
  * property counts its cases; none may be accepted wrongly. The totals are printed at the end.
  */
 
-const counts: Record<string, number> = {};
-const count = (name: string) => (counts[name] = (counts[name] ?? 0) + 1);
-afterAll(() => {
-  const total = Object.values(counts).reduce((a, b) => a + b, 0);
-  console.log(
-    `Hostile input: ${total} cases, none accepted wrongly\n${Object.entries(counts)
-      .map(([k, v]) => `  ${String(v).padStart(6)}  ${k}`)
-      .join('\n')}`,
-  );
-});
+const count = caseCounter('Hostile input');
 
 // ------------------------------------------------------------------------------------------ hook perform
 const SECRET = 'whsec_2b7d9f1c3e5a7b9d1f3e5c7a9b1d3f5e';
