@@ -15,6 +15,7 @@ import {
   ulid,
 } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { carryingPatient, withPatient } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
 import { lazy } from '../lib/zod';
 
@@ -128,7 +129,9 @@ export const performBookAppointment = async (z_: ZObject, bundle: Bundle) => {
   const body = { ...booking, external_ref };
   const { status, body: answer } = await clientFor(z_, bundle, 'clinic').post('/appointments', body);
   const { object, duplicate } = writeResult(status, answer);
-  return { ...appointment.present(object), duplicate };
+  // The patient's name and phone for a confirmation message in the next step (read after the booking is made:
+  // a failed read leaves them empty, never the booking undone or repeated).
+  return withPatient(z_, bundle, { ...appointment.present(object), duplicate });
 };
 
 export const bookAppointment = defineCreate({
@@ -142,10 +145,10 @@ export const bookAppointment = defineCreate({
   operation: {
     inputFields,
     perform: performBookAppointment,
-    sample: { ...appointment.sample, duplicate: false },
+    sample: { ...carryingPatient(appointment).sample, duplicate: false },
     outputFields: [
       { key: 'duplicate', label: 'Already Booked Before (Same Booking Reference)', type: 'boolean' },
-      ...appointment.outputFields,
+      ...carryingPatient(appointment).outputFields,
     ],
   },
 });

@@ -4,6 +4,7 @@ import { clientFor } from '../lib/http';
 import { labelsOf, oneOf, optional, parseInput, ulid } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { path } from '../lib/paths';
+import { carryingPatient, withPatient } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
 import { unwrapOne } from '../lib/http';
 import { lazy } from '../lib/zod';
@@ -44,7 +45,7 @@ export const performCancelAppointment = async (z_: ZObject, bundle: Bundle) => {
     path`/appointments/${input.appointment_id}/cancel`,
     input.reason ? { reason: input.reason } : {},
   );
-  return appointment.present(unwrapOne(body));
+  return withPatient(z_, bundle, appointment.present(unwrapOne(body)));
 };
 
 export const cancelAppointment = defineCreate({
@@ -58,11 +59,11 @@ export const cancelAppointment = defineCreate({
     inputFields,
     perform: performCancelAppointment,
     sample: {
-      ...appointment.sample,
+      ...carryingPatient(appointment).sample,
       status: 'cancelled',
       cancel_reason: 'patient_request',
       cancelled_at: '2026-11-22T09:15:00+03:00',
     },
-    outputFields: appointment.outputFields,
+    outputFields: carryingPatient(appointment).outputFields,
   },
 });

@@ -90,6 +90,22 @@ export const withPatients = async <T extends Record<string, unknown>>(
   }));
 };
 
+/** One item with its patient (an action's or a search's single answer). */
+export const withPatient = async <T extends Record<string, unknown>>(
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  item: T,
+): Promise<T & { patient: PatientContact }> => (await withPatients(z, bundle, [item]))[0]!;
+
+/** The sample and output fields of an operation whose items carry the patient, from the resource's own. */
+export const carryingPatient = <S extends Record<string, unknown>>(resource: {
+  sample: S;
+  outputFields: OutputField[];
+}) => ({
+  sample: { ...resource.sample, patient: PATIENT_SAMPLE },
+  outputFields: [...resource.outputFields, ...PATIENT_OUTPUT_FIELDS],
+});
+
 /**
  * The hydrator of Appointment Starting Soon's patient pointer (z.dehydrate): Zapier resolves it only for items new
  * to the Zap, so a poll that sees the same appointments again reads no patient again. Sealed here, not by sealApp,

@@ -5,6 +5,7 @@ import { clientFor } from '../lib/http';
 import { dateOrDatetime, labelsOf, msg, oneOf, optional, parseInput, positiveInt, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { path } from '../lib/paths';
+import { carryingPatient, withPatients } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
 import { lazy } from '../lib/zod';
 
@@ -101,7 +102,7 @@ export const performFindAppointment = async (z_: ZObject, bundle: Bundle) => {
   const client = clientFor(z_, bundle, 'clinic');
   if (input.appointment_id) {
     const found = await client.find(path`/appointments/${input.appointment_id}`);
-    return found ? [appointment.present(found)] : [];
+    return withPatients(z_, bundle, found ? [appointment.present(found)] : []);
   }
   const { data } = await client.page('/appointments', {
     patient_id: input.patient_id,
@@ -112,7 +113,12 @@ export const performFindAppointment = async (z_: ZObject, bundle: Bundle) => {
     practitioner_id: input.practitioner_id,
     per_page: 25,
   });
-  return data.map((a) => appointment.present(a));
+  // The patient's appointments share one patient: one GET /patients/{id} for the page.
+  return withPatients(
+    z_,
+    bundle,
+    data.map((a) => appointment.present(a)),
+  );
 };
 
 export const findAppointment = defineSearch({
@@ -126,7 +132,6 @@ export const findAppointment = defineSearch({
   operation: {
     inputFields,
     perform: performFindAppointment,
-    sample: appointment.sample,
-    outputFields: appointment.outputFields,
+    ...carryingPatient(appointment),
   },
 });

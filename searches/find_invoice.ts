@@ -4,6 +4,7 @@ import { clientFor } from '../lib/http';
 import { date, labelsOf, msg, oneOf, optional, parseInput, ulid } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { path } from '../lib/paths';
+import { carryingPatient, withPatients } from '../lib/patients';
 import { invoice } from '../lib/resources/clinic';
 import { lazy } from '../lib/zod';
 
@@ -82,7 +83,7 @@ export const performFindInvoice = async (z_: ZObject, bundle: Bundle) => {
   const client = clientFor(z_, bundle, 'clinic');
   if (input.invoice_id) {
     const found = await client.find(path`/invoices/${input.invoice_id}`);
-    return found ? [invoice.present(found)] : [];
+    return withPatients(z_, bundle, found ? [invoice.present(found)] : []);
   }
   const { data } = await client.page('/invoices', {
     patient_id: input.patient_id,
@@ -91,7 +92,11 @@ export const performFindInvoice = async (z_: ZObject, bundle: Bundle) => {
     issued_to: input.issued_to,
     per_page: 25,
   });
-  return data.map((i) => invoice.present(i));
+  return withPatients(
+    z_,
+    bundle,
+    data.map((i) => invoice.present(i)),
+  );
 };
 
 export const findInvoice = defineSearch({
@@ -104,7 +109,6 @@ export const findInvoice = defineSearch({
   operation: {
     inputFields,
     perform: performFindInvoice,
-    sample: invoice.sample,
-    outputFields: invoice.outputFields,
+    ...carryingPatient(invoice),
   },
 });

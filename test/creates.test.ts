@@ -8,6 +8,7 @@ import {
   clinicApi,
   clinicPath,
   messageOf,
+  recordedPatientRead,
   useNock,
 } from './helpers';
 
@@ -57,9 +58,29 @@ describe('book_appointment', () => {
       })
       .matchHeader('content-type', 'application/json')
       .reply(...reply('book-appointment'));
+    const patient = recordedPatientRead('book-appointment');
     const booked = data('book-appointment');
     const result = await run('book_appointment', booking);
     expect(result).toMatchObject({ id: booked.id, status: booked.status, duplicate: false });
+    // The booked patient's name and phone for a confirmation message: one read, after the booking.
+    expect(patient.scope.isDone()).toBe(true);
+    expect(result.patient).toEqual(patient.contact);
+    expect(result.patient).toMatchObject({
+      name_en: expect.any(String),
+      phone: expect.stringMatching(/^\+966/),
+    });
+  });
+
+  it('keeps the booking when its patient cannot be read: empty patient fields, no second booking', async () => {
+    clinicApi()
+      .post(clinicPath('/appointments'))
+      .reply(...reply('book-appointment'));
+    clinicApi()
+      .get(clinicPath(`/patients/${String(data('book-appointment').patient_id)}`))
+      .reply(...reply('find-patient-insufficient-ability'));
+    const result = await run('book_appointment', booking);
+    expect(result).toMatchObject({ id: data('book-appointment').id, duplicate: false });
+    expect(result.patient).toEqual({ name_ar: null, name_en: null, phone: null, email: null, file_no: null });
   });
 
   it('shows a repeated booking reference as duplicate, whether the flag is beside or inside data', async () => {
@@ -90,13 +111,18 @@ describe('book_appointment', () => {
         return true;
       })
       .reply(...reply('book-appointment-by-phone'));
-    await run('book_appointment', {
+    // The patient the phone names is read back: the name and phone as the clinic holds them (this phone is a
+    // known patient's, so the clinic's name wins over the name typed in the form).
+    const patient = recordedPatientRead('book-appointment-by-phone');
+    const result = await run('book_appointment', {
       patient_phone: '050 123 4567',
       patient_name: 'سارة الشهري',
       branch_id: 1,
       appointment_type_id: 4,
       starts_at: '2026-11-24T10:30:00+03:00',
     });
+    expect(result.patient).toEqual(patient.contact);
+    expect(patient.contact.phone).toBe('+966501234567');
   });
 
   it('derives the same booking reference for a replayed step, and another for another booking', async () => {
@@ -169,6 +195,7 @@ describe('cancel_appointment', () => {
     clinicApi()
       .post(clinicPath(`/appointments/${cancelled.id}/cancel`), { reason: 'no_show' })
       .reply(...reply('cancel-appointment'));
+    const patient = recordedPatientRead('cancel-appointment');
     const result = await run('cancel_appointment', {
       appointment_id: cancelled.id.toLowerCase(),
       reason: 'no_show',
@@ -179,7 +206,9 @@ describe('cancel_appointment', () => {
       status: cancelled.status,
       cancel_reason: cancelled.cancel_reason,
       cancelled_at: cancelled.cancelled_at,
+      patient: patient.contact,
     });
+    expect(patient.scope.isDone()).toBe(true);
   });
 
   it('ends as HaltedError when the appointment is in progress or completed', async () => {

@@ -2,6 +2,7 @@ import nock from 'nock';
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
 import { sign } from '../lib/signature';
+import { definition, pathOf, reply, type Json } from './fixtures';
 
 // jest.config.js lists 'ts' before 'js', so `../index` is index.ts (the sources), not the root index.js that
 // loads the last build in dist/.
@@ -31,6 +32,27 @@ export const cashierApi = (lang = 'en') =>
 /** Path of an interface endpoint as nock sees it (base path included). */
 export const clinicPath = (p: string) => `${new URL(CLINIC).pathname}${p}`;
 export const cashierPath = (p: string) => `${new URL(CASHIER).pathname}${p}`;
+
+/** The five fields of a patient an item carries (CONTRACT §8), read from a patient record. */
+export const contactOf = (p: Json) => ({
+  name_ar: p.name_ar,
+  name_en: p.name_en,
+  phone: p.phone,
+  email: p.email,
+  file_no: p.file_no,
+});
+
+/**
+ * The patient read a recorded scenario made after its main call (GET /patients/{id}, the id the answer carried),
+ * set up in nock as recorded; gives the scope (to assert it was made) and the contact the item must carry.
+ */
+export const recordedPatientRead = (scenario: string) => {
+  const pick = { path: /^\/patients\// };
+  const scope = clinicApi()
+    .get(clinicPath(pathOf(definition(scenario, pick))))
+    .reply(...reply(scenario, pick));
+  return { scope, contact: contactOf(definition(scenario, pick).response.data) };
+};
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 

@@ -13,6 +13,7 @@ import {
   CASHIER_TOKEN,
   clinicApi,
   clinicPath,
+  contactOf,
   delivery,
   nowSeconds,
   useNock,
@@ -68,10 +69,7 @@ const expectPatientCall = (patientId: string) =>
   clinicApi()
     .get(clinicPath(`/patients/${patientId}`))
     .reply(...patientAnswer());
-const recordedContact = () => {
-  const p = data('find-patient-by-id');
-  return { name_ar: p.name_ar, name_en: p.name_en, phone: p.phone, email: p.email, file_no: p.file_no };
-};
+const recordedContact = () => contactOf(data('find-patient-by-id'));
 /** The recent-list limit performList asks: status triggers read more, as few updates are their status. */
 const recentLimit = (def: HookEvent) => (def.when ? 25 : 3);
 

@@ -13,6 +13,7 @@ import {
   CLINIC,
   clinicApi,
   clinicPath,
+  recordedPatientRead,
   useNock,
 } from './helpers';
 
@@ -228,10 +229,12 @@ describe('find_appointment', () => {
     clinicApi()
       .get(clinicPath(`/appointments/${APPOINTMENT}`))
       .reply(...reply('find-appointment-by-id'));
+    const patient = recordedPatientRead('find-appointment-by-id');
     const held = data('find-appointment-by-id');
-    // The appointment as held, with its start time in words (checked in test/readable-time.test.ts).
+    // The appointment as held, with its start time in words (checked in test/readable-time.test.ts) and its
+    // patient's name and contact (one GET /patients/{id}).
     await expect(find(SEARCH.findAppointment, { appointment_id: APPOINTMENT })).resolves.toEqual([
-      { ...held, ...readableTimes(held.starts_at) },
+      { ...held, ...readableTimes(held.starts_at), patient: patient.contact },
     ]);
   });
 
@@ -258,6 +261,7 @@ describe('find_appointment', () => {
         per_page: '25',
       })
       .reply(...reply('find-appointment-by-patient'));
+    const patient = recordedPatientRead('find-appointment-by-patient');
     const result = await find(SEARCH.findAppointment, {
       patient_id: PATIENT,
       status: 'confirmed',
@@ -270,6 +274,9 @@ describe('find_appointment', () => {
       data('find-appointment-by-patient').map((a: Json) => [a.id, a.status]),
     );
     expect(result.length).toBeGreaterThan(0);
+    // One patient read for the page (nock's single interceptor would refuse a second; test/patients.test.ts
+    // shows a page of many appointments of one patient costs one read).
+    for (const a of result) expect(a.patient).toEqual(patient.contact);
   });
 
   it('sends only the patient when no filter is given', async () => {
@@ -344,9 +351,12 @@ describe('find_invoice', () => {
     clinicApi()
       .get(clinicPath(`/invoices/${INVOICE}`))
       .reply(status, { data: leaky(invoice) });
+    const patient = recordedPatientRead('find-invoice-by-id');
     const [found, ...rest] = await find(SEARCH.findInvoice, { invoice_id: INVOICE });
     expect(rest).toEqual([]);
-    expect(withoutSar(found!)).toEqual(invoice);
+    const { patient: buyer, ...held } = found!;
+    expect(buyer).toEqual(patient.contact);
+    expect(withoutSar(held)).toEqual(invoice);
     expect(found).not.toHaveProperty('diagnosis_code');
     expect(found).not.toHaveProperty('notes');
     for (const line of found!.lines as Array<Record<string, unknown>>) {
@@ -379,13 +389,15 @@ describe('find_invoice', () => {
         per_page: '25',
       })
       .reply(status, { ...page, data: page.data.map(leaky) });
+    const patient = recordedPatientRead('find-invoice-by-patient');
     const result = await find(SEARCH.findInvoice, {
       patient_id: PATIENT,
       status: 'partially_paid',
       issued_from: '2026-11-01',
       issued_to: '2026-12-01',
     });
-    expect(result.map(withoutSar)).toEqual(page.data);
+    expect(result.map(({ patient: _, ...held }) => withoutSar(held))).toEqual(page.data);
+    expect(result.map((i) => i.patient)).toEqual(page.data.map(() => patient.contact));
     expect(result.length).toBeGreaterThan(0);
   });
 

@@ -22,6 +22,15 @@ afterAll(async () => {
 const appointmentsOfPatient = async () =>
   (await w.clinic(`/appointments?patient_id=${w.sb.refs.clinic.patient}&per_page=100`)).body.data as Json[];
 
+/** The patient's five fields an item carries (CONTRACT §8), as the sandbox holds the patient. */
+const patientContact = async (id: string) => {
+  const p = (await w.clinic(`/patients/${id}`)).body.data;
+  // A field the patient's record leaves out arrives empty (null), so a mapped field is never missing.
+  return Object.fromEntries(
+    ['name_ar', 'name_en', 'phone', 'email', 'file_no'].map((k) => [k, p[k] ?? null]),
+  );
+};
+
 describe('app: connection test and label against the sandbox', () => {
   it('pings both interfaces and names both accounts in the label', async () => {
     const { result, label } = await w.testConnection();
@@ -66,6 +75,8 @@ describe('app: clinic actions against the sandbox', () => {
     });
     const held = (await w.clinic(`/appointments/${first.id}`)).body.data;
     expect(first).toMatchObject(held);
+    expect(first.patient).toEqual(await patientContact(w.sb.refs.clinic.patient));
+    expect(first.patient.phone).toMatch(/^\+9665\d{8}$/);
     const again = await w.run('creates', 'book_appointment', inputs);
     expect(again).toMatchObject({ duplicate: true, id: first.id });
     expect((await appointmentsOfPatient()).filter((a) => a.external_ref === 'E2E-BOOK-1')).toHaveLength(1);
@@ -103,6 +114,8 @@ describe('app: clinic actions against the sandbox', () => {
       external_ref: 'E2E-BOOK-PHONE',
     });
     expect(booked).toMatchObject({ duplicate: false, patient_id: expect.stringMatching(ULID) });
+    expect(booked.patient).toEqual(await patientContact(booked.patient_id));
+    expect(booked.patient.phone).toBe('+966500000456');
     const found = await w.run<Json[]>('searches', 'find_patient', { phone: '+966 50 000 0456' });
     expect(found.map((p) => p.id)).toEqual([booked.patient_id]);
   });
@@ -137,6 +150,7 @@ describe('app: clinic actions against the sandbox', () => {
     const id = booked.body.data.id;
     const cancelled = await w.run('creates', 'cancel_appointment', { appointment_id: id, reason: 'clinic' });
     expect(cancelled).toMatchObject({ id, status: 'cancelled', cancel_reason: 'clinic' });
+    expect(cancelled.patient).toEqual(await patientContact(w.sb.refs.clinic.patient));
     expect((await w.clinic(`/appointments/${id}`)).body.data).toMatchObject({
       status: 'cancelled',
       cancel_reason: 'clinic',
@@ -300,7 +314,7 @@ describe('app: searches against the sandbox (found, and [] when not found)', () 
     const id = w.sb.refs.clinic.appointmentConfirmed;
     const held = (await w.clinic(`/appointments/${id}`)).body.data;
     expect(await w.run('searches', 'find_appointment', { appointment_id: id })).toEqual([
-      expect.objectContaining(held),
+      expect.objectContaining({ ...held, patient: await patientContact(held.patient_id) }),
     ]);
     const booked = await w.run<Json[]>('searches', 'find_appointment', {
       patient_id: w.sb.refs.clinic.patient,
@@ -309,6 +323,8 @@ describe('app: searches against the sandbox (found, and [] when not found)', () 
     const expected = (await appointmentsOfPatient()).filter((a) => a.status === 'booked');
     expect(booked.map((a) => a.id).sort()).toEqual(expected.map((a) => a.id).sort());
     expect(booked.length).toBeGreaterThan(0);
+    const patient = await patientContact(w.sb.refs.clinic.patient);
+    for (const a of booked) expect(a.patient).toEqual(patient);
     expect(await w.run('searches', 'find_appointment', { appointment_id: UNKNOWN_ULID })).toEqual([]);
     expect(await w.run('searches', 'find_appointment', { patient_id: UNKNOWN_ULID })).toEqual([]);
   });
@@ -320,6 +336,7 @@ describe('app: searches against the sandbox (found, and [] when not found)', () 
     expect(rest).toEqual([]);
     expect(found).toMatchObject({ ...held, lines: held.lines.map((l: Json) => expect.objectContaining(l)) });
     expect(expectSarSiblings(found)).toBeGreaterThan(0);
+    expect(found.patient).toEqual(await patientContact(held.patient_id));
     for (const line of found.lines)
       for (const k of ['code', 'description', 'tooth', 'surfaces']) expect(line).not.toHaveProperty(k);
     const ofPatient = await w.run<Json[]>('searches', 'find_invoice', { patient_id: held.patient_id });
