@@ -484,6 +484,12 @@ describe('D006 at run time: performList items have the keys of delivered items',
   };
 
   it.each(EVENTS.map((def) => [def.key, def] as const))('%s', async (key, def) => {
+    // Items that carry a patient read it (each path here), answered as recorded.
+    clinicApi()
+      .persist()
+      .get(new RegExp(`^${clinicPath('/patients/')}[0-9A-Z]{26}$`))
+      .optionally()
+      .reply(...reply('find-patient-by-id'));
     const [fromList] = await listed(def);
     const [fromHook] = await delivered(def, listedEnvelope(def));
     (appTester as unknown as { zcacheTestObj: object }).zcacheTestObj = {};

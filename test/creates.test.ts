@@ -93,6 +93,7 @@ describe('book_appointment', () => {
     clinicApi()
       .post(clinicPath('/appointments'))
       .reply(status, { data: { ...repeat.data, duplicate: true } });
+    recordedPatientRead('book-appointment-repeat', 2);
     expect((await run('book_appointment', booking)).duplicate).toBe(true);
     expect((await run('book_appointment', booking)).duplicate).toBe(true);
   });
@@ -131,6 +132,7 @@ describe('book_appointment', () => {
       .post(clinicPath('/appointments'), (b: { external_ref: string }) => !!refs.push(b.external_ref))
       .times(4)
       .reply(...reply('book-appointment'));
+    recordedPatientRead('book-appointment', 4);
     const blank = { ...booking, external_ref: '' };
     await run('book_appointment', blank);
     await run('book_appointment', { ...blank, starts_at: '2026-11-24T07:30:00Z' }); // the same instant

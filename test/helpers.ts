@@ -46,10 +46,11 @@ export const contactOf = (p: Json) => ({
  * The patient read a recorded scenario made after its main call (GET /patients/{id}, the id the answer carried),
  * set up in nock as recorded; gives the scope (to assert it was made) and the contact the item must carry.
  */
-export const recordedPatientRead = (scenario: string) => {
+export const recordedPatientRead = (scenario: string, times = 1) => {
   const pick = { path: /^\/patients\// };
   const scope = clinicApi()
     .get(clinicPath(pathOf(definition(scenario, pick))))
+    .times(times)
     .reply(...reply(scenario, pick));
   return { scope, contact: contactOf(definition(scenario, pick).response.data) };
 };
@@ -96,13 +97,23 @@ export const delivery = (opts: {
 
 /** Every file that uses nock: no real network, every scope consumed, core's http patch undone at the end. */
 export const useNock = () => {
-  beforeAll(() => nock.disableNetConnect());
+  /** Requests no interceptor answered: the app may swallow the failure (a patient read does), a test must not. */
+  const unmatched: string[] = [];
+  const onNoMatch = (req: { method?: string; path?: string; href?: string }) =>
+    unmatched.push(`${req.method ?? '?'} ${req.path ?? req.href ?? '?'}`);
+  beforeAll(() => {
+    nock.disableNetConnect();
+    nock.emitter.on('no match', onNoMatch);
+  });
   afterEach(() => {
     const pending = nock.pendingMocks();
+    const strays = unmatched.splice(0);
     nock.cleanAll();
     expect(pending).toEqual([]);
+    expect(strays).toEqual([]);
   });
   afterAll(() => {
+    nock.emitter.removeListener('no match', onNoMatch);
     nock.enableNetConnect();
     nock.restore();
   });

@@ -333,7 +333,8 @@ describe('delivery checks (appointment_created)', () => {
   const perform = op(def.key).perform;
   const genuine = (over: Partial<Parameters<typeof delivery>[0]> = {}) => ({
     authData: AUTH,
-    inputData: {},
+    // The checks come before any request; a delivery that passes them reads no patient here.
+    inputData: { include_patient: false },
     subscribeData: subscribeData(def),
     ...delivery({ secret: SECRET, path: TARGET_PATH, envelope: envelopeOf(def), ...over }),
   });
@@ -424,7 +425,7 @@ describe('trigger filters', () => {
     forgetDeliveries();
     return run<unknown[]>(op(def.key).perform, {
       authData: AUTH,
-      inputData,
+      inputData: { include_patient: false, ...inputData },
       subscribeData: subscribeData(def),
       ...delivery({ secret: SECRET, path: TARGET_PATH, envelope: envelopeOf(def) }),
     });
@@ -461,7 +462,7 @@ describe('trigger filters', () => {
       .reply(...reply('recent-events', pick));
     const items = await run<Array<{ id: string }>>(op('appointment_created').performList, {
       authData: AUTH,
-      inputData: { branch_id: '2' },
+      inputData: { branch_id: '2', include_patient: false },
     });
     expect(items.map((i) => i.id)).toEqual(
       recent.filter((e) => e.data.branch_id === 2).map((e) => e.data.id),
@@ -483,7 +484,7 @@ describe('appointment_updated changes', () => {
     };
     const [item] = await run<Array<Record<string, unknown>>>(op(def.key).perform, {
       authData: AUTH,
-      inputData: {},
+      inputData: { include_patient: false },
       subscribeData: subscribeData(def),
       ...delivery({ secret: SECRET, path: TARGET_PATH, envelope }),
     });
@@ -508,6 +509,9 @@ describe('privacy (CONTRACT §7)', () => {
     );
     // hand-built addition: an unknown clinical field beside them.
     envelope.data.clinical_note = 'pain upper left';
+    // The patient read's answer carries more of the patient (birth date, sex, id digits): none of it passes.
+    const patient = data('find-patient-by-id');
+    expectPatientCall(String(envelope.data.patient_id));
     const [item] = await run<Array<Record<string, unknown>>>(op(def.key).perform, {
       authData: AUTH,
       inputData: {},
@@ -519,6 +523,9 @@ describe('privacy (CONTRACT §7)', () => {
     for (const word of [...values, '"tooth"', 'surfaces', 'clinical_note', '"code"', '"description"']) {
       expect(text).not.toContain(word);
     }
+    for (const held of [patient.birth_date, patient.national_id_last4, '"sex"', 'nationality'])
+      expect(text).not.toContain(held);
+    expect(item!.patient).toEqual(recordedContact());
     expect(item!.paid_at).toBe(envelope.data.paid_at);
     expect((item!.lines as Json[]).map((l) => l.line_no)).toEqual(lines.map((l) => l.line_no));
   });
@@ -531,7 +538,10 @@ describe('privacy (CONTRACT §7)', () => {
       .get(clinicPath('/webhooks/events/invoice.paid/recent'))
       .query({ limit: 3 })
       .reply(...reply('recent-events', pick));
-    const items = await run<unknown[]>(op(def.key).performList, { authData: AUTH, inputData: {} });
+    const items = await run<unknown[]>(op(def.key).performList, {
+      authData: AUTH,
+      inputData: { include_patient: false },
+    });
     expect(items.length).toBeGreaterThan(0);
     expect(JSON.stringify(items)).not.toMatch(/tooth|"code"|"description"|surfaces/);
   });

@@ -17,6 +17,7 @@ import {
   clinicApi,
   clinicPath,
   messageOf,
+  recordedPatientRead,
   useNock,
 } from './helpers';
 
@@ -313,6 +314,7 @@ describe('dates that do not exist are refused by label before any request', () =
         (b: { starts_at: string }) => b.starts_at === '2028-02-29T10:00:00+03:00',
       )
       .reply(...reply('book-appointment'));
+    recordedPatientRead('book-appointment');
     await runOp('creates', 'book_appointment', { ...booking, starts_at: '2028-02-29T10:00:00+03:00' });
     count('real leap day accepted');
   });
@@ -481,6 +483,7 @@ describe('derived booking references never merge different bookings', () => {
       .post(clinicPath('/appointments'), (b: { external_ref: string }) => !!refs.push(b.external_ref))
       .times(inputs.length)
       .reply(...reply('book-appointment-by-phone'));
+    recordedPatientRead('book-appointment-by-phone', inputs.length);
     for (const input of inputs) await runOp('creates', 'book_appointment', input, meta ? { meta } : {});
     return refs;
   };
