@@ -13,7 +13,14 @@ import { ApiError, languageOf } from './errors';
 import { makeFault, type FaultSpec } from './faults';
 import { Random } from './ids';
 import { mountPartner, sendError, sendJson, unknownPartnerPath, type Gate } from './routing';
-import { createStore, TOKEN_NAMES, type SeedRefs, type TokenName } from './store';
+import {
+  createStore,
+  DEFAULT_HISTORY,
+  TOKEN_NAMES,
+  type HistoryCounts,
+  type SeedRefs,
+  type TokenName,
+} from './store';
 import type { Attempt, Delivery, DeliveryStatus, Subscription } from './store/types';
 import { deliveryView, WebhookEngine } from './webhooks';
 import type { Fault, RequestRecord, SandboxConfig, World } from './world';
@@ -41,6 +48,12 @@ export interface SandboxOptions {
   deliveryTimeoutMs?: number;
   /** Business data (patients, appointments, receipts…); false keeps tokens and reference data only. Default true. */
   seed?: boolean;
+  /**
+   * Months of past receipts, credit notes, invoices, appointments and customers before the seed's own days, for
+   * Zapier Transfer: `true` for the default counts (1000 receipts, 300 each of the others), or counts of your own.
+   * Needs `seed`. Default none.
+   */
+  history?: boolean | Partial<HistoryCounts>;
   /** Seed of the id generator (default 20261121): the same seed and calls give the same ids. */
   randomSeed?: number;
   /** No log lines. Default false. */
@@ -151,8 +164,16 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       throw new Error(`not a plannable endpoint: ${p} (${plannableEndpoints().join(', ')})`);
   }
   const clock = new SandboxClock({ start, timeScale: options.timeScale });
-  const random = new Random(options.randomSeed ?? 20261121);
+  const randomSeed = options.randomSeed ?? 20261121;
+  const random = new Random(randomSeed);
   const seed = options.seed ?? true;
+  const history = options.history
+    ? {
+        counts: { ...DEFAULT_HISTORY, ...(options.history === true ? {} : options.history) },
+        // Its own sequence: the seed's objects and the ids later calls make stay as they are without history.
+        historySeed: randomSeed + 1,
+      }
+    : undefined;
   const log = options.quiet ? () => undefined : (line: string) => console.log(`[sandbox] ${line}`);
   const limiter = new RateLimiter();
   // The engine reaches the world through this getter: the world holds the engine.
@@ -162,7 +183,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     clock,
     random,
     config: defaultConfig(options),
-    store: createStore(clock.now(), random, seed),
+    store: createStore(clock.now(), random, seed, history),
     webhooks: new WebhookEngine(getWorld),
     faults: [],
     faultTimers: new Set(),
@@ -215,7 +236,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   const reset = async () => {
     world.webhooks.stop();
     await world.webhooks.settle();
-    world.store = createStore(clock.now(), random, seed);
+    world.store = createStore(clock.now(), random, seed, history);
     world.faults.length = 0;
     world.requests.length = 0;
     limiter.reset();

@@ -1,10 +1,12 @@
-import type { Random } from '../ids';
+import { Random } from '../ids';
+import { seedHistory, type HistoryCounts } from './history';
 import { seedCashier, seedClients, seedClinic, seedTenants, type SeedRefs } from './seed';
 import type { ApiClientRecord, CashierData, ClinicData, Delivery, Subscription, Tenant } from './types';
 
 export type * from './types';
 export type { SeedRefs, TokenName } from './seed';
 export { TOKEN_NAMES } from './seed';
+export { DEFAULT_HISTORY, type HistoryCounts } from './history';
 
 /** All the data of one running sandbox. */
 export interface Store {
@@ -21,13 +23,27 @@ export interface Store {
 
 /**
  * A fresh store. Tenants, API clients and reference data (branches, practitioners, appointment types, rooms,
- * payers, categories, price lists, open till sessions) are always there; `seed` adds the business data.
+ * payers, categories, price lists, open till sessions) are always there; `seed` adds the business data and
+ * `history` months of past business before it (from its own generator, seeded with `historySeed`).
  */
-export const createStore = (now: number, random: Random, seed: boolean): Store => {
+export const createStore = (
+  now: number,
+  random: Random,
+  seed: boolean,
+  history?: { counts: HistoryCounts; historySeed: number },
+): Store => {
   const tenants = seedTenants();
   const clients = seedClients();
   const clinic = seedClinic(now, random, seed);
   const cashier = seedCashier(now, random, seed, clients);
+  if (seed && history) {
+    seedHistory(
+      { clinic: clinic.data, cashier: cashier.data },
+      now,
+      new Random(history.historySeed),
+      history.counts,
+    );
+  }
   return {
     tenants,
     clients,

@@ -1,0 +1,396 @@
+/**
+ * Past business, for Zapier Transfer (moving history through a Zap) and its benchmark: months of receipts and
+ * credit notes, invoices, appointments and customers that happened before the seed's own days. Only with the
+ * `history` option, so every other recording sees the seed alone. Drawn from its own generator: the same seed
+ * gives the same history, and the seed's objects and the ids of later calls do not move.
+ */
+import { buildReceipt, type SaleLine } from '../cashier-ops';
+import { computeInvoice, type LineInput } from '../clinic-ops';
+import { dateLocal, isoLocal, type Random } from '../ids';
+import type {
+  Appointment,
+  AppointmentStatus,
+  CashierData,
+  ClinicData,
+  Customer,
+  Invoice,
+  Receipt,
+  TillSession,
+} from './types';
+
+export interface HistoryCounts {
+  /** Sales receipts; about one in 60 is refunded by a credit note as well. */
+  receipts: number;
+  invoices: number;
+  appointments: number;
+  customers: number;
+}
+
+export const DEFAULT_HISTORY: HistoryCounts = {
+  receipts: 1000,
+  invoices: 300,
+  appointments: 300,
+  customers: 300,
+};
+
+const MIN = 60_000;
+const DAY = 24 * 60 * MIN;
+/** History ends where the seed's own days begin (its oldest objects are a week old). */
+const HISTORY_ENDS_DAYS_AGO = 8;
+
+/** The branch-local time `minutesIntoDay` after midnight, on the day `daysAgo` days before `now`. */
+const dayAt = (now: number, daysAgo: number, minutesIntoDay: number) =>
+  Date.parse(`${dateLocal(now - daysAgo * DAY)}T00:00:00+03:00`) + minutesIntoDay * MIN;
+
+/** The number part of `<prefix>-<digits>` numbers already used with `prefix`, lowest first. */
+const lowestNumber = (numbers: string[], prefix: string): number | undefined => {
+  const used = numbers
+    .filter((n) => n.startsWith(`${prefix}-`) && /^\d+$/.test(n.slice(prefix.length + 1)))
+    .map((n) => Number(n.slice(prefix.length + 1)));
+  return used.length ? Math.min(...used) : undefined;
+};
+
+/* Cashier: receipts and credit notes, in closed till sessions, arriving before the seed's. */
+
+const BASKETS: Array<Array<[number, number]>> = [
+  [[118, 1]],
+  [
+    [119, 1],
+    [241, 1],
+  ],
+  [[122, 2]],
+  [
+    [117, 2],
+    [242, 1],
+  ],
+  [[131, 1]],
+  [[251, 1]],
+  [
+    [120, 1],
+    [242, 1],
+  ],
+  [[261, 1]],
+];
+
+const historyReceipts = (cashier: CashierData, now: number, random: Random, count: number) => {
+  const registers = cashier.branches.flatMap((b) => b.registers.map((r) => ({ branch: b, register: r })));
+  const perDay = 8;
+  const days = Math.ceil(count / perDay);
+  interface Planned {
+    at: number;
+    register: (typeof registers)[number];
+    basket: Array<[number, number]>;
+    tender: string;
+    refund: boolean;
+  }
+  const plan: Planned[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const daysAgo = HISTORY_ENDS_DAYS_AGO + days - Math.floor(i / perDay);
+    const slot = i % perDay;
+    plan.push({
+      // 08:00 to 22:00, an hour and three quarters apart, with a few minutes' jitter.
+      at: dayAt(now, daysAgo, 8 * 60 + slot * 105 + random.int(30)) + random.int(60) * 1000,
+      register: registers[(i + Math.floor(i / perDay)) % registers.length]!,
+      basket: BASKETS[random.int(BASKETS.length)]!,
+      tender: random.int(4) === 0 ? 'cash' : 'card',
+      refund: i % 60 === 59,
+    });
+  }
+  // Numbers below the seed's first for each branch (and its credit notes): the history came first.
+  const codeOf = (p: Planned) => p.register.branch.code;
+  const keys = new Map<string, number>();
+  const bump = (key: string) => keys.set(key, (keys.get(key) ?? 0) + 1);
+  for (const p of plan) bump(codeOf(p));
+  const existing = cashier.receipts.map((r) => r.number);
+  const saved = { ...cashier.counters.receiptNo };
+  for (const p of plan.filter((x) => x.refund)) {
+    // A credit note only where numbers below the branch's first are free.
+    const key = `${codeOf(p)}-CN`;
+    const first = lowestNumber(existing, key) ?? (saved[key] ?? 0) + 1;
+    if ((keys.get(key) ?? 0) + 1 < first) bump(key);
+    else p.refund = false;
+  }
+  for (const [key, n] of keys) {
+    const first = lowestNumber(existing, key) ?? (saved[key] ?? 0) + 1;
+    cashier.counters.receiptNo[key] = first - 1 - n;
+  }
+
+  const variants = new Map(cashier.items.flatMap((i) => i.variants.map((v) => [v.id, { i, v }] as const)));
+  const sale = (variantId: number, qty: number): SaleLine => {
+    const found = variants.get(variantId);
+    const name = found
+      ? found.i.variants.length > 1
+        ? `${found.i.name_ar} - ${found.v.name_ar}`
+        : found.i.name_ar
+      : 'صنف';
+    return { variantId, name, qty, unitPrice: found?.v.price_halalas ?? 1000 };
+  };
+  const sessions = new Map<string, TillSession>();
+  const sessionOf = (p: Planned): TillSession => {
+    const day = dateLocal(p.at);
+    const key = `${day}:${p.register.register}`;
+    let s = sessions.get(key);
+    if (!s) {
+      const opened = Date.parse(`${day}T07:30:00+03:00`);
+      s = {
+        id: random.ulid(opened),
+        branch_id: p.register.branch.id,
+        register_id: p.register.register,
+        status: 'closed',
+        business_date: day,
+        opened_at: isoLocal(opened),
+        closed_at: isoLocal(opened + 15 * 60 * MIN),
+        opening_float_halalas: 50_000,
+        counted_cash_halalas: null,
+      };
+      sessions.set(key, s);
+    }
+    return s;
+  };
+  const made: Receipt[] = [];
+  for (const p of plan) {
+    const session = sessionOf(p);
+    const receipt = buildReceipt(cashier, random, {
+      session,
+      lines: p.basket.map(([v, q]) => sale(v, q)),
+      tender: p.tender,
+      issuedAt: p.at,
+      arrivedAt: p.at + 2000,
+    });
+    made.push(receipt);
+    if (p.refund) {
+      const line = receipt.lines[0]!;
+      const at = p.at + 20 * MIN;
+      made.push(
+        buildReceipt(cashier, random, {
+          session,
+          lines: [
+            {
+              variantId: line.variant_id,
+              name: line.name,
+              qty: Number(line.qty),
+              unitPrice: line.unit_price_halalas,
+            },
+          ],
+          tender: receipt.payments[0]?.tender ?? 'card',
+          issuedAt: at,
+          arrivedAt: at + 2000,
+          kind: 'credit_note',
+          refundOf: receipt.id,
+        }),
+      );
+    }
+  }
+  cashier.counters.receiptNo = saved;
+  for (const s of sessions.values()) {
+    const cash = made
+      .filter((r) => r.session_id === s.id)
+      .flatMap((r) => r.payments)
+      .filter((x) => x.tender === 'cash')
+      .reduce((n, x) => n + x.amount_halalas, 0);
+    s.counted_cash_halalas = s.opening_float_halalas + cash;
+  }
+  cashier.sessions.unshift(...[...sessions.values()].sort((a, b) => a.opened_at.localeCompare(b.opened_at)));
+  // Arrival order is the cursor's: the history arrived first.
+  cashier.receipts.unshift(...made);
+  cashier.receipts.sort((a, b) => a.arrived_at_ms - b.arrived_at_ms);
+  cashier.receipts.forEach((r, i) => (r.seq = i + 1));
+  cashier.counters.receiptSeq = cashier.receipts.length;
+};
+
+const CUSTOMER_NAMES = [
+  'عبدالله الحربي',
+  'نوف السبيعي',
+  'تركي العنزي',
+  'جواهر الدوسري',
+  'بندر المطيري',
+  'أمل الزهراني',
+  'ماجد الشهري',
+  'هيفاء القحطاني',
+  'سعود العتيبي',
+  'رهف الغامدي',
+];
+
+const historyCustomers = (cashier: CashierData, now: number, random: Random, count: number) => {
+  // Ids below the seed's first: older customers were added first, and the ids of new ones do not move.
+  const first = Math.min(...cashier.customers.map((c) => c.id), cashier.counters.customer + 1);
+  const made: Customer[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const created = dayAt(now, 500 - Math.floor((i * 360) / count), 9 * 60 + random.int(12 * 60));
+    const consent = random.int(3) !== 0;
+    const name = CUSTOMER_NAMES[i % CUSTOMER_NAMES.length]!;
+    made.push({
+      id: first - count + i,
+      name,
+      phone: `+9665${String(10_000_000 + random.int(89_999_999)).slice(0, 8)}`,
+      email: i % 2 === 0 ? `customer${first - count + i}@example.com` : null,
+      address: null,
+      vat_number: null,
+      cr_number: null,
+      consents: [{ granted: consent, channels: consent ? ['sms', 'email'] : [], at: isoLocal(created) }],
+      erased: false,
+      created_at: isoLocal(created),
+      updated_at: isoLocal(created),
+    });
+  }
+  cashier.customers.unshift(...made);
+};
+
+/* Clinic: appointments and invoices of the seed's patients and practitioners, before the seed's own week. */
+
+const PAST_STATUSES: AppointmentStatus[] = [
+  'completed',
+  'completed',
+  'completed',
+  'completed',
+  'completed',
+  'completed',
+  'completed',
+  'cancelled',
+  'no_show',
+  'completed',
+];
+
+const historyAppointments = (clinic: ClinicData, now: number, random: Random, count: number) => {
+  const patients = clinic.patients.filter((p) => !p.erased_at);
+  const perDay = 3;
+  const days = Math.ceil(count / perDay);
+  const made: Appointment[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const practitioner = clinic.practitioners[i % clinic.practitioners.length]!;
+    const types = clinic.appointmentTypes.filter((t) =>
+      practitioner.specialty === 'dermatology' ? t.field === 'dermatology' : t.field === 'dental',
+    );
+    const type = types[random.int(types.length)]!;
+    const daysAgo = HISTORY_ENDS_DAYS_AGO + days - Math.floor(i / perDay);
+    // One practitioner per slot of the day: no two history appointments overlap.
+    const start = dayAt(now, daysAgo, 9 * 60 + (i % perDay) * 150);
+    const end = start + type.duration_min * MIN;
+    const patient = patients[random.int(patients.length)]!;
+    const status = PAST_STATUSES[random.int(PAST_STATUSES.length)]!;
+    const created = start - (2 + random.int(10)) * DAY;
+    const cancelled = status === 'cancelled' ? start - DAY : null;
+    const changed = status === 'completed' ? end : status === 'no_show' ? start + 30 * MIN : null;
+    const room = clinic.rooms.find((r) => r.branch_id === practitioner.branch_id);
+    made.push({
+      id: random.ulid(created),
+      patient_id: patient.id,
+      branch_id: practitioner.branch_id,
+      practitioner_id: practitioner.id,
+      appointment_type_id: type.id,
+      room_id: room?.id ?? 11,
+      status,
+      starts_at: isoLocal(start),
+      ends_at: isoLocal(end),
+      source: ['front_desk', 'online', 'phone', 'walk_in'][random.int(4)]!,
+      external_ref: null,
+      note: null,
+      cancel_reason: cancelled === null ? null : random.int(2) ? 'patient_request' : 'clinic',
+      cancelled_at: cancelled === null ? null : isoLocal(cancelled),
+      created_at: isoLocal(created),
+      updated_at: isoLocal(cancelled ?? changed ?? created),
+      client_id: null,
+      last_changes: null,
+      last_changed_at: null,
+    });
+  }
+  clinic.appointments.unshift(...made);
+};
+
+const TREATMENTS: LineInput[] = [
+  ['medical', 35000, 'D1110', 'Prophylaxis - adult', 'state_borne'],
+  ['medical', 20000, 'D0150', 'Comprehensive oral evaluation', 'state_borne'],
+  ['medical', 45000, 'D2391', 'Resin-based composite - one surface, posterior', 'standard'],
+  ['cosmetic', 80000, 'LSR-02', 'Laser hair removal - face', 'standard'],
+  ['medical', 25000, '99213', 'Dermatology follow-up visit', 'standard'],
+  ['product', 9500, 'PRD-SPF50', 'Sunscreen SPF 50', 'standard'],
+].map(([nature, unit, code, description, tax]) => ({
+  nature: nature as LineInput['nature'],
+  qty: 1,
+  unit_halalas: unit as number,
+  tax_category: tax as LineInput['tax_category'],
+  code: code as string,
+  description: description as string,
+  tooth: null,
+  surfaces: [],
+}));
+
+const historyInvoices = (clinic: ClinicData, now: number, random: Random, count: number) => {
+  const patients = clinic.patients.filter((p) => !p.erased_at);
+  const span = 400;
+  // Numbers below the seed's first for each branch and year.
+  const planned = Array.from({ length: count }, (_, i) => {
+    const patient = patients[random.int(patients.length)]!;
+    const daysAgo = HISTORY_ENDS_DAYS_AGO + span - Math.floor((i * span) / count);
+    return { patient, issued: dayAt(now, daysAgo, 10 * 60 + random.int(9 * 60)) };
+  });
+  const codeOf = (branchId: number) => clinic.branches.find((b) => b.id === branchId)?.code ?? 'CLN';
+  const existing = clinic.invoices.map((inv) => inv.number);
+  const next = new Map<string, number>();
+  const counts = new Map<string, number>();
+  const prefixOf = (p: (typeof planned)[number]) =>
+    `INV-${codeOf(p.patient.branch_id)}-${dateLocal(p.issued).slice(0, 4)}`;
+  for (const p of planned) counts.set(prefixOf(p), (counts.get(prefixOf(p)) ?? 0) + 1);
+  for (const [prefix, n] of counts) {
+    const branchId = clinic.branches.find((b) => prefix.startsWith(`INV-${b.code}-`))?.id ?? 0;
+    const first = lowestNumber(existing, prefix) ?? (clinic.counters.invoiceNo[branchId] ?? 0) + 1;
+    next.set(prefix, Math.max(1, first - n));
+  }
+  const made: Invoice[] = [];
+  for (const p of planned) {
+    const prefix = prefixOf(p);
+    const n = next.get(prefix)!;
+    next.set(prefix, n + 1);
+    const lines = [TREATMENTS[random.int(TREATMENTS.length)]!];
+    if (random.int(3) === 0) lines.push(TREATMENTS[5]!);
+    const totals = computeInvoice(lines, random.int(5) === 0 ? 5000 : 0);
+    const roll = random.int(10);
+    const status: Invoice['status'] = roll < 8 ? 'paid' : roll === 8 ? 'partially_paid' : 'issued';
+    const paid =
+      status === 'paid'
+        ? totals.total_halalas
+        : status === 'partially_paid'
+          ? Math.floor(totals.total_halalas / 2)
+          : 0;
+    const card = random.int(3) !== 0;
+    made.push({
+      id: random.ulid(p.issued),
+      number: `${prefix}-${String(n).padStart(6, '0')}`,
+      kind: 'simplified',
+      status,
+      patient_id: p.patient.id,
+      branch_id: p.patient.branch_id,
+      buyer_kind: p.patient.nationality === 'SA' ? 'citizen' : 'resident',
+      currency: 'SAR',
+      issued_at: isoLocal(p.issued),
+      ...totals,
+      paid_halalas: paid,
+      due_halalas: totals.total_halalas - paid,
+      payments: paid
+        ? [
+            {
+              method: card ? 'card' : 'cash',
+              scheme: card ? random.pick(['mada', 'visa', 'mastercard']) : null,
+              last4: card ? String(1000 + random.int(9000)) : null,
+              amount_halalas: paid,
+            },
+          ]
+        : [],
+      paid_at: status === 'paid' ? isoLocal(p.issued + 6 * MIN) : null,
+    });
+  }
+  clinic.invoices.unshift(...made);
+};
+
+/** Adds the history to seeded data (the seed's patients, practitioners, branches and catalogue). */
+export const seedHistory = (
+  data: { clinic: ClinicData; cashier: CashierData },
+  now: number,
+  random: Random,
+  counts: HistoryCounts,
+) => {
+  historyAppointments(data.clinic, now, random, counts.appointments);
+  historyInvoices(data.clinic, now, random, counts.invoices);
+  historyReceipts(data.cashier, now, random, counts.receipts);
+  historyCustomers(data.cashier, now, random, counts.customers);
+};
