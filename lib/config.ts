@@ -31,6 +31,18 @@ export const SETTINGS = {
   recentLimitForStatus: 25,
   /** Pages a polling trigger reads at most in one poll (100 objects each). */
   maxPollPages: 5,
+  /** Objects a page of Zapier Transfer (bulk read) asks of a list: the interfaces' maximum, one request a page. */
+  transferPageSize: 100,
+  /**
+   * The same with Include Patient Details on: each distinct patient of a page costs one more request, and the clinic
+   * allows 120 a minute while Zapier gives a page about 60 s. 25 objects make at most 26 requests a page.
+   */
+  transferPageSizeWithPatient: 25,
+  /**
+   * List pages one Transfer call reads at most while filters the interface cannot apply (or New Receipt's credit
+   * notes) leave nothing of a page: an empty answer would end the transfer.
+   */
+  transferReadsPerCall: 5,
 } as const;
 
 /**

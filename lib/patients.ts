@@ -63,27 +63,38 @@ export const fetchPatient = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   id: unknown,
+  options: PatientReadOptions = {},
 ): Promise<PatientContact> => {
   if (typeof id !== 'string' || !ULID.test(id)) return NO_PATIENT;
   try {
     const found = await clientFor(z, bundle, 'clinic').find(`/patients/${id}`);
     return found ? contactOf(patientResource.present(found)) : NO_PATIENT;
-  } catch {
+  } catch (err) {
+    if (options.throttleFails && err instanceof z.errors.ThrottledError) throw err;
     return NO_PATIENT;
   }
 };
+
+export interface PatientReadOptions {
+  /**
+   * A 429 fails the call (Zapier runs it again after Retry-After) instead of leaving the fields empty: for a page of
+   * Transfer, which Zapier can ask again, unlike a hook delivery, whose event would be lost.
+   */
+  throttleFails?: boolean;
+}
 
 /** Items with their patient, each distinct patient read once. */
 export const withPatients = async <T extends Record<string, unknown>>(
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   items: T[],
+  options: PatientReadOptions = {},
 ): Promise<Array<T & { patient: PatientContact }>> => {
   const ids = [
     ...new Set(items.map((i) => i.patient_id).filter((id): id is string => typeof id === 'string')),
   ];
   const found = new Map<string, PatientContact>();
-  for (const id of ids) found.set(id, await fetchPatient(z, bundle, id));
+  for (const id of ids) found.set(id, await fetchPatient(z, bundle, id, options));
   return items.map((i) => ({
     ...i,
     patient: (typeof i.patient_id === 'string' && found.get(i.patient_id)) || NO_PATIENT,

@@ -14,6 +14,7 @@ import {
 } from './filters';
 import { appointmentChanges, appointmentChangeFields, statusBecame } from './changes';
 import { CONSENT_CHANNEL, WITH_PATIENT, type HookExtension } from './extensions';
+import type { HistorySource } from './history';
 
 /** Where a trigger's sample comes from in the Zap editor (performList). */
 export type SampleSource =
@@ -44,11 +45,32 @@ export interface HookEvent {
   when?: (rawData: Record<string, unknown>) => boolean;
   /** What the trigger adds to its items beyond the event's data (the patient, a consent check). */
   extensions?: readonly HookExtension[];
+  /** Where its past objects come from, for Zapier Transfer; absent for events the interfaces cannot list. */
+  history?: HistorySource;
 }
 
 const recent: SampleSource = { kind: 'recent' };
 const catalogue: SampleSource = { kind: 'catalogue' };
 const patient = [WITH_PATIENT];
+
+/** Appointments of the past: GET /appointments by start time, `status` where the trigger implies one. */
+const appointments = (at: string[], status?: string, blank?: Record<string, unknown>): HistorySource => ({
+  path: '/appointments',
+  paging: 'page',
+  ...(status ? { query: { status } } : {}),
+  at,
+  ...(blank ? { blank } : {}),
+  range: { from: 'from', to: 'to', by: 'start date' },
+});
+
+/** Invoices of the past: GET /invoices by issue date. The list does not show when an invoice was paid. */
+const invoices = (status?: string): HistorySource => ({
+  path: '/invoices',
+  paging: 'page',
+  ...(status ? { query: { status }, blank: { paid_at: null } } : {}),
+  at: status ? ['paid_at', 'issued_at'] : ['issued_at'],
+  range: { from: 'issued_from', to: 'issued_to', by: 'issue date' },
+});
 
 /** An appointment.updated whose status became `status`: a trigger of its own (Zapier prefers them to "updated"). */
 const became = (
@@ -73,6 +95,8 @@ const became = (
   sampleData: { ...appointment.sample, status, updated_at: at, changes: { status: [from, status] } },
   when: statusBecame(status),
   extensions: patient,
+  // The list holds appointments in the status now, without the change that led there: no previous status.
+  history: appointments(['updated_at'], status, { previous_status: null }),
 });
 
 /** One row per event (CONTRACT §2). Adding an event is adding a row. */
@@ -89,6 +113,7 @@ export const EVENTS: readonly HookEvent[] = [
     filters: APPOINTMENT_FILTERS,
     sample: recent,
     extensions: patient,
+    history: appointments(['created_at']),
   },
   {
     key: TRIGGER.appointmentUpdated,
@@ -110,6 +135,7 @@ export const EVENTS: readonly HookEvent[] = [
       updated_at: '2026-11-24T10:24:37+03:00',
       changes: { status: ['confirmed', 'arrived'] },
     },
+    history: appointments(['updated_at']),
   },
   {
     key: TRIGGER.appointmentCancelled,
@@ -129,6 +155,7 @@ export const EVENTS: readonly HookEvent[] = [
       cancelled_at: '2026-11-23T18:12:40+03:00',
       updated_at: '2026-11-23T18:12:40+03:00',
     },
+    history: appointments(['cancelled_at', 'updated_at'], 'cancelled'),
   },
   became(
     TRIGGER.appointmentConfirmed,
@@ -173,6 +200,7 @@ export const EVENTS: readonly HookEvent[] = [
     filters: [CLINIC_BRANCH],
     sample: recent,
     extensions: patient,
+    history: invoices(),
   },
   {
     key: TRIGGER.invoicePaid,
@@ -193,6 +221,7 @@ export const EVENTS: readonly HookEvent[] = [
       due_halalas: 0,
       payments: [{ method: 'card', scheme: 'mada', last4: '4417', amount_halalas: 46000 }],
     },
+    history: invoices('paid'),
   },
   {
     key: TRIGGER.claimUpdated,
@@ -229,6 +258,13 @@ export const EVENTS: readonly HookEvent[] = [
     description: 'Triggers when a till issues a sales receipt.',
     filters: [CASHIER_BRANCH],
     sample: catalogue,
+    // The cursor holds receipts and credit notes in one sequence; New Credit Note has its own trigger.
+    history: {
+      path: '/receipts',
+      paging: 'since_id',
+      at: ['issued_at'],
+      keeps: (r) => r.kind !== 'credit_note',
+    },
   },
   {
     key: TRIGGER.creditNoteIssued,
@@ -240,6 +276,7 @@ export const EVENTS: readonly HookEvent[] = [
     description: 'Triggers when a till issues a credit note (a refund of a receipt).',
     filters: [CASHIER_BRANCH],
     sample: catalogue,
+    history: { path: '/receipts', paging: 'since_id', query: { kind: 'credit_note' }, at: ['issued_at'] },
   },
   {
     key: TRIGGER.sessionClosed,
@@ -262,6 +299,7 @@ export const EVENTS: readonly HookEvent[] = [
     description: "Triggers when an item's stock at a branch falls to or below its reorder point.",
     filters: [CASHIER_BRANCH],
     sample: { kind: 'list', path: '/stock/levels', query: { low_only: true } },
+    history: { path: '/stock/levels', paging: 'page', query: { low_only: true }, at: ['updated_at'] },
   },
   {
     key: TRIGGER.orderStatusChanged,
@@ -287,5 +325,6 @@ export const EVENTS: readonly HookEvent[] = [
     filters: [],
     sample: { kind: 'list', path: '/customers', query: {} },
     extensions: [CONSENT_CHANNEL],
+    history: { path: '/customers', paging: 'page', at: ['created_at'] },
   },
 ];

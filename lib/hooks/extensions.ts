@@ -1,4 +1,5 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import { SETTINGS } from '../config';
 import { clientFor, type Query } from '../http';
 import {
   INCLUDE_PATIENT_FIELD,
@@ -7,6 +8,7 @@ import {
   PATIENT_SAMPLE,
   fetchPatient,
   wantsPatient,
+  withPatients,
 } from '../patients';
 import type { OutputField } from '../resources/define';
 
@@ -31,8 +33,15 @@ export interface HookExtension {
     item: Item,
     at: { occurredAt?: string; listed: boolean },
   ): Promise<Item | undefined>;
-  /** Extra query of the list a trigger's samples come from. */
+  /** Extra query of the list a trigger's samples (and Transfer's pages) come from. */
   listQuery?(input: Record<string, unknown>): Query;
+  /**
+   * A page of Transfer at once: what `apply` adds to each item, in as few requests as it can, failing the call on a
+   * 429 (Zapier asks for the page again) rather than leaving fields empty. Without it, `apply` runs per item.
+   */
+  applyPage?(z: ZObject, bundle: Bundle, items: Item[]): Promise<Array<Item | undefined>>;
+  /** The largest Transfer page that keeps the extension's requests within the interface's limits. */
+  transferPageSize?(input: Record<string, unknown>): number | undefined;
 }
 
 /** The patient's name, phone, email and file number on every clinic item that carries `patient_id` (CONTRACT §8). */
@@ -44,6 +53,12 @@ export const WITH_PATIENT: HookExtension = {
     if (!wantsPatient(bundle.inputData)) return { ...item, patient: NO_PATIENT };
     return { ...item, patient: await fetchPatient(z, bundle, item.patient_id) };
   },
+  // One read per distinct patient of the page, never cached between pages: contact data stays out of z.cache.
+  async applyPage(z, bundle, items) {
+    if (!wantsPatient(bundle.inputData)) return items.map((item) => ({ ...item, patient: NO_PATIENT }));
+    return withPatients(z, bundle, items, { throttleFails: true });
+  },
+  transferPageSize: (input) => (wantsPatient(input) ? SETTINGS.transferPageSizeWithPatient : undefined),
 };
 
 /** Marketing-consent channels the cashier's customer list filters on (README, Assumptions). */

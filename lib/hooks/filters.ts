@@ -17,9 +17,12 @@ export interface Filter {
   choices?: Record<string, string>;
   /** The field must be among the item's `changed_fields` too (it "became" the value, not merely holds it). */
   changed?: boolean;
+  /** The query parameter of the event's list that takes one chosen value, so Transfer asks only for those. */
+  query?: string;
 }
 
 export const CLINIC_BRANCH: Filter = {
+  query: 'branch_id',
   key: 'branch_id',
   label: 'Branch',
   field: 'branch_id',
@@ -30,6 +33,7 @@ export const CLINIC_BRANCH: Filter = {
 };
 
 export const PRACTITIONER: Filter = {
+  query: 'practitioner_id',
   key: 'practitioner_id',
   label: 'Practitioner',
   field: 'practitioner_id',
@@ -50,6 +54,7 @@ export const APPOINTMENT_TYPE: Filter = {
 };
 
 export const CASHIER_BRANCH: Filter = {
+  query: 'branch_id',
   key: 'branch_id',
   label: 'Branch',
   field: 'branch_id',
@@ -73,6 +78,7 @@ export const APPOINTMENT_STATUSES = {
 } as const;
 
 export const NEW_STATUS: Filter = {
+  query: 'status',
   key: 'new_status',
   label: 'New Status',
   field: 'status',
@@ -121,21 +127,42 @@ const chosen = (wanted: unknown): string[] =>
     .map((v) => String(v ?? '').trim())
     .filter(Boolean);
 
-/** Whether an object passes the filters the Zap builder set (blank filters pass everything). */
+/**
+ * Whether an object passes the filters the Zap builder set (blank filters pass everything). A `history` object (a
+ * list's, for Transfer) has no record of its changes: a filter on what changed holds when the field has the value.
+ */
 export const passes = (
   filters: readonly Filter[],
   input: Record<string, unknown>,
   item: Record<string, unknown>,
+  options: { history?: boolean } = {},
 ): boolean =>
   filters.every((flt) => {
     const wanted = input[flt.key];
     if (wanted === undefined || wanted === null || chosen(wanted).length === 0) return true;
-    if (flt.changed) {
+    if (flt.changed && !options.history) {
       const changed = item.changed_fields;
       if (!Array.isArray(changed) || !changed.includes(flt.field)) return false;
     }
     return chosen(wanted).includes(String(item[flt.field] ?? ''));
   });
+
+/** The list query that applies the filters the interface can: one chosen value of a filter with a parameter. */
+export const filterQuery = (
+  filters: readonly Filter[],
+  input: Record<string, unknown>,
+): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const flt of filters) {
+    const values = input[flt.key] === undefined || input[flt.key] === null ? [] : chosen(input[flt.key]);
+    const [only] = values;
+    if (!flt.query || values.length !== 1 || only === undefined) continue;
+    // A value the list would refuse (a branch that is not a number) is left to `passes`, which keeps nothing.
+    if (flt.type === 'integer' && !/^\d+$/.test(only)) continue;
+    out[flt.query] = only;
+  }
+  return out;
+};
 
 export const filterInputFields = (filters: readonly Filter[]) =>
   filters.map((flt) => ({
