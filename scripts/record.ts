@@ -28,6 +28,7 @@ import {
   type Definition,
   type Json,
 } from '../test/fixtures';
+import { transferAll } from '../test/support/transfer';
 
 // Core reads this when it loads (quiet memory lines, no .env): set it before the app is required in main().
 process.env.NODE_ENV ??= 'test';
@@ -70,6 +71,8 @@ interface Ctx {
   /** Runs an operation's function of the app as Zapier does. */
   op(kind: 'triggers' | 'creates' | 'searches', key: string, fn: string, bundle: object): Promise<Json>;
   perform(kind: 'creates' | 'searches', key: string, inputData: object, authData?: AuthData): Promise<Json>;
+  /** Zapier Transfer of a trigger: its performList in bulk read, page 0, 1, 2… until `[]`; the pages' items. */
+  transfer(key: string, inputData?: object): Promise<Json[][]>;
   /** Runs `fn` with the app's client of an interface, inside the app (middleware and error mapper included). */
   client(
     api: Api,
@@ -108,6 +111,14 @@ const NO_INVOICE = '01JDA5N2P8R4S6T8V0W2X4Y6Z8';
 const NO_ORDER = '01JDAD4E5F6G7H8J9K0M1N2P3Q';
 const NO_SESSION = '01JDA9Z8Y7X6W5V4T3S2R1Q0P9';
 const repeat = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
+
+/** The history the transfer scenarios page through: enough for three pages of receipts and of invoices. */
+const TRANSFER_HISTORY = { receipts: 260, invoices: 250, appointments: 120, customers: 0 };
+/** Each page of paid invoices, then one read of each distinct patient of the page. */
+const TRANSFER_PAID_EXPECT = [11, 10, 5].flatMap((patients) => [
+  '200 rows',
+  ...repeat(patients, '200 object'),
+]);
 
 /** Order Lines of Create Order with the sandbox's own catalogue (variant 118, date cake by SKU, an open item). */
 const ORDER_INPUT = {
@@ -345,6 +356,36 @@ const SCENARIOS: Scenario[] = [
       await performList(c, 'stock_low');
       await performList(c, 'customer_created');
     },
+  },
+
+  /* Zapier Transfer: the sandbox's history (TRANSFER_HISTORY), paged through by the triggers' performList. */
+  {
+    // The cursor: three pages of receipts and credit notes, the receipts kept; the call after the last makes none.
+    name: 'transfer-receipts',
+    expect: repeat(3, '200 rows'),
+    sandbox: { history: TRANSFER_HISTORY },
+    run: (c) => c.transfer('receipt_issued'),
+  },
+  {
+    // By page, without the patient: 100 a page.
+    name: 'transfer-invoices',
+    expect: repeat(3, '200 rows'),
+    sandbox: { history: TRANSFER_HISTORY },
+    run: (c) => c.transfer('invoice_issued', { include_patient: 'false' }),
+  },
+  {
+    // With the patient: 25 a page, each distinct patient of a page read once; two months of paid invoices.
+    name: 'transfer-invoices-paid-patients',
+    expect: TRANSFER_PAID_EXPECT,
+    sandbox: { history: TRANSFER_HISTORY },
+    run: (c) => c.transfer('invoice_paid', { transfer_from: '2026-01-01', transfer_to: '2026-05-01' }),
+  },
+  {
+    // A status trigger: appointments completed now, without the change that led there.
+    name: 'transfer-appointments-completed',
+    expect: ['200 rows'],
+    sandbox: { history: TRANSFER_HISTORY },
+    run: (c) => c.transfer('appointment_completed', { include_patient: 'false' }),
   },
 
   /* Searches: found, not found, refused. */
@@ -997,6 +1038,8 @@ const main = async () => {
       },
       perform: (kind, key, inputData, authData = auth()) =>
         ctx.op(kind, key, 'perform', { authData, inputData, meta: { zap: { id: 'record' } } }),
+      transfer: (key, inputData = {}) =>
+        transferAll(tester, app.triggers[key]!.operation.performList as Fn, { authData: auth(), inputData }),
       client: (api, fn, authData = auth()) =>
         tester(((z: never, bundle: never) => fn(clientFor(z, bundle, api))) as Fn, { authData }),
       control: async (path, body, method) => {
