@@ -1,0 +1,424 @@
+/*
+ * Zapier Transfer: performList in bulk read pages through a trigger's history, oldest first, then answers []. The
+ * answers are recorded from the sandbox's history (scripts/record.ts, transfer-*); each test asserts the requests
+ * it expects, page by page, and compares every item with the item a live delivery of the same object makes.
+ */
+import App from '../index';
+import { EVENTS, type HookEvent } from '../lib/hooks/events';
+import type { SubscribeData } from '../lib/hooks/factory';
+import { sampleKeysOf } from '../scripts/checks/definition';
+import { body, definition, delivered, pathOf, queryOf, recorded, reply, type Json } from './fixtures';
+import {
+  appTester,
+  AUTH,
+  cashierApi,
+  cashierPath,
+  clinicApi,
+  clinicPath,
+  contactOf,
+  delivery,
+  messageOf,
+  useNock,
+} from './helpers';
+import { cursorStandIn, transferAll, transferPage } from './support/transfer';
+
+useNock();
+beforeEach(() => {
+  (appTester as unknown as { zcacheTestObj: object }).zcacheTestObj = {};
+});
+
+type Fn = (z: unknown, bundle: unknown) => unknown;
+type Item = Record<string, Json>;
+const tester = (fn: Fn, bundle: object) => appTester(fn as never, bundle as never) as Promise<unknown>;
+interface HookOp {
+  perform: Fn;
+  performList: Fn;
+  canPaginate?: boolean;
+}
+const operation = (key: string) =>
+  (App.triggers as unknown as Record<string, { operation: HookOp }>)[key]!.operation;
+const rowOf = (key: string): HookEvent => EVENTS.find((e) => e.key === key)!;
+const transfer = (key: string, inputData: object = {}) =>
+  transferAll<Item>(tester, operation(key).performList, { authData: AUTH, inputData });
+
+/** Every list page a scenario recorded, in order (its patient reads left out). */
+const listPages = (scenario: string) =>
+  recorded(scenario)
+    .map((d, i) => ({ d, i }))
+    .filter(({ d }) => Array.isArray(d.response?.data));
+
+const SECRET = 'whsec_transfer';
+const TARGET_PATH = '/hooks/standard/1234/abcd5678/';
+
+/**
+ * The item perform makes of a signed delivery of `data`, in the envelope of the event's recorded delivery (the
+ * live path the history items must look like).
+ */
+const liveItem = async (def: HookEvent, data: Item, inputData: object, n: number): Promise<Item> => {
+  const subscribeData: SubscribeData = {
+    id: 77,
+    secret: SECRET,
+    target_path: TARGET_PATH,
+    event: def.event,
+    api: def.api,
+  };
+  const envelope = { ...delivered(def.event), id: `evt_transfer_${n}`, data };
+  const [item] = (await tester(operation(def.key).perform, {
+    authData: AUTH,
+    inputData,
+    subscribeData,
+    ...delivery({ secret: SECRET, path: TARGET_PATH, envelope }),
+  })) as Item[];
+  return item!;
+};
+
+/** What only the live path knows: the delivery's event id and time, and what history leaves empty. */
+const withoutEventFacts = (item: Item, more: string[] = []) => {
+  const { event_id: _id, occurred_at: _at, ...rest } = item;
+  for (const k of more) delete rest[k];
+  return rest;
+};
+
+describe('New Receipt: the receipts cursor', () => {
+  const scenario = 'transfer-receipts';
+  const pages = listPages(scenario);
+
+  const expectPages = () => {
+    pages.forEach(({ i }, n) => {
+      const since = n === 0 ? {} : { since_id: body(scenario, pages[n - 1]!.i).meta.next_since_id };
+      cashierApi()
+        .get(cashierPath('/receipts'))
+        .query({ ...since, per_page: 100 })
+        .reply(...reply(scenario, i));
+    });
+  };
+
+  it('moves every receipt once, oldest first (arrival order), 100 a request, then []', async () => {
+    expectPages();
+    const result = await transfer('receipt_issued');
+    const listed: Item[] = pages.flatMap(({ i }) => body(scenario, i).data);
+    const receipts = listed.filter((r) => r.kind !== 'credit_note');
+    expect(receipts.length).toBeGreaterThanOrEqual(250);
+    expect(listed.length - receipts.length).toBeGreaterThan(0); // the cursor also holds credit notes
+    // One call per recorded page, then one more that asks nothing (the cursor said there was no more).
+    expect(result.map((p) => p.length)).toEqual([
+      ...pages.map(({ i }) => body(scenario, i).data.filter((r: Item) => r.kind !== 'credit_note').length),
+      0,
+    ]);
+    const items = result.flat();
+    expect(items.map((r) => r.id)).toEqual(receipts.map((r) => r.id));
+    expect(new Set(items.map((r) => r.id)).size).toBe(items.length);
+    expect(body(scenario, pages.at(-1)!.i).meta.has_more).toBe(false);
+  });
+
+  it('gives each receipt exactly as a live delivery of it, its own time as occurred_at', async () => {
+    expectPages();
+    const items = (await transfer('receipt_issued')).flat();
+    const def = rowOf('receipt_issued');
+    const live = await liveItem(def, delivered('receipt.issued').data, {}, 0);
+    const keys = sampleKeysOf(live).sort();
+    for (const [n, item] of items.entries()) {
+      if (n < 5 || n % 50 === 0) {
+        const listed = pages.flatMap(({ i }) => body(scenario, i).data).find((r: Item) => r.id === item.id);
+        expect(withoutEventFacts(item)).toEqual(withoutEventFacts(await liveItem(def, listed, {}, n + 1)));
+      }
+      expect(sampleKeysOf(item).sort()).toEqual(keys);
+      expect(item.event_id).toBe(`receipt.issued:${item.id}`);
+      expect(item.occurred_at).toBe(item.issued_at);
+    }
+  });
+
+  it('New Credit Note asks the cursor for credit notes only', async () => {
+    const first = definition(scenario, pages[0]!.i);
+    const notes = first.response.data.filter((r: Item) => r.kind === 'credit_note');
+    // hand-built: the recorded page's credit notes, as the cursor answers kind=credit_note at its end.
+    cashierApi()
+      .get(cashierPath('/receipts'))
+      .query({ kind: 'credit_note', per_page: 100 })
+      .reply(200, { data: notes, meta: { next_since_id: notes.at(-1).id, has_more: false, per_page: 100 } });
+    const result = await transfer('credit_note_issued');
+    expect(result.map((p) => p.map((r) => r.id))).toEqual([notes.map((r: Item) => r.id), []]);
+  });
+
+  it('page 0 starts from the beginning whatever an earlier transfer left in the cursor', async () => {
+    cashierApi()
+      .get(cashierPath('/receipts'))
+      .query({ per_page: 100 })
+      .reply(...reply(scenario, pages[0]!.i));
+    const stale = cursorStandIn(JSON.stringify({ since: body(scenario, pages[1]!.i).meta.next_since_id }));
+    const items = await transferPage<Item>(
+      tester,
+      operation('receipt_issued').performList,
+      { authData: AUTH },
+      0,
+      stale,
+    );
+    expect(items[0]!.id).toBe(body(scenario, pages[0]!.i).data[0].id);
+    expect(JSON.parse(stale.value!)).toEqual({ since: body(scenario, pages[0]!.i).meta.next_since_id });
+  });
+
+  it('a later page without the cursor Zapier keeps says the place is lost, and asks nothing', async () => {
+    await expect(
+      transferPage(tester, operation('receipt_issued').performList, { authData: AUTH }, 3, cursorStandIn()),
+    ).rejects.toThrow(/no longer holds where this transfer stopped/);
+  });
+
+  it('a page of credit notes only is followed at once by the next, in the same call', async () => {
+    const first = body(scenario, pages[0]!.i);
+    const notes = first.data.filter((r: Item) => r.kind === 'credit_note');
+    const receipts = first.data.filter((r: Item) => r.kind !== 'credit_note');
+    // hand-built: a cursor page that happens to hold credit notes only, then the receipts after them.
+    cashierApi()
+      .get(cashierPath('/receipts'))
+      .query({ per_page: 100 })
+      .reply(200, { data: notes, meta: { next_since_id: notes.at(-1).id, has_more: true, per_page: 100 } });
+    cashierApi()
+      .get(cashierPath('/receipts'))
+      .query({ since_id: notes.at(-1).id, per_page: 100 })
+      .reply(200, { data: receipts, meta: { next_since_id: 'R-LAST', has_more: true, per_page: 100 } });
+    const cursor = cursorStandIn();
+    const items = await transferPage<Item>(
+      tester,
+      operation('receipt_issued').performList,
+      { authData: AUTH },
+      0,
+      cursor,
+    );
+    expect(items.map((r) => r.id)).toEqual(receipts.map((r: Item) => r.id));
+    expect(JSON.parse(cursor.value!)).toEqual({ since: 'R-LAST' });
+  });
+
+  it('asks the interface for the branch the Zap filters on', async () => {
+    const first = body(scenario, pages[0]!.i);
+    // hand-built: the recorded page's receipts of branch 2, as the cursor answers branch_id=2.
+    const branch2 = first.data.filter((r: Item) => r.branch_id === 2);
+    cashierApi()
+      .get(cashierPath('/receipts'))
+      .query({ branch_id: '2', per_page: 100 })
+      .reply(200, { data: branch2, meta: { next_since_id: first.meta.next_since_id, has_more: false } });
+    const result = await transfer('receipt_issued', { branch_id: '2' });
+    expect(result.flat().map((r) => r.id)).toEqual(
+      branch2.filter((r: Item) => r.kind !== 'credit_note').map((r: Item) => r.id),
+    );
+  });
+});
+
+describe('New Invoice: pages of the invoices list', () => {
+  const scenario = 'transfer-invoices';
+  const pages = listPages(scenario);
+  const expectPages = () =>
+    pages.forEach(({ i }, n) =>
+      clinicApi()
+        .get(clinicPath('/invoices'))
+        .query({ page: n + 1, per_page: 100 })
+        .reply(...reply(scenario, i)),
+    );
+
+  it('moves every invoice once, oldest first, 100 a page, then []', async () => {
+    expectPages();
+    const result = await transfer('invoice_issued', { include_patient: 'false' });
+    const listed: Item[] = pages.flatMap(({ i }) => body(scenario, i).data);
+    expect(listed.length).toBeGreaterThanOrEqual(250);
+    expect(body(scenario, pages[0]!.i).meta.total).toBe(listed.length);
+    expect(result.map((p) => p.length)).toEqual([...pages.map(({ i }) => body(scenario, i).data.length), 0]);
+    const items = result.flat();
+    expect(items.map((r) => r.id)).toEqual(listed.map((r) => r.id));
+    expect(new Set(items.map((r) => r.id)).size).toBe(items.length);
+    const times = items.map((r) => Date.parse(r.issued_at));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it('gives each invoice exactly as a live delivery of it', async () => {
+    expectPages();
+    const input = { include_patient: 'false' };
+    const items = (await transfer('invoice_issued', input)).flat();
+    const def = rowOf('invoice_issued');
+    const keys = Object.keys(await liveItem(def, delivered('invoice.issued').data, input, 0)).sort();
+    const listed: Item[] = pages.flatMap(({ i }) => body(scenario, i).data);
+    for (const [n, item] of items.entries()) {
+      expect(Object.keys(item).sort()).toEqual(keys);
+      if (n < 5 || n % 25 === 0) {
+        expect(withoutEventFacts(item)).toEqual(
+          withoutEventFacts(await liveItem(def, listed[n]!, input, n + 1)),
+        );
+      }
+      expect(item.occurred_at).toBe(item.issued_at);
+    }
+  });
+
+  it('checks Transfer From and Transfer Before before any request', async () => {
+    const run = transfer('invoice_issued', { transfer_from: '2026-03-01', transfer_to: '2026-02-30' });
+    await expect(run).rejects.toThrow(/Transfer Before: is not a real date/);
+    const order = transfer('invoice_issued', { transfer_from: '2026-03-01', transfer_to: '2026-02-01' });
+    await expect(order).rejects.toThrow(/Transfer Before: must be later than Transfer From/);
+  });
+});
+
+describe('Invoice Paid with Include Patient Details: 25 a page, each patient read once a page', () => {
+  const scenario = 'transfer-invoices-paid-patients';
+  const all = recorded(scenario);
+  const pages = listPages(scenario);
+  const input = { transfer_from: '2026-01-01', transfer_to: '2026-05-01' };
+
+  const expectAll = () =>
+    all.forEach((d, i) => {
+      if (Array.isArray(d.response?.data)) {
+        clinicApi()
+          .get(clinicPath('/invoices'))
+          .query({
+            status: 'paid',
+            issued_from: '2026-01-01',
+            issued_to: '2026-05-01',
+            page: pages.findIndex((p) => p.i === i) + 1,
+            per_page: 25,
+          })
+          .reply(...reply(scenario, i));
+      } else {
+        clinicApi()
+          .get(clinicPath(pathOf(d)))
+          .reply(...reply(scenario, i));
+      }
+    });
+
+  it('moves the paid invoices of the dates given with their patients, reading each distinct patient once a page', async () => {
+    expectAll();
+    const result = await transfer('invoice_paid', input);
+    expect(result.map((p) => p.length)).toEqual([...pages.map(({ i }) => body(scenario, i).data.length), 0]);
+    expect(result.slice(0, -1).every((p) => p.length <= 25)).toBe(true);
+    pages.forEach(({ i }, n) => {
+      const next = pages[n + 1]?.i ?? all.length;
+      const reads = all.slice(i + 1, next).map((d) => d.path.split('/').at(-1));
+      const patients = [...new Set(body(scenario, i).data.map((r: Item) => r.patient_id))];
+      expect(reads).toEqual(patients);
+    });
+    const contacts = new Map(
+      all
+        .filter((d) => !Array.isArray(d.response?.data))
+        // A patient without consent has no phone or email in the answer: empty fields on the item.
+        .map((d) => [
+          d.response.data.id,
+          Object.fromEntries(Object.entries(contactOf(d.response.data)).map(([k, v]) => [k, v ?? null])),
+        ]),
+    );
+    for (const item of result.flat()) {
+      expect(item.status).toBe('paid');
+      expect(item.issued_at >= '2026-01-01' && item.issued_at < '2026-05-01').toBe(true);
+      expect(item.patient).toEqual(contacts.get(item.patient_id));
+      // The list does not show when an invoice was paid: empty, as the key a live item has.
+      expect(item.paid_at).toBeNull();
+      expect(item.occurred_at).toBe(item.issued_at);
+    }
+  });
+
+  it('has the keys of a live Invoice Paid item', async () => {
+    expectAll();
+    const [first] = (await transfer('invoice_paid', input)).flat();
+    // The live delivery's patient, answered with a recorded patient (only the keys are compared).
+    clinicApi()
+      .get(clinicPath(`/patients/${delivered('invoice.paid').data.patient_id}`))
+      .reply(...reply(scenario, 1));
+    const live = await liveItem(rowOf('invoice_paid'), delivered('invoice.paid').data, {}, 0);
+    expect(live.paid_at).toEqual(expect.any(String));
+    expect(sampleKeysOf(first).sort()).toEqual(sampleKeysOf(live).sort());
+  });
+
+  it('a 429 on a patient read fails the page for Zapier to ask again, and keeps the place', async () => {
+    const [page] = pages;
+    clinicApi()
+      .get(clinicPath('/invoices'))
+      .query(queryOf(definition(scenario, page!.i)))
+      .reply(...reply(scenario, page!.i));
+    clinicApi()
+      .get(clinicPath(pathOf(definition(scenario, 1))))
+      .reply(...reply('clinic-errors-en', { status: 429 }));
+    const cursor = cursorStandIn();
+    const run = transferPage(
+      tester,
+      operation('invoice_paid').performList,
+      { authData: AUTH, inputData: input },
+      0,
+      cursor,
+    );
+    await expect(run).rejects.toMatchObject({ name: 'ThrottledError' });
+    expect(cursor.value).toBeNull();
+  });
+});
+
+describe('a status trigger: Appointment Completed', () => {
+  const scenario = 'transfer-appointments-completed';
+  const pages = listPages(scenario);
+
+  it('moves the appointments completed now, with no change record: changed_fields empty, previous_status null', async () => {
+    pages.forEach(({ i }, n) =>
+      clinicApi()
+        .get(clinicPath('/appointments'))
+        .query({ status: 'completed', page: n + 1, per_page: 100 })
+        .reply(...reply(scenario, i)),
+    );
+    const input = { include_patient: 'false' };
+    const result = await transfer('appointment_completed', input);
+    const listed: Item[] = pages.flatMap(({ i }) => body(scenario, i).data);
+    expect(result.flat().map((a) => a.id)).toEqual(listed.map((a) => a.id));
+    expect(result.at(-1)).toEqual([]);
+    const def = rowOf('appointment_completed');
+    // The live item of the same appointment, delivered as an update whose status became completed.
+    const live = await liveItem(
+      def,
+      { ...listed[0], changes: { status: ['in_progress', 'completed'] } },
+      input,
+      0,
+    );
+    const [first] = result[0]!;
+    expect(Object.keys(first!).sort()).toEqual(Object.keys(live).sort());
+    expect(first).toMatchObject({
+      changed_fields: [],
+      previous_status: null,
+      occurred_at: listed[0]!.updated_at,
+    });
+    expect(withoutEventFacts(first!, ['changed_fields', 'previous_status'])).toEqual(
+      withoutEventFacts(live, ['changed_fields', 'previous_status']),
+    );
+  });
+});
+
+describe('outside a transfer, and events without a list', () => {
+  it('every trigger with a list can page (z.cursor keeps the place); the others cannot', () => {
+    for (const def of EVENTS) expect(!!operation(def.key).canPaginate).toBe(!!def.history);
+    expect(EVENTS.filter((e) => !e.history).map((e) => e.key)).toEqual([
+      'claim_updated',
+      'patient_erased',
+      'session_closed',
+      'order_status_changed',
+    ]);
+  });
+
+  it.each(EVENTS.filter((e) => !e.history).map((e) => [e.key] as const))(
+    '%s has no past to move: [] at once, nothing asked',
+    async (key) => {
+      await expect(transfer(key)).resolves.toEqual([[]]);
+    },
+  );
+
+  it.each(EVENTS.filter((e) => e.history).map((e) => [e.key] as const))(
+    '%s: "load more" outside a transfer asks nothing and finds nothing beyond the recent objects',
+    async (key) => {
+      const items = await tester(operation(key).performList, {
+        authData: AUTH,
+        inputData: {},
+        meta: { page: 1 },
+      });
+      expect(items).toEqual([]);
+    },
+  );
+
+  it('the message of a lost place is the app’s own, in the connection’s language', async () => {
+    const error = await transferPage(
+      tester,
+      operation('invoice_issued').performList,
+      { authData: { ...AUTH, language: 'ar' } },
+      2,
+      cursorStandIn('not json'),
+    ).catch((e: unknown) => e);
+    expect(messageOf(error)).toMatch(/ابدأ النقل من جديد/);
+  });
+});
