@@ -3,7 +3,8 @@
  *   1. cold start of the built app against a minimal one-trigger app on the same core, and the shipped size;
  *   2. calls per operation, counted at the sandbox;
  *   3. hook perform throughput (verified, deduplicated, parsed deliveries per second) for 1 KB and 100 KB bodies;
- *   4. a burst of 300 actions against the 120-a-minute limit: every action done once, by honouring Retry-After.
+ *   4. a burst of 300 actions against the 120-a-minute limit: every action done once, by honouring Retry-After;
+ *   5. Zapier Transfer: calls and time to move 1,000 receipts (and invoices, with and without their patients).
  * Run after `npm run build` (the npm script does it). Nothing here is a test: it prints what it measured.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import { EVENTS } from '../lib/hooks/events';
 import { makePerform, type SubscribeData } from '../lib/hooks/factory';
 import { sign } from '../lib/signature';
 import { startSandbox, type Sandbox } from '../sandbox';
+import { cursorStandIn, transferPage } from '../test/support/transfer';
 
 const root = join(__dirname, '..');
 const nodeBin = process.execPath;
@@ -361,6 +363,109 @@ const burst = async () => {
   }
 };
 
+// ---------------------------------------------------------------- 5. Zapier Transfer (bulk read)
+/**
+ * Transfer as Zapier runs it: performList in bulk read, page 0, 1, 2… until [], the cursor kept between pages, a
+ * ThrottledError answered by asking the same page again after its delay. Requests are counted at the sandbox.
+ */
+const transfer = async () => {
+  const timeScale = Number(process.env.BENCH_TIME_SCALE ?? 10);
+  // 975 past sales receipts and the seed’s 25 of the last day: 1,000 receipts (and the credit notes between them).
+  const sb = await startSandbox({
+    port: 0,
+    quiet: true,
+    timeScale,
+    holdBackMs: 0,
+    history: { receipts: 975, invoices: 600, appointments: 40, customers: 0 },
+  });
+  try {
+    const authData = {
+      clinic_api_token: sb.tokens.clinicOwner,
+      cashier_api_token: sb.tokens.cashierOwner,
+      clinic_base_url: sb.clinicBaseUrl,
+      cashier_base_url: sb.cashierBaseUrl,
+    };
+    const tester = createAppTester(App) as unknown as (fn: Fn, bundle: object) => Promise<unknown>;
+    const rows: Array<Array<string | number>> = [];
+    const run = async (name: string, key: string, inputData: object, api: RegExp) => {
+      sb.resetRequests();
+      const cursor = cursorStandIn();
+      const ids: unknown[] = [];
+      let pages = 0;
+      let throttled = 0;
+      let slowest = 0;
+      let most = 0;
+      const started = Date.now();
+      for (let page = 0; ;) {
+        const before = sb.requestCount();
+        const t = Date.now();
+        let items: Array<{ id: unknown }>;
+        try {
+          items = await transferPage(
+            tester,
+            ops('triggers')[key]!.operation.performList!,
+            { authData, inputData },
+            page,
+            cursor,
+          );
+        } catch (e) {
+          // What Zapier does with a ThrottledError: the same page again after the delay it carries.
+          if ((e as Error).name !== 'ThrottledError') throw e;
+          throttled += 1;
+          const delay = Number(JSON.parse((e as Error).message).delay ?? 60);
+          await new Promise((r) => setTimeout(r, (delay * 1000) / timeScale));
+          continue;
+        }
+        slowest = Math.max(slowest, Date.now() - t);
+        most = Math.max(most, sb.requestCount() - before);
+        pages += 1;
+        if (!items.length) break;
+        ids.push(...items.map((i) => i.id));
+        page += 1;
+      }
+      const ms = Date.now() - started;
+      rows.push([
+        name,
+        ids.length,
+        new Set(ids).size === ids.length ? 'once each' : 'REPEATS',
+        pages,
+        sb.requestCount({ path: api }),
+        sb.requestCount(),
+        most,
+        throttled,
+        `${(ms / 1000).toFixed(1)} s`,
+        `${slowest} ms`,
+      ]);
+    };
+    await run('New Receipt (cursor, 100 a page)', 'receipt_issued', {}, /\/receipts$/);
+    await run(
+      'New Invoice, no patient (100 a page)',
+      'invoice_issued',
+      { include_patient: 'false' },
+      /\/invoices$/,
+    );
+    await run('Invoice Paid with patients (25 a page)', 'invoice_paid', {}, /\/invoices$/);
+    table(
+      `Zapier Transfer against 120 requests a minute (sandbox clock ×${timeScale}; 429s waited out at that speed)`,
+      [
+        'transfer',
+        'objects',
+        '',
+        'calls',
+        'list requests',
+        'all requests',
+        'most in a call',
+        '429s',
+        'real time',
+        'slowest call',
+      ],
+      rows,
+    );
+  } finally {
+    await sb.close();
+  }
+};
+
 const main = async () => {
   console.log(
     `# Benchmarks (${new Date().toISOString()}, Node ${process.versions.node}, ${cpus().length} cores)`,
@@ -375,6 +480,7 @@ const main = async () => {
   }
   await throughput();
   await burst();
+  await transfer();
   if (over) console.log(`\n${over} operation(s) over their calls goal.`);
 };
 
