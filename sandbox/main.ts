@@ -1,6 +1,6 @@
 /**
  * `npm run sandbox [-- --port 4010 --time-scale 1 --hold-back-ms 2000 --rate-limit 120 --webhook-limit 20
- * --planned "GET /patients" --start-time 2026-11-21T09:00:00+03:00 --no-seed --quiet]`
+ * --planned "GET /patients" --start-time 2026-11-21T09:00:00+03:00 --no-seed --history --quiet]`
  * The port also comes from SANDBOX_PORT. Listens on 127.0.0.1 only.
  */
 import { startSandbox, type SandboxOptions } from './server';
@@ -14,6 +14,7 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --webhook-limit N      subscriptions per account and interface (default 20)
   --planned "GET /path"  mark a clinic endpoint planned (501); repeatable
   --no-seed              tokens and reference data only
+  --history              months of past receipts, invoices, appointments and customers (for Zapier Transfer)
   --quiet                no log lines`;
 
 const parseArgs = (argv: string[]): SandboxOptions => {
@@ -56,6 +57,9 @@ const parseArgs = (argv: string[]): SandboxOptions => {
         break;
       case '--no-seed':
         options.seed = false;
+        break;
+      case '--history':
+        options.history = true;
         break;
       case '--quiet':
         options.quiet = true;

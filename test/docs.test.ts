@@ -49,7 +49,13 @@ describe('docs/clinic.md and docs/cashier.md', () => {
 
   it('are linked from the README, with the maintainers’ pages', () => {
     const readme = read('README.md');
-    for (const page of ['docs/clinic.md', 'docs/cashier.md', 'docs/publishing.md', 'docs/app-listing.md']) {
+    for (const page of [
+      'docs/clinic.md',
+      'docs/cashier.md',
+      'docs/publishing.md',
+      'docs/app-listing.md',
+      'docs/transfer.md',
+    ]) {
       expect(readme).toContain(`](${page})`);
       expect(existsSync(path.resolve(ROOT, page))).toBe(true);
     }
