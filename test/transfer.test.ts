@@ -246,6 +246,58 @@ describe('New Invoice: pages of the invoices list', () => {
     }
   });
 
+  it('reads on in the same call while a filter the list cannot apply keeps nothing, then goes on from there', async () => {
+    const [first, second] = pages;
+    const all: Item[] = body(scenario, second!.i).data;
+    const branch2 = all.filter((inv) => inv.branch_id === 2);
+    // hand-built: page 1 holds no invoice of the two branches chosen (several values: the app checks them), page 2 some.
+    clinicApi()
+      .get(clinicPath('/invoices'))
+      .query({ page: 1, per_page: 100 })
+      .reply(200, {
+        ...body(scenario, first!.i),
+        data: body(scenario, first!.i).data.map((i: Item) => ({ ...i, branch_id: 1 })),
+      });
+    clinicApi()
+      .get(clinicPath('/invoices'))
+      .query({ page: 2, per_page: 100 })
+      .reply(...reply(scenario, second!.i));
+    const cursor = cursorStandIn();
+    const input = { include_patient: 'false', branch_id: '2,3' };
+    const items = await transferPage<Item>(
+      tester,
+      operation('invoice_issued').performList,
+      { authData: AUTH, inputData: input },
+      0,
+      cursor,
+    );
+    expect(items.map((i) => i.id)).toEqual(branch2.map((i) => i.id));
+    expect(JSON.parse(cursor.value!)).toEqual({ page: 3 });
+  });
+
+  it('stops with a message after 5 pages that keep nothing, keeping the place', async () => {
+    const [first] = pages;
+    // hand-built: five full pages of branch 1 only, of 1,000 invoices, as a long run of one branch would answer.
+    const recordedPage = body(scenario, first!.i);
+    const branch1 = {
+      data: recordedPage.data.map((i: Item) => ({ ...i, branch_id: 1 })),
+      meta: { ...recordedPage.meta, total: 1000 },
+    };
+    for (let page = 1; page <= 5; page += 1) {
+      clinicApi().get(clinicPath('/invoices')).query({ page, per_page: 100 }).reply(200, branch1);
+    }
+    const cursor = cursorStandIn();
+    const run = transferPage(
+      tester,
+      operation('invoice_issued').performList,
+      { authData: AUTH, inputData: { include_patient: 'false', branch_id: '2,3' } },
+      0,
+      cursor,
+    );
+    await expect(run).rejects.toThrow(/None of the next 500 objects passed this Zap's filters/);
+    expect(JSON.parse(cursor.value!)).toEqual({ page: 6 });
+  });
+
   it('checks Transfer From and Transfer Before before any request', async () => {
     const run = transfer('invoice_issued', { transfer_from: '2026-03-01', transfer_to: '2026-02-30' });
     await expect(run).rejects.toThrow(/Transfer Before: is not a real date/);

@@ -315,10 +315,11 @@ const readHistory = async (def: HookEvent, source: HistorySource, z: ZObject, bu
   if ('done' in position) return [];
   // Saved, so a call Zapier makes again goes on from here.
   await savePosition(z, position);
+  const scanned = SETTINGS.transferReadsPerCall * perPage;
   throw new z.errors.Error(
     say(languageOf(bundle), {
-      en: `No ${def.noun.toLowerCase()} in the next ${SETTINGS.transferReadsPerCall * perPage} passed this Zap's filters; the transfer stopped here. Limit it with Transfer From and Transfer Before, or clear a filter, and start again.`,
-      ar: `لم يجتز أيٌّ من ${SETTINGS.transferReadsPerCall * perPage} عنصرًا التالية مرشحات هذا الزاب؛ فتوقف النقل هنا. حدّده بتاريخَي Transfer From وTransfer Before أو أزل مرشحًا، ثم ابدأ من جديد.`,
+      en: `None of the next ${scanned} objects passed this Zap's filters, so the transfer stopped here. ${source.range ? 'Limit it with Transfer From and Transfer Before, or clear a filter,' : 'Clear a filter'} and start again.`,
+      ar: `لم يجتز أيٌّ من العناصر الـ${scanned} التالية مرشحات هذا الزاب، فتوقف النقل هنا. ${source.range ? 'حدّده بتاريخَي Transfer From وTransfer Before أو أزل مرشحًا،' : 'أزل مرشحًا'} ثم ابدأ من جديد.`,
     }),
     'transfer_filtered_out',
     400,
