@@ -23,11 +23,16 @@ afterAll(async () => {
 const patientOf = async (id: string) => (await w.clinic(`/patients/${id}`)).body.data;
 const appointmentOf = async (id: string) => (await w.clinic(`/appointments/${id}`)).body.data;
 
-/** A Zap maps the patient's names and phone: present, as the clinic holds them, the phone in E.164. */
+/** A Zap maps the patient's names, phone and file number: as the clinic holds them, the phone in E.164. */
 const expectPatient = (got: Json, held: Json) => {
   expect(held.name_en).toMatch(/\S/);
   expect(held.phone).toMatch(E164);
-  expect(got).toMatchObject({ name_en: held.name_en, name_ar: held.name_ar, phone: held.phone });
+  expect(got).toMatchObject({
+    name_en: held.name_en,
+    name_ar: held.name_ar,
+    phone: held.phone,
+    file_no: held.file_no,
+  });
   expect(got.name_ar).toMatch(ARABIC);
 };
 
@@ -165,6 +170,8 @@ describe('recipe 3: Invoice Paid → accounting invoice', () => {
     expect(more).toEqual([]);
     const held = (await w.clinic(`/invoices/${id}`)).body.data;
     expect(item).toMatchObject({ id, number: held.number, status: 'paid', issued_at: held.issued_at });
+    // The interface's invoice has no paid_at (only the invoice.paid event does).
+    expect(item.paid_at).toMatch(OFFSET);
     expect(item.number).toMatch(/\S/);
     expectSar(item, held, [
       'subtotal_halalas',
@@ -220,7 +227,14 @@ describe('recipe 4: New Receipt → one spreadsheet row per line', () => {
     });
     expect(more).toEqual([]);
     const held = (await w.cashier(`/receipts/${id}`)).body.data;
-    expect(item).toMatchObject({ id, number: held.number, issued_at: held.issued_at });
+    expect(item).toMatchObject({
+      id,
+      number: held.number,
+      issued_at: held.issued_at,
+      business_date: held.business_date,
+      branch_id: 2,
+    });
+    expect(item.business_date).toMatch(/^\d{4}-\d\d-\d\d$/);
     expectSar(item, held, ['subtotal_halalas', 'tax_halalas', 'total_halalas']);
     expect(item.lines).toHaveLength(2);
     held.lines.forEach((line: Json, i: number) => {
@@ -305,6 +319,7 @@ describe('recipe 6: web form → Book Appointment', () => {
         appointment_type_id: type.id,
         starts_at: startsAt,
         note: 'Web form',
+        external_ref: `form-response-${form.e164}`,
       });
       const held = await appointmentOf(booked.id);
       expect(booked).toMatchObject({
@@ -312,6 +327,8 @@ describe('recipe 6: web form → Book Appointment', () => {
         id: held.id,
         patient_id: held.patient_id,
         status: 'booked',
+        note: 'Web form',
+        external_ref: `form-response-${form.e164}`,
         starts_at: startsAt,
         branch_id: Number(branch.id),
         appointment_type_id: Number(type.id),
