@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inputFieldsOf, loadDefinition, operationsOf } from '../scripts/checks/definition';
+import { inputFieldsOf, loadDefinition, operationsOf, staticFields } from '../scripts/checks/definition';
 import { DOC_PATHS, interfaceOf } from '../scripts/generate-docs';
 import { App } from './helpers';
 
@@ -52,6 +52,7 @@ describe('docs/clinic.md and docs/cashier.md', () => {
     for (const page of [
       'docs/clinic.md',
       'docs/cashier.md',
+      'docs/recipes.md',
       'docs/publishing.md',
       'docs/app-listing.md',
       'docs/transfer.md',
@@ -60,6 +61,70 @@ describe('docs/clinic.md and docs/cashier.md', () => {
       expect(existsSync(path.resolve(ROOT, page))).toBe(true);
     }
   });
+});
+
+describe('docs/recipes.md', () => {
+  const recipes = read('docs/recipes.md')
+    .split(/\n(?=## \d+\. )/)
+    .slice(1);
+
+  /** Labels by key of what a Zap maps from or into the step: outputs, and an action's inputs (line items too). */
+  const labelsOf = (kind: 'triggers' | 'creates', key: string): Map<string, Set<string>> => {
+    const op = definition[kind][key]!.operation;
+    const inputs =
+      kind === 'creates'
+        ? inputFieldsOf(definition, ['creates']).filter((ref) => ref.where.startsWith(`creates.${key}.`))
+        : [];
+    const labels = new Map<string, Set<string>>();
+    const add = (k: string, label = '') => labels.set(k, (labels.get(k) ?? new Set()).add(label));
+    for (const f of staticFields(op.outputFields)) add(f.key, f.label);
+    for (const { path: k, field } of inputs) add(k, field.label);
+    return labels;
+  };
+
+  /** The rows of every table of a section, as {column heading: cell}. */
+  const rowsOf = (section: string) =>
+    section
+      .split(/\n\n/)
+      .filter((block) => block.startsWith('|'))
+      .flatMap((table) => {
+        const [head, , ...body] = table.split('\n').map((line) =>
+          line
+            .split('|')
+            .slice(1, -1)
+            .map((cell) => cell.trim()),
+        );
+        return body.map((cells) => Object.fromEntries(head!.map((h, i) => [h, cells[i] ?? ''])));
+      });
+
+  it('has the eight recipes', () => {
+    expect(recipes).toHaveLength(8);
+  });
+
+  it.each(recipes.map((r) => [r.slice(3, r.indexOf('\n')), r] as const))(
+    '%s: names its app step, and maps only the step’s fields by their labels and keys',
+    (_title, section) => {
+      const step = /Clinic & Cashier · ([^(\n]+) \(`(\w+)`\)/.exec(section);
+      expect(step).not.toBeNull();
+      const [, label, key] = step!;
+      const kind = definition.triggers[key!] ? 'triggers' : 'creates';
+      expect(definition[kind][key!]?.display.label).toBe(label!.trim());
+      const labels = labelsOf(kind, key!);
+      const rows = rowsOf(section);
+      expect(rows.length).toBeGreaterThan(1);
+      for (const row of rows) {
+        const mapped = /^`([^`]+)`$/.exec(row.Key ?? '')?.[1];
+        expect([row, mapped]).toEqual([row, expect.any(String)]);
+        expect([mapped, row['App field']]).toEqual([mapped, expect.any(String)]);
+        expect([mapped, [...(labels.get(mapped!) ?? [])]]).toEqual([
+          mapped,
+          expect.arrayContaining([row['App field']]),
+        ]);
+      }
+      expect(section).toContain('```json');
+      expect(section).toMatch(/\nSet up:\n/);
+    },
+  );
 });
 
 describe('the app listing (docs/app-listing.md)', () => {

@@ -51,7 +51,11 @@ const app = App as unknown as {
   creates: Operations;
   searches: Operations;
   authentication: { test: Fn; connectionLabel: Fn };
+  hydrators: Record<string, Fn>;
 };
+
+/** `z.dehydrate`'s pointer: `hydrate|||{"type":"method","method":"hydrators.x","bundle":{…}}|||hydrate`. */
+const POINTER = /^hydrate\|\|\|(.+)\|\|\|hydrate$/s;
 
 export type Kind = 'triggers' | 'creates' | 'searches';
 
@@ -63,6 +67,13 @@ export interface World {
   run<T = Json>(kind: Kind, key: string, inputData?: object, extra?: object, fn?: string): Promise<T>;
   /** Runs the connection test, then the label from its result, as Zapier does. */
   testConnection(authData?: Record<string, string>): Promise<{ result: Json; label: string }>;
+  /** Resolves a dehydrated pointer as Zapier does when the trigger fires: its hydrator runs with its bundle. */
+  hydrate<T = Json>(pointer: unknown): Promise<T>;
+  /**
+   * One Zap on a hook trigger: subscribes as turning the Zap on does, makes the event happen (`cause`), waits for
+   * the signed delivery, unsubscribes, and answers the items perform made of it (an error fails the test).
+   */
+  fire(key: string, cause: () => Promise<unknown>, inputData?: Record<string, unknown>): Promise<Json[]>;
   /** Partner interfaces with the owner tokens, and the sandbox-only endpoints. */
   clinic(path: string, options?: { method?: string; body?: unknown; token?: string }): Promise<Answer>;
   cashier(path: string, options?: { method?: string; body?: unknown; token?: string }): Promise<Answer>;
@@ -106,6 +117,24 @@ export const startWorld = async (options: SandboxOptions = {}): Promise<World> =
         { authData: auth, inputData: result } as never,
       )) as string;
       return { result, label };
+    },
+    async hydrate<T>(pointer: unknown) {
+      const found = typeof pointer === 'string' ? POINTER.exec(pointer) : null;
+      if (!found) throw new Error(`Not a dehydrated pointer: ${JSON.stringify(pointer)}`);
+      const { method, bundle } = JSON.parse(found[1]!) as { method: string; bundle: object };
+      const fn = app.hydrators[method.replace(/^hydrators\./, '')];
+      if (!fn) throw new Error(`The app has no ${method}`);
+      return tester(fn as never, { authData, inputData: bundle } as never) as Promise<T>;
+    },
+    async fire(key, cause, inputData = {}) {
+      await sb.settle();
+      const hook = await intake.subscribe(key, inputData);
+      await cause();
+      await sb.settle();
+      const runs = await intake.waitForRuns(hook, 1, 3000);
+      await intake.unsubscribe(hook);
+      expect(runs.map((r) => r.error)).toEqual([undefined]);
+      return runs[0]!.items;
     },
     clinic: (path, o = {}) => call(`${sb.clinicBaseUrl}${path}`, { token: sb.tokens.clinicOwner, ...o }),
     cashier: (path, o = {}) => call(`${sb.cashierBaseUrl}${path}`, { token: sb.tokens.cashierOwner, ...o }),
