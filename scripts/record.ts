@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import nock from 'nock';
 import * as prettier from 'prettier';
+import { sign } from '../lib/signature';
 import { startSandbox, type Sandbox, type SandboxOptions, type TokenName } from '../sandbox';
 import {
   DELIVERIES_DIR,
@@ -250,6 +251,49 @@ const dropdown =
 const clinicEvents = (c: Ctx) => c.events.filter((e) => e.api === 'clinic');
 const performList = (c: Ctx, key: string) => c.op('triggers', key, 'performList', { authData: c.auth() });
 
+/** The customer of the recorded customer.created delivery: marketing consent for SMS and email, not WhatsApp. */
+const REEM = {
+  name: 'ريم الحربي',
+  phone: '+966551234987',
+  email: 'reem.h@example.com',
+  marketing_consent: true,
+  consent_channels: ['sms', 'email'],
+};
+
+/**
+ * New Customer with a Consent Channel: the customer is added (unrecorded), then its customer.created delivery,
+ * signed here, goes through the trigger's perform; its one consent check is what is recorded.
+ */
+const consentCheck = (channel: string) => async (c: Ctx) => {
+  const added = await c.unrecorded(() => c.control('/cashier/customers', REEM));
+  const event = (added.events as Array<{ event_id: string; occurred_at: string }>)[0]!;
+  const { id, marketing_consent, name, phone, email, vat_number } = added.data;
+  const rawBody = JSON.stringify({
+    id: event.event_id,
+    event: 'customer.created',
+    tenant_id: 2001,
+    occurred_at: event.occurred_at,
+    api_version: 'v1',
+    data: { id, marketing_consent, name, phone, email, vat_number },
+  });
+  const secret = 'whsec_record_consent';
+  const path = new URL(HOOK_TARGET_URL).pathname;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const items = await c.op('triggers', 'customer_created', 'perform', {
+    authData: c.auth(),
+    inputData: { consent_channel: channel },
+    subscribeData: { id: 1, secret, target_path: path, event: 'customer.created', api: 'cashier' },
+    rawRequest: {
+      content: rawBody,
+      headers: {
+        'Http-X-Partner-Timestamp': timestamp,
+        'Http-X-Partner-Signature': sign(secret, { timestamp, path, rawBody }),
+      },
+    },
+  });
+  if (!Array.isArray(items)) throw new Error(`customer_created perform answered ${JSON.stringify(items)}`);
+};
+
 const SCENARIOS: Scenario[] = [
   /* The connection. */
   {
@@ -335,6 +379,17 @@ const SCENARIOS: Scenario[] = [
   },
   { name: 'stock-low-list', expect: ['200 rows'], run: (c) => performList(c, 'stock_low') },
   { name: 'customers-list', expect: ['200 rows'], run: (c) => performList(c, 'customer_created') },
+  {
+    name: 'customers-list-consent-email',
+    expect: ['200 rows'],
+    run: (c) =>
+      c.op('triggers', 'customer_created', 'performList', {
+        authData: c.auth(),
+        inputData: { consent_channel: 'email' },
+      }),
+  },
+  { name: 'customer-consent-email', expect: ['200 rows'], run: consentCheck('email') },
+  { name: 'customer-consent-whatsapp', expect: ['200 empty'], run: consentCheck('whatsapp') },
   {
     name: 'lists-empty',
     expect: ['200 empty', '200 empty'],
@@ -1241,17 +1296,7 @@ const recordDeliveries = async (c: Ctx): Promise<string[]> => {
     'stock.low',
   );
   await cause(`/cashier/orders/${cashier.orderReceived}/accept`, {}, 'order.status_changed');
-  await cause(
-    '/cashier/customers',
-    {
-      name: 'ريم الحربي',
-      phone: '+966551234987',
-      email: 'reem.h@example.com',
-      marketing_consent: true,
-      consent_channels: ['sms', 'email'],
-    },
-    'customer.created',
-  );
+  await cause('/cashier/customers', REEM, 'customer.created');
   // Last: erasing removes the bodies of earlier deliveries about the patient.
   await cause(`/clinic/patients/${clinic.patientWithoutConsent}/erase`, {}, 'patient.erased');
 

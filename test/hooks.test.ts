@@ -498,6 +498,108 @@ describe('appointment_updated changes', () => {
   });
 });
 
+describe('customer_created: Consent Channel', () => {
+  const def = EVENTS.find((e) => e.key === 'customer_created')!;
+  type Item = Record<string, unknown>;
+  /** The recorded delivery: customer 5527, consent for SMS and email (not WhatsApp), at 10:00 Riyadh time. */
+  const envelope = () => envelopeOf(def);
+  const deliver = (inputData: object, env = envelope()) => {
+    forgetDeliveries();
+    return run<Item[]>(op(def.key).perform, {
+      authData: AUTH,
+      inputData,
+      subscribeData: subscribeData(def),
+      ...delivery({ secret: SECRET, path: TARGET_PATH, envelope: env }),
+    });
+  };
+  /** The one check a delivery may cost: consented customers of the channel changed since 10 minutes before it. */
+  const consentCheck = (channel: string, updatedSince: string) =>
+    cashierApi().get(cashierPath('/customers')).query({
+      consented_only: 'true',
+      consent_channel: channel,
+      updated_since: updatedSince,
+      per_page: '100',
+    });
+  /** Requests nothing answers (the network is off): a check made where none should be. */
+  const unmatched: string[] = [];
+  const listener = (req: { method?: string; path?: string }) => unmatched.push(`${req.method} ${req.path}`);
+  beforeEach(() => {
+    unmatched.length = 0;
+    nock.emitter.on('no match', listener);
+  });
+  afterEach(() => nock.emitter.removeListener('no match', listener));
+
+  it('checks once with GET /customers?consented_only=true&consent_channel=email&updated_since=(event − 10 min), and fires for a customer in the answer', async () => {
+    const env = envelope();
+    expect(env.occurred_at).toBe('2026-11-24T10:00:00+03:00');
+    expect(data('customer-consent-email').map((c: Json) => c.id)).toContain(env.data.id);
+    const scope = consentCheck('email', '2026-11-24T06:50:00.000Z').reply(...reply('customer-consent-email'));
+
+    const items = await deliver({ consent_channel: 'email' });
+
+    expect(scope.isDone()).toBe(true);
+    expect(unmatched).toEqual([]);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ id: env.data.id, event_id: env.id, email: env.data.email });
+  });
+
+  it('does not fire for a customer the answer leaves out', async () => {
+    const env = envelope();
+    consentCheck('whatsapp', '2026-11-24T06:50:00.000Z').reply(...reply('customer-consent-whatsapp'));
+    expect(await deliver({ consent_channel: 'whatsapp' })).toEqual([]);
+    // hand-built: another customer's delivery, ten minutes later, against the recorded answer that holds others.
+    const other = { ...env, id: `${env.id}_other`, occurred_at: '2026-11-24T10:10:00+03:00' };
+    other.data = { ...env.data, id: 5599 };
+    consentCheck('email', '2026-11-24T07:00:00.000Z').reply(...reply('customer-consent-email'));
+    expect(await deliver({ consent_channel: 'email' }, other)).toEqual([]);
+    expect(unmatched).toEqual([]);
+  });
+
+  it.each([
+    ['a 403 (the token lacks the ability)', () => reply('find-order-insufficient-ability')],
+    ['a 500', () => reply('server-error')],
+  ])('does not fire when the check answers %s (fails closed)', async (_what, answer) => {
+    const scope = consentCheck('email', '2026-11-24T06:50:00.000Z').reply(...answer());
+    expect(await deliver({ consent_channel: 'email' })).toEqual([]);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('does not fire when the check cannot be made (connection reset)', async () => {
+    const scope = consentCheck('email', '2026-11-24T06:50:00.000Z').replyWithError(
+      Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+    );
+    expect(await deliver({ consent_channel: 'email' })).toEqual([]);
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it.each([[{}], [{ consent_channel: '' }], [{ consent_channel: '  ' }]])(
+    'fires for every new customer without a request when the channel is blank: %p',
+    async (inputData) => {
+      const items = await deliver(inputData);
+      expect(items.map((i) => i.id)).toEqual([envelope().data.id]);
+      expect(unmatched).toEqual([]);
+    },
+  );
+
+  it('samples only consenting customers of the channel (performList asks the narrowed list, no check per item)', async () => {
+    const listed: Json[] = data('customers-list-consent-email');
+    expect(listed.length).toBeGreaterThan(0);
+    const scope = cashierApi()
+      .get(cashierPath('/customers'))
+      .query({ consented_only: 'true', consent_channel: 'email', per_page: '3' })
+      .reply(...reply('customers-list-consent-email'));
+
+    const items = await run<Item[]>(op(def.key).performList, {
+      authData: AUTH,
+      inputData: { consent_channel: 'email' },
+    });
+
+    expect(scope.isDone()).toBe(true);
+    expect(unmatched).toEqual([]);
+    expect(items.map((i) => i.id)).toEqual(listed.map((c) => c.id));
+  });
+});
+
 describe('privacy (CONTRACT §7)', () => {
   const def = EVENTS.find((e) => e.key === 'invoice_paid')!;
   it('strips procedure codes, descriptions, teeth and surfaces from invoice lines, and unknown fields', async () => {

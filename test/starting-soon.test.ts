@@ -2,7 +2,7 @@ import { readableTimes } from '../lib/readable-time';
 import nock from 'nock';
 import { performStartingSoon } from '../triggers/appointment_starting_soon';
 import { data, definition, queryOf, reply, type Json } from './fixtures';
-import { appTester, AUTH, CLINIC, clinicApi, clinicPath, useNock } from './helpers';
+import { App, appTester, AUTH, CLINIC, clinicApi, clinicPath, useNock } from './helpers';
 
 /*
  * Appointment Starting Soon: a polling trigger over GET /appointments (clinic spec §4) in a window from now to
@@ -67,6 +67,58 @@ describe('appointment starting soon', () => {
         patient: pointer(a.patient_id),
       })),
     );
+  });
+
+  it('reads no patient while polling; the hydrator Zapier calls for a new item reads it with one GET /patients/{id}', async () => {
+    const unmatched: string[] = [];
+    const listener = (req: { method?: string; path?: string }) => unmatched.push(`${req.method} ${req.path}`);
+    nock.emitter.on('no match', listener);
+    try {
+      const poll = clinicApi()
+        .get(clinicPath('/appointments'))
+        .query(true)
+        .reply(...reply('starting-soon'));
+      const items = await run({ minutes_before: '60', include_patient: true });
+      expect(poll.isDone()).toBe(true);
+      expect(unmatched).toEqual([]); // the poll's only request was the list
+
+      const [item] = items;
+      const pointer = /^hydrate\|\|\|(.+)\|\|\|hydrate$/.exec(String(item!.patient));
+      const { method, bundle } = JSON.parse(pointer![1]!) as {
+        method: string;
+        bundle: Record<string, unknown>;
+      };
+      expect(method).toBe('hydrators.patient');
+      expect(bundle).toEqual({ patient_id: item!.patient_id });
+      const patient = clinicApi()
+        .get(clinicPath(`/patients/${String(item!.patient_id)}`))
+        .reply(...reply('find-patient-by-id'));
+      const hydrated = await appTester(App.hydrators!.patient!, { authData: AUTH, inputData: bundle });
+      expect(patient.isDone()).toBe(true);
+      expect(unmatched).toEqual([]); // and exactly one
+      const p = data('find-patient-by-id');
+      expect(p.id).toBe(item!.patient_id);
+      expect(hydrated).toEqual({
+        name_ar: p.name_ar,
+        name_en: p.name_en,
+        phone: p.phone,
+        email: p.email,
+        file_no: p.file_no,
+      });
+    } finally {
+      nock.emitter.removeListener('no match', listener);
+    }
+  });
+
+  it('carries no pointer and reads no patient when Include Patient Details is off', async () => {
+    clinicApi()
+      .get(clinicPath('/appointments'))
+      .query(true)
+      .reply(...reply('starting-soon'));
+    const items = await run({ minutes_before: '60', include_patient: 'false' });
+    expect(items.length).toBeGreaterThan(0);
+    for (const item of items)
+      expect(item.patient).toEqual({ name_ar: null, name_en: null, phone: null, email: null, file_no: null });
   });
 
   it('adds branch_id and practitioner_id to the query when set', async () => {

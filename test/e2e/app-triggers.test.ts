@@ -651,6 +651,34 @@ describe('app: trigger filters and the polling trigger against the sandbox', () 
     await w.intake.unsubscribe(hook);
   });
 
+  it('New Customer with a Consent Channel fires for a customer who agreed to email only on email, not on SMS', async () => {
+    const email = await w.intake.subscribe('customer_created', { consent_channel: 'email' });
+    const sms = await w.intake.subscribe('customer_created', { consent_channel: 'sms' });
+    w.sb.resetRequests();
+    const res = await w.control('/cashier/customers?wait=true', {
+      body: {
+        name: 'هند القحطاني',
+        phone: '+966502223344',
+        email: 'hind.q@example.com',
+        marketing_consent: true,
+        consent_channels: ['email'],
+      },
+    });
+    expect(res.status).toBe(201);
+    const [byEmail] = await w.intake.waitForRuns(email, 1, 3000);
+    const [bySms] = await w.intake.waitForRuns(sms, 1, 3000);
+    expect(byEmail?.error).toBeUndefined();
+    expect(byEmail?.items).toHaveLength(1);
+    expect(byEmail?.items[0]).toMatchObject({ id: res.body.data.id, email: 'hind.q@example.com' });
+    // Acknowledged without an item: the customer never agreed to SMS.
+    expect(bySms?.error).toBeUndefined();
+    expect(bySms?.items).toEqual([]);
+    // One consent check per delivery.
+    expect(w.sb.requestCount({ method: 'GET', path: /\/customers$/ })).toBe(2);
+    await w.intake.unsubscribe(email);
+    await w.intake.unsubscribe(sms);
+  });
+
   it('appointment_starting_soon lists the upcoming appointments of the next day, as the sandbox holds them', async () => {
     const now = Date.now();
     const items = await w.run<Json[]>('triggers', 'appointment_starting_soon', { minutes_before: '1440' });
