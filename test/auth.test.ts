@@ -193,6 +193,9 @@ describe('connection (CONTRACT §1)', () => {
       const { message } = JSON.parse(err.message) as { message: string };
       expect(message).toContain('رمز واجهة العيادة');
       expect(message).toContain('رمز واجهة الكاشير');
+      expect(message).toContain(
+        'Add at least one token: the Clinic API Token, the Cashier API Token, or both.',
+      );
     });
 
     it('when the clinic ping answers 401 token_invalid: ExpiredAuthError naming the clinic token', async () => {
@@ -269,7 +272,9 @@ describe('connection (CONTRACT §1)', () => {
       expect(err.message).toContain('Clinic Base Address');
       expect(err.message).not.toContain(url);
       expect(err.message).toMatch(/not a web address|must start with https:\/\//);
-      expect(err.message).toContain('https://example.com/partner/v1');
+      expect(err.message).toMatch(/the https:\/\/ address the vendor gave you, ending with \/partner\/v1/);
+      // No placeholder address in a message Zapier shows.
+      expect(err.message).not.toMatch(/example\.(com|org|net)/);
     });
   });
 });
