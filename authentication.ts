@@ -1,5 +1,4 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { HELP_URL } from './lib/config';
 import { clientFor, unwrapOne } from './lib/http';
 import { languageOf, say } from './lib/i18n';
 import { hasToken, requireBaseUrl, type Api } from './lib/interfaces';
@@ -38,15 +37,28 @@ export const testAuth = async (z: ZObject, bundle: Bundle) => {
   return result;
 };
 
-/** "Clinic: Smile Dental · Cashier: Olaya Café" from what the test found. */
-export const connectionLabel = async (_z: ZObject, bundle: Bundle) => {
-  const found = bundle.inputData as Record<string, { account?: string; client?: string } | undefined>;
-  const part = (api: Api, title: string) => {
+type Found = Partial<Record<Api, { account?: string; client?: string } | undefined>>;
+
+const TITLES: Record<Api, string> = { clinic: 'Clinic', cashier: 'Cashier' };
+
+/** One interface's part of the label: its account by name, else a description that is still not a bare word. */
+const labelPart = (api: Api, info: { account?: string; client?: string }): string => {
+  if (info.account) return `${TITLES[api]}: ${info.account}`;
+  if (info.client) return `${TITLES[api]}: unnamed account (API client ${info.client})`;
+  return `${TITLES[api]}: unnamed account`;
+};
+
+/**
+ * "Clinic: Smile Dental Clinics · Cashier: Olaya Café" from what the test found: Zapier's publishing rules want the
+ * label to name the account, so a Zap builder with several connections picks the right one.
+ */
+export const connectionLabel = async (_z: ZObject, bundle: Bundle): Promise<string> => {
+  const found = (bundle.inputData ?? {}) as Found;
+  const parts = (['clinic', 'cashier'] as const).flatMap((api) => {
     const info = found[api];
-    if (!info) return undefined;
-    return `${title}: ${info.account ?? info.client ?? 'connected'}`;
-  };
-  return [part('clinic', 'Clinic'), part('cashier', 'Cashier')].filter(Boolean).join(' · ');
+    return info && typeof info === 'object' ? [labelPart(api, info)] : [];
+  });
+  return parts.length ? parts.join(' · ') : 'Clinic & Cashier: no account named';
 };
 
 export const authentication = {
@@ -57,14 +69,14 @@ export const authentication = {
       label: 'Clinic API Token',
       type: 'password' as const,
       required: false,
-      helpText: `The token of a clinic API client. The clinic's account owner creates the client in the clinic back office under **Developers → API clients** and copies its token, which is shown only once ([how to create an API client](${HELP_URL})). Give it the abilities your Zaps need, plus \`webhooks\` for instant triggers. Leave blank if you only use the cashier.`,
+      helpText: `The token of a clinic API client. Where to find it: the clinic's account owner signs in to the clinic back office, opens **Developers → API clients**, creates a client (or opens an existing one) and copies its token, which is shown only once. Give the client the abilities your Zaps need, plus \`webhooks\` for instant triggers. Leave blank if you only use the cashier.`,
     },
     {
       key: 'cashier_api_token',
       label: 'Cashier API Token',
       type: 'password' as const,
       required: false,
-      helpText: `The token of a cashier (point-of-sale) API client. The account owner creates the client in the cashier back office under **Developers → API clients** and copies its token, which is shown only once ([how to create an API client](${HELP_URL})). Give it \`pos:read\`, \`pos:write\`, \`pos:orders\` and \`pos:webhooks\` as your Zaps need. Leave blank if you only use the clinic.`,
+      helpText: `The token of a cashier (point-of-sale) API client. Where to find it: the account owner signs in to the cashier back office, opens **Developers → API clients**, creates a client (or opens an existing one) and copies its token, which is shown only once. Give the client \`pos:read\`, \`pos:write\`, \`pos:orders\` and \`pos:webhooks\` as your Zaps need. Leave blank if you only use the clinic.`,
     },
     {
       key: 'language',

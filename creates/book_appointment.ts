@@ -21,10 +21,38 @@ import { lazy } from '../lib/zod';
 
 const inputFields = defineInputFields([
   {
+    key: 'branch_id',
+    label: 'Branch',
+    helpText: 'The clinic branch where the appointment takes place.',
+    placeholder: '1',
+    dynamic: dynamicRef(DROPDOWN.clinicBranches),
+    type: 'integer',
+    required: true,
+  },
+  {
+    key: 'appointment_type_id',
+    label: 'Appointment Type',
+    helpText: 'The kind of visit, as set up in the back office under Settings → Appointment Types.',
+    placeholder: '4',
+    dynamic: dynamicRef(DROPDOWN.appointmentTypes),
+    type: 'integer',
+    required: true,
+  },
+  {
+    key: 'starts_at',
+    label: 'Start Time',
+    helpText:
+      'When the appointment starts, e.g. 2026-11-24T10:30:00+03:00, or a time mapped from an earlier step. A time without an offset (such as 2026-11-24 10:30 or "tomorrow 10:30am") is read in the Zap’s timezone, set in the Zap’s settings: the clinic’s branches keep Riyadh time (+03:00, no daylight saving), so give the offset or set the Zap’s timezone to Riyadh. The slot must be free.',
+    placeholder: '2026-11-24T10:30:00+03:00',
+    type: 'datetime',
+    required: true,
+  },
+  {
     key: 'patient_id',
     label: 'Patient',
     helpText:
       'Choose the patient, or map one found by the Find Patient step. Leave blank to book by Patient Phone instead.',
+    placeholder: '01JD8ZK6M4Q2W7R9T3V5X8Y1AB',
     dynamic: dynamicRef(DROPDOWN.patients),
     search: searchRef(SEARCH.findPatient),
     required: false,
@@ -34,6 +62,7 @@ const inputFields = defineInputFields([
     label: 'Patient Phone',
     helpText:
       'Used when no Patient is chosen: the mobile in any Saudi form (0501234567, +966 50 123 4567). If the clinic does not know the number, a new patient file is opened.',
+    placeholder: '0501234567',
     required: false,
   },
   {
@@ -43,33 +72,10 @@ const inputFields = defineInputFields([
     required: false,
   },
   {
-    key: 'branch_id',
-    label: 'Branch',
-    helpText: 'The clinic branch where the appointment takes place.',
-    dynamic: dynamicRef(DROPDOWN.clinicBranches),
-    type: 'integer',
-    required: true,
-  },
-  {
-    key: 'appointment_type_id',
-    label: 'Appointment Type',
-    helpText: 'The kind of visit, as set up in the back office under Settings → Appointment Types.',
-    dynamic: dynamicRef(DROPDOWN.appointmentTypes),
-    type: 'integer',
-    required: true,
-  },
-  {
-    key: 'starts_at',
-    label: 'Start Time',
-    helpText:
-      'When the appointment starts, with its time zone, e.g. 2026-11-24T10:30:00+03:00. The slot must be free.',
-    type: 'datetime',
-    required: true,
-  },
-  {
     key: 'practitioner_id',
     label: 'Practitioner',
     helpText: 'The doctor or therapist. Leave blank to let the clinic assign one.',
+    placeholder: '01J9X4T2R7N5P3M1K8H6G4F2D0',
     dynamic: dynamicRef(DROPDOWN.practitioners),
     required: false,
   },

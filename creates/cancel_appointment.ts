@@ -17,6 +17,7 @@ const inputFields = defineInputFields([
     label: 'Appointment',
     helpText:
       'Choose an upcoming appointment, or map one from a trigger or the Find Appointment step. Appointments in progress or completed cannot be cancelled.',
+    placeholder: '01JDA3F7Q9B2C4D6E8G0H1J3K5',
     dynamic: dynamicRef(DROPDOWN.upcomingAppointments),
     search: searchRef(SEARCH.findAppointment),
     required: true,

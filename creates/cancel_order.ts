@@ -14,6 +14,7 @@ const inputFields = defineInputFields([
     label: 'Order',
     helpText:
       'Map the Order ID from the Create Order step or the Order Status Changed trigger, or find it with a Find Order step. The cashier interface does not list its orders, so there is nothing to choose from here.',
+    placeholder: '01JDAD4E5F6G7H8J9K0M1N2P3Q',
     dynamic: dynamicRef(DROPDOWN.orders),
     search: searchRef(SEARCH.findOrder),
     required: true,

@@ -25,12 +25,14 @@ const inputFields = defineInputFields([
     label: 'Order Reference',
     helpText:
       'Map your source’s own order number (e.g. the web shop’s order id). The till never accepts the same reference twice, so a retried step cannot place a second order. The app never makes one up, because two identical orders can both be genuine.',
+    placeholder: 'SHOP-10025',
     required: true,
   },
   {
     key: 'branch_id',
     label: 'Branch',
     helpText: 'The branch whose till receives the order on its incoming-orders panel.',
+    placeholder: '2',
     dynamic: dynamicRef(DROPDOWN.branches),
     type: 'integer',
     required: true,
@@ -41,10 +43,20 @@ const inputFields = defineInputFields([
     required: true,
     children: [
       {
+        key: 'qty',
+        label: 'Quantity',
+        helpText:
+          'One line per product: how many of it, more than 0 (decimals allowed for weighed goods). Name the product by Variant, PLU, SKU or Barcode; a line that matches nothing is kept as an open item with its Name and Unit Price.',
+        placeholder: '2',
+        type: 'number',
+        required: true,
+      },
+      {
         key: 'variant_id',
         label: 'Variant',
         helpText:
-          'One line per product. Name it by Variant (the product and size, from the catalogue), PLU, SKU or Barcode; a line that matches nothing is kept as an open item with its Name and Unit Price.',
+          'The product and size, from the catalogue. Leave blank to name the product by PLU, SKU or Barcode instead.',
+        placeholder: '118',
         dynamic: dynamicRef(DROPDOWN.variants),
         required: false,
       },
@@ -58,15 +70,10 @@ const inputFields = defineInputFields([
         required: false,
       },
       {
-        key: 'qty',
-        label: 'Quantity',
-        helpText: 'How many; more than 0 (decimals allowed for weighed goods).',
-        required: true,
-      },
-      {
         key: 'unit_price_sar',
         label: 'Unit Price (SAR)',
         helpText: 'Price of one, VAT included, e.g. 12.50. Leave blank to use the catalogue price.',
+        placeholder: '12.50',
         required: false,
       },
     ],
@@ -81,6 +88,7 @@ const inputFields = defineInputFields([
     key: 'customer_phone',
     label: 'Customer Phone',
     helpText: 'The customer’s mobile in any Saudi form (0501234567, +966 50 123 4567).',
+    placeholder: '0501234567',
     required: false,
   },
   {

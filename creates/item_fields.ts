@@ -18,6 +18,7 @@ export const itemFields = (required: boolean) => [
     key: 'category_id',
     label: 'Category',
     helpText: 'The catalogue category the item is listed under on the till.',
+    placeholder: '4',
     dynamic: dynamicRef(DROPDOWN.categories),
     type: 'integer' as const,
     required: false,
@@ -27,6 +28,7 @@ export const itemFields = (required: boolean) => [
     label: 'Default Price (SAR)',
     helpText:
       'VAT-inclusive price, e.g. 9.00. Used for the single default variant when you give no Variants.',
+    placeholder: '9.00',
     required: false,
   },
 ];
@@ -47,6 +49,7 @@ export const variantsField = (help: string, withExisting: boolean) => ({
             key: 'variant_id',
             label: 'Existing Variant',
             helpText: `${help} Choose the stored variant this row changes, or leave blank to match by SKU or Barcode.`,
+            placeholder: '118',
             dynamic: dynamicRef(DROPDOWN.variants),
             required: false,
           },
@@ -62,7 +65,13 @@ export const variantsField = (help: string, withExisting: boolean) => ({
     },
     { key: 'sku', label: 'SKU', helpText: 'Unique in the account, e.g. COF-AR-L.', required: false },
     { key: 'barcode', label: 'Barcode', helpText: 'Unique in the account (EAN/UPC).', required: false },
-    { key: 'price_sar', label: 'Price (SAR)', helpText: 'VAT-inclusive, e.g. 12.00.', required: false },
+    {
+      key: 'price_sar',
+      label: 'Price (SAR)',
+      helpText: 'VAT-inclusive, e.g. 12.00.',
+      placeholder: '12.00',
+      required: false,
+    },
     {
       key: 'is_default',
       label: 'Default Variant',

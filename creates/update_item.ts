@@ -14,6 +14,7 @@ const inputFields = defineInputFields([
     key: 'item_id',
     label: 'Item',
     helpText: 'Choose the item, or map one found by the Find Item step (by SKU or barcode).',
+    placeholder: '311',
     dynamic: dynamicRef(DROPDOWN.items),
     search: searchRef(SEARCH.findItem),
     required: true,

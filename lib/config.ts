@@ -50,9 +50,3 @@ export const SETTINGS = {
  * action after 30 s; PARTNER_REQUEST_TIMEOUT_MS shortens it (the fault suite uses it, so it need not wait 25 s).
  */
 export const requestTimeoutMs = (): number => Number(process.env.PARTNER_REQUEST_TIMEOUT_MS) || 25_000;
-
-/**
- * The vendor's help centre, where the connection's help text sends a Zap builder to find the API tokens
- * (Zapier check D002). Placeholder until the vendor confirms its address (README, Assumptions).
- */
-export const HELP_URL = 'https://help.example.com';

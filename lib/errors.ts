@@ -1,6 +1,6 @@
 import type { Bundle, HttpResponse, ZObject } from 'zapier-platform-core';
 import { APIS, type Api } from './interfaces';
-import { languageOf, type Bilingual, type Lang } from './i18n';
+import { languageOf, say, type Bilingual, type Lang } from './i18n';
 import { labelOf } from './labels';
 
 /** The error envelope both interfaces answer with: `{error, message, details}`. */
@@ -314,10 +314,9 @@ export const explain = (
   }
 };
 
+/** Introduces the server's own words, which are quoted once, as they came (in the language asked for). */
 const serverSaid = (lang: Lang, api: Api, message: string): string =>
-  lang === 'ar'
-    ? `رد واجهة ${APIS[api].name.ar}: «${message}»`
-    : `The ${APIS[api].name.en} interface said: "${message}"`;
+  `${say(lang, { en: `The ${APIS[api].name.en} interface said:`, ar: `رد واجهة ${APIS[api].name.ar}` })} "${message}"`;
 
 /** Builds the Zapier error for an error answer of one of the interfaces. */
 export const toZapierError = (z: ZObject, response: HttpResponse, api: Api, lang: Lang): Error => {
@@ -329,7 +328,8 @@ export const toZapierError = (z: ZObject, response: HttpResponse, api: Api, lang
     envelope.details,
   );
   const server = envelope.message;
-  const message = server ? `${explained.text[lang]} ${serverSaid(lang, api, server)}` : explained.text[lang];
+  const own = say(lang, explained.text);
+  const message = server ? `${own} ${serverSaid(lang, api, server)}` : own;
   switch (explained.kind) {
     case 'auth':
       return new z.errors.ExpiredAuthError(message);

@@ -1,7 +1,7 @@
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
 import { requestTimeoutMs, SETTINGS } from './config';
 import { toZapierError } from './errors';
-import { AppMessageError, languageOf, type Bilingual, type Lang } from './i18n';
+import { AppMessageError, joined, languageOf, say, type Bilingual, type Lang } from './i18n';
 import { APIS, requireBaseUrl, requireToken, type Api } from './interfaces';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
@@ -74,9 +74,9 @@ const REPLAY_SAFE: Bilingual = {
   ar: 'حاول لاحقًا؛ إعادة تشغيل الخطوة آمنة للحجوزات والطلبات والإلغاءات وتعديل الأصناف، وللأصناف الجديدة ذات SKU أو الباركود؛ وإن تكرر فتواصل مع دعم المزوّد.',
 };
 
-/** An error of the app's own, in the connection's language. */
+/** An error of the app's own, in the connection's language (and always in English). */
 const appError = (lang: Lang, text: Bilingual, then: Bilingual = SUPPORT): Error =>
-  new AppMessageError(`${text[lang]} ${then[lang]}`);
+  new AppMessageError(say(lang, joined([text, then])));
 
 /**
  * The body as JSON. A 204 has none (undefined); any other answer without a body, or with one that is not JSON,

@@ -1,21 +1,24 @@
 import type { z } from 'zod';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { BilingualError, languageOf, type Bilingual, type Lang } from './i18n';
+import { BilingualError, joined, languageOf, say, type Bilingual } from './i18n';
 import { sarToHalalas } from './money';
 import { toE164 } from './phone';
 import { zod } from './zod';
 
 /*
  * Validation messages are written in both languages (CONTRACT §1: the app's own messages follow the connection's
- * language). zod carries one string per issue, so `msg` packs both into it and `parseInput` unpacks the one asked.
+ * language, and always carry their English). zod carries one string per issue, so `msg` packs both into it and
+ * `parseInput` unpacks them for `say`.
  */
 const PACKED = '\u0000i18n:';
 
 /** A validation message in English and Arabic, as a zod message string. */
 export const msg = (en: string, ar: string): string => `${PACKED}${JSON.stringify({ en, ar })}`;
 
-const unpack = (message: string, lang: Lang): string =>
-  message.startsWith(PACKED) ? (JSON.parse(message.slice(PACKED.length)) as Bilingual)[lang] : message;
+const unpack = (message: string): Bilingual =>
+  message.startsWith(PACKED)
+    ? (JSON.parse(message.slice(PACKED.length)) as Bilingual)
+    : { en: message, ar: message };
 
 const REQUIRED = msg('is required', 'مطلوب');
 const WHOLE = msg('must be a whole number', 'يجب أن يكون عددًا صحيحًا');
@@ -257,8 +260,7 @@ const describeIssue = (
   issue: z.core.$ZodIssue,
   labels: Record<string, string>,
   input: unknown,
-  lang: Lang,
-): string => {
+): Bilingual => {
   const [head, index, leaf] = issue.path;
   const label = labels[String(head)] ?? String(head ?? 'Input');
   const where =
@@ -267,7 +269,8 @@ const describeIssue = (
       : label;
   const message =
     issue.code === 'invalid_type' && isBlank(valueAt(input, issue.path)) ? REQUIRED : issue.message;
-  return `${where}: ${unpack(message, lang).replace(/\.$/, '')}`;
+  const { en, ar } = unpack(message);
+  return { en: `${where}: ${en.replace(/\.$/, '')}`, ar: `${where}: ${ar.replace(/\.$/, '')}` };
 };
 
 /**
@@ -283,10 +286,12 @@ export const parseInput = <S extends z.ZodType>(
   const input: unknown = bundle.inputData;
   const result = schema().safeParse(input ?? {});
   if (result.success) return result.data;
-  const lang = languageOf(bundle);
-  const problems = result.error.issues.map((i) => describeIssue(i, labels, input, lang));
+  const problems = joined(
+    result.error.issues.map((i) => describeIssue(i, labels, input)),
+    { en: '; ', ar: '؛ ' },
+  );
   throw new z_.errors.Error(
-    lang === 'ar' ? `يرجى تصحيح ما يلي: ${problems.join('؛ ')}.` : `Please fix: ${problems.join('; ')}.`,
+    say(languageOf(bundle), { en: `Please fix: ${problems.en}.`, ar: `يرجى تصحيح ما يلي: ${problems.ar}.` }),
     'invalid_input',
     400,
   );

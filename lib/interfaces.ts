@@ -120,8 +120,8 @@ export const requireBaseUrl = (bundle: AuthBundle, api: Api): string => {
         lang,
         found.from === 'connection'
           ? {
-              en: `${info.baseLabel}: ${why.en}. It looks like https://example.com${info.pathPrefix}; nothing was sent.`,
-              ar: `${info.baseLabel}: ${why.ar}. الصيغة الصحيحة مثل https://example.com${info.pathPrefix}؛ لم يُرسَل شيء.`,
+              en: `${info.baseLabel}: ${why.en}. Enter the https:// address the vendor gave you, ending with ${info.pathPrefix}, or leave it blank; nothing was sent.`,
+              ar: `${info.baseLabel}: ${why.ar}. أدخل عنوان https:// الذي أعطاك إياه المزوّد، وينتهي بـ ${info.pathPrefix}، أو اتركه فارغًا؛ لم يُرسَل شيء.`,
             }
           : {
               en: `The app's default ${info.name.en} base address (${info.envVar}) ${why.en}; nothing was sent. Ask the app's maintainers to correct it, or enter the ${info.baseLabel} in the connection.`,

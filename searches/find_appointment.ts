@@ -19,6 +19,7 @@ const inputFields = defineInputFields([
     label: 'Appointment',
     helpText:
       'Choose an upcoming appointment, or map one from an earlier step (e.g. the New Appointment trigger). Leave blank to find a patient’s appointments instead.',
+    placeholder: '01JDA3F7Q9B2C4D6E8G0H1J3K5',
     dynamic: dynamicRef(DROPDOWN.upcomingAppointments),
     required: false,
   },
@@ -27,6 +28,7 @@ const inputFields = defineInputFields([
     label: 'Patient',
     helpText:
       'Used when no Appointment is chosen: choose the patient, map one from an earlier step, or find them with a Find Patient step.',
+    placeholder: '01JD8ZK6M4Q2W7R9T3V5X8Y1AB',
     dynamic: dynamicRef(DROPDOWN.patients),
     search: searchRef(SEARCH.findPatient),
     required: false,
@@ -42,7 +44,7 @@ const inputFields = defineInputFields([
     key: 'from',
     label: 'Starts From',
     helpText:
-      'Only the patient’s appointments starting at or after this date or time, e.g. 2026-11-24 or 2026-11-24T08:00:00+03:00.',
+      'Only the patient’s appointments starting at or after this date or time, e.g. 2026-11-24 or 2026-11-24T08:00:00+03:00. A date or time without an offset is read in the Zap’s timezone; the clinic’s branches keep Riyadh time (+03:00).',
     type: 'datetime',
     required: false,
   },
@@ -50,7 +52,7 @@ const inputFields = defineInputFields([
     key: 'to',
     label: 'Starts Before',
     helpText:
-      'Only the patient’s appointments starting before this date or time, e.g. 2026-12-01 or 2026-11-24T18:00:00+03:00.',
+      'Only the patient’s appointments starting before this date or time, e.g. 2026-12-01 or 2026-11-24T18:00:00+03:00. A date or time without an offset is read in the Zap’s timezone; the clinic’s branches keep Riyadh time (+03:00).',
     type: 'datetime',
     required: false,
   },
@@ -59,6 +61,7 @@ const inputFields = defineInputFields([
     label: 'Branch',
     helpText:
       'Only the patient’s appointments at this clinic branch (its number is shown in the back office under Settings → Branches).',
+    placeholder: '1',
     dynamic: dynamicRef(DROPDOWN.clinicBranches),
     type: 'integer',
     required: false,
@@ -68,6 +71,7 @@ const inputFields = defineInputFields([
     label: 'Practitioner',
     helpText:
       'Only the patient’s appointments with this practitioner: choose one seen in recent appointments, or map a Practitioner ID from an earlier step.',
+    placeholder: '01J9X4T2R7N5P3M1K8H6G4F2D0',
     dynamic: dynamicRef(DROPDOWN.practitioners),
     required: false,
   },

@@ -23,6 +23,7 @@ const inputFields = defineInputFields([
     label: 'Invoice',
     helpText:
       'Choose one of the invoices issued in the last 60 days, or map the Invoice ID from an earlier step (e.g. the New Invoice or Invoice Paid trigger). Leave blank to find a patient’s invoices instead.',
+    placeholder: '01JDA5N2P8R4S6T8V0W2X4Y6Z8',
     dynamic: dynamicRef(DROPDOWN.invoices),
     required: false,
   },
@@ -31,6 +32,7 @@ const inputFields = defineInputFields([
     label: 'Patient',
     helpText:
       'Used when no Invoice is given: choose the patient, map one from an earlier step, or find them with a Find Patient step.',
+    placeholder: '01JD8ZK6M4Q2W7R9T3V5X8Y1AB',
     dynamic: dynamicRef(DROPDOWN.patients),
     search: searchRef(SEARCH.findPatient),
     required: false,

@@ -15,6 +15,7 @@ const inputFields = defineInputFields([
     label: 'Item',
     helpText:
       'Choose the item from the catalogue, or map one from an earlier step (e.g. Create Item). Leave blank to find by SKU or Barcode.',
+    placeholder: '311',
     dynamic: dynamicRef(DROPDOWN.items),
     type: 'integer',
     required: false,

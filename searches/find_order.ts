@@ -13,6 +13,7 @@ const inputFields = defineInputFields([
     label: 'Order',
     helpText:
       'Map the Order ID from an earlier step: the Create Order action or the Order Status Changed trigger. The cashier interface does not list its orders, so there is nothing to choose from here.',
+    placeholder: '01JDAD4E5F6G7H8J9K0M1N2P3Q',
     dynamic: dynamicRef(DROPDOWN.orders),
     required: true,
   },

@@ -13,6 +13,7 @@ const inputFields = defineInputFields([
     label: 'Patient',
     helpText:
       'Choose the patient, or map the patient from an earlier step. Leave blank to find by file number or phone.',
+    placeholder: '01JD8ZK6M4Q2W7R9T3V5X8Y1AB',
     dynamic: dynamicRef(DROPDOWN.patients),
     required: false,
   },
@@ -26,6 +27,7 @@ const inputFields = defineInputFields([
     key: 'phone',
     label: 'Phone',
     helpText: 'The patient’s mobile in any Saudi form: 0501234567, 501234567 or +966 50 123 4567.',
+    placeholder: '0501234567',
     required: false,
   },
 ]);

@@ -13,6 +13,7 @@ const inputFields = defineInputFields([
     label: 'Receipt',
     helpText:
       'Map the Receipt ID from an earlier step, e.g. the New Receipt trigger, or the Credit Note ID of the New Credit Note trigger: a credit note is found the same way. There is no list to choose from: the cashier interface lists receipts only from the oldest on.',
+    placeholder: '01JDAB1C2D3E4F5G6H7J8K9M0N',
     dynamic: dynamicRef(DROPDOWN.receipts),
     required: true,
   },

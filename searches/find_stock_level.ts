@@ -12,6 +12,7 @@ const inputFields = defineInputFields([
     label: 'Branch',
     helpText:
       'The branch whose stock to read, as listed in the back office under Branches. Leave blank to read the Variant’s stock in every branch.',
+    placeholder: '2',
     dynamic: dynamicRef(DROPDOWN.branches),
     type: 'integer',
     required: false,
@@ -21,6 +22,7 @@ const inputFields = defineInputFields([
     label: 'Variant',
     helpText:
       'The product variant (e.g. a size) from the back office catalogue, or map the Variant ID of a receipt line or a Stock Low trigger. Leave blank for every variant of the Branch.',
+    placeholder: '118',
     dynamic: dynamicRef(DROPDOWN.variants),
     type: 'integer',
     required: false,

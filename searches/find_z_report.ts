@@ -14,6 +14,7 @@ const inputFields = defineInputFields([
     label: 'Till Session',
     helpText:
       'Map the Session ID from the Till Session Closed trigger, or the Till Session ID of a receipt from the New Receipt trigger. The cashier interface does not list till sessions, so there is nothing to choose from here.',
+    placeholder: '01JDA9Z8Y7X6W5V4T3S2R1Q0P9',
     dynamic: dynamicRef(DROPDOWN.tillSessions),
     required: true,
   },

@@ -2,6 +2,7 @@ import { isSealed } from '../lib/safety';
 import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { connectionLabel, testAuth } from '../authentication';
+import { connectionLabelProblem } from '../scripts/checks/rules';
 import { body, data, reply } from './fixtures';
 import {
   App,
@@ -164,9 +165,36 @@ describe('connection (CONTRACT §1)', () => {
 
       const label = await labelFor(AUTH);
 
-      expect(label).toMatch(/clinic/i);
-      expect(label).toMatch(/cashier/i);
-      expect(label).not.toMatch(/undefined|null|\[object/);
+      expect(label).toBe('Clinic: unnamed account · Cashier: unnamed account (API client Zapier)');
+      expect(connectionLabelProblem(label)).toBeUndefined();
+    });
+
+    // What the connection test returns (its result is the label's inputData), the names missing in every way.
+    const label = (found: object) => connectionLabel({} as never, { inputData: found } as never);
+
+    it.each([
+      [{ clinic: { account: 'Smile Dental Clinics', client: 'Zapier' } }, 'Clinic: Smile Dental Clinics'],
+      [{ cashier: { account: 'Olaya Café' } }, 'Cashier: Olaya Café'],
+      [
+        { clinic: { account: 'Smile Dental Clinics' }, cashier: { account: 'Olaya Café' } },
+        'Clinic: Smile Dental Clinics · Cashier: Olaya Café',
+      ],
+      [{ clinic: { client: 'Zapier' } }, 'Clinic: unnamed account (API client Zapier)'],
+      [{ clinic: {} }, 'Clinic: unnamed account'],
+      [{ clinic: {}, cashier: {} }, 'Clinic: unnamed account · Cashier: unnamed account'],
+      [{}, 'Clinic & Cashier: no account named'],
+    ])(
+      'from %j reads "%s", a description and never a bare word (APP-CONNECTION-LABEL)',
+      async (found, expected) => {
+        const text = await label(found);
+        expect(text).toBe(expected);
+        expect(connectionLabelProblem(text)).toBeUndefined();
+      },
+    );
+
+    it('is still a description when Zapier gives it nothing', async () => {
+      const text = await connectionLabel({} as never, {} as never);
+      expect(connectionLabelProblem(text)).toBeUndefined();
     });
   });
 
@@ -193,6 +221,9 @@ describe('connection (CONTRACT §1)', () => {
       const { message } = JSON.parse(err.message) as { message: string };
       expect(message).toContain('رمز واجهة العيادة');
       expect(message).toContain('رمز واجهة الكاشير');
+      expect(message).toContain(
+        'Add at least one token: the Clinic API Token, the Cashier API Token, or both.',
+      );
     });
 
     it('when the clinic ping answers 401 token_invalid: ExpiredAuthError naming the clinic token', async () => {
@@ -269,7 +300,9 @@ describe('connection (CONTRACT §1)', () => {
       expect(err.message).toContain('Clinic Base Address');
       expect(err.message).not.toContain(url);
       expect(err.message).toMatch(/not a web address|must start with https:\/\//);
-      expect(err.message).toContain('https://example.com/partner/v1');
+      expect(err.message).toMatch(/the https:\/\/ address the vendor gave you, ending with \/partner\/v1/);
+      // No placeholder address in a message Zapier shows.
+      expect(err.message).not.toMatch(/example\.(com|org|net)/);
     });
   });
 });

@@ -188,6 +188,9 @@ describe('messages in the connection’s language', () => {
     expect(messageOf(error)).toMatch(/Branch: يجب أن يكون عددًا صحيحًا/);
     expect(messageOf(error)).toMatch(/Order Lines #1, Quantity: يجب أن يكون أكبر من 0/);
     expect(messageOf(error)).toMatch(/فيه أكثر من منزلتين عشريتين/);
+    // …then the same in English, which Zapier's publishing rules want in every message.
+    expect(messageOf(error)).toMatch(/ — Please fix: .*Branch: must be a whole number/);
+    expect(messageOf(error)).toMatch(/Order Lines #1, Quantity: must be more than 0/);
   });
 });
 

@@ -141,7 +141,8 @@ describe('the app listing (docs/app-listing.md)', () => {
     expect(read('docs/publishing.md')).toContain(`--desc "${description}"`);
   });
 
-  it('M004 the logo placeholder is a square PNG of at least 256 × 256', () => {
+  // The real logo is judged whole (256 × 256, RGBA, transparent corners) by test/logo.test.ts.
+  it('M004 the listing names the logo, a square PNG of at least 256 × 256', () => {
     expect(listing).toContain('`assets/logo.png`');
     const png = readFileSync(path.resolve(ROOT, 'assets', 'logo.png'));
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));

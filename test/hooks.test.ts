@@ -400,7 +400,7 @@ describe('delivery checks (appointment_created)', () => {
       ...genuine({ secret: 'whsec_x' }),
       authData: { ...AUTH, language: 'ar' },
     }).catch((e: Error) => e);
-    expect((error as Error).message).toMatch(/رُفض التسليم/);
+    expect((error as Error).message).toMatch(/رُفض التسليم.* — .*refused/i);
   });
 
   it('ignores a ping (test delivery)', async () => {

@@ -726,6 +726,7 @@ describe('find_z_report', () => {
     const err = await failure(find(SEARCH.findZReport, { session_id: SESSION }, { ...AUTH, language: 'ar' }));
     expect(err.name).toBe('HaltedError');
     expect(err.message).toMatch(/لم تُغلق بعد/);
+    expect(err.message).toMatch(/once the cashier closes/);
     expect(refusal.message).toMatch(/[\u0600-\u06FF]{3,}/);
     expect(err.message).toContain(refusal.message);
   });

@@ -12,6 +12,8 @@ export interface Filter {
   /** The object's field the chosen value is compared with. */
   field: string;
   type: 'integer' | 'string';
+  /** An example value, shown in the empty field (ids from the samples). */
+  placeholder?: string;
   dynamic?: string;
   /** Fixed values to choose from; several may be chosen, and the object must equal one of them. */
   choices?: Record<string, string>;
@@ -27,6 +29,7 @@ export const CLINIC_BRANCH: Filter = {
   label: 'Branch',
   field: 'branch_id',
   type: 'integer',
+  placeholder: '1',
   dynamic: dynamicRef(DROPDOWN.clinicBranches),
   helpText:
     'Only fire for this clinic branch (its number is shown in the back office under Settings → Branches). Leave blank for every branch.',
@@ -38,6 +41,7 @@ export const PRACTITIONER: Filter = {
   label: 'Practitioner',
   field: 'practitioner_id',
   type: 'string',
+  placeholder: '01J9X4T2R7N5P3M1K8H6G4F2D0',
   dynamic: dynamicRef(DROPDOWN.practitioners),
   helpText:
     'Only fire for this practitioner: choose one seen in recent appointments, or map a Practitioner ID from an earlier step. Leave blank for every practitioner.',
@@ -48,6 +52,7 @@ export const APPOINTMENT_TYPE: Filter = {
   label: 'Appointment Type',
   field: 'appointment_type_id',
   type: 'integer',
+  placeholder: '4',
   dynamic: dynamicRef(DROPDOWN.appointmentTypes),
   helpText:
     'Only fire for this appointment type (its number is shown in the back office under Settings → Appointment Types). Leave blank for every type.',
@@ -59,6 +64,7 @@ export const CASHIER_BRANCH: Filter = {
   label: 'Branch',
   field: 'branch_id',
   type: 'integer',
+  placeholder: '2',
   dynamic: dynamicRef(DROPDOWN.branches),
   helpText:
     'Only fire for this branch, as listed in the cashier back office under Branches. Leave blank for every branch.',
@@ -172,6 +178,7 @@ export const filterInputFields = (filters: readonly Filter[]) =>
     type: flt.type,
     required: false,
     altersDynamicFields: false,
+    ...(flt.placeholder ? { placeholder: flt.placeholder } : {}),
     ...(flt.dynamic ? { dynamic: flt.dynamic } : {}),
     ...(flt.choices ? { choices: flt.choices, list: true } : {}),
   }));

@@ -10,6 +10,7 @@ export interface FieldDef {
   key: string;
   label?: string;
   helpText?: string;
+  placeholder?: string;
   type?: string;
   required?: boolean;
   list?: boolean;

@@ -124,12 +124,21 @@ const proseOf = (definition: AppDefinition): Array<{ where: string; text: string
     .map((ref) => ({ where: ref.where, text: ref.field.helpText! })),
 ];
 
-/** Every string of the definition except samples (data, not configuration), with where it is. */
-const stringsOf = (value: unknown, where: string): Array<{ where: string; text: string }> => {
-  if (typeof value === 'string') return [{ where, text: value }];
-  if (Array.isArray(value)) return value.flatMap((v, i) => stringsOf(v, `${where}[${i}]`));
+/**
+ * Every string of the definition except samples (data, not configuration), with where it is: a field of a list
+ * is named by its key (`authentication.fields.clinic_api_token.helpText`), anything else by its position.
+ */
+const stringsOf = (value: unknown, where = ''): Array<{ where: string; text: string }> => {
+  const at = (k: string) => (where ? `${where}.${k}` : k);
+  if (typeof value === 'string') return [{ where: where || '(app)', text: value }];
+  if (Array.isArray(value)) {
+    return value.flatMap((v, i) => {
+      const key: unknown = v && typeof v === 'object' ? (v as { key?: unknown }).key : undefined;
+      return stringsOf(v, typeof key === 'string' ? at(key) : `${where}[${i}]`);
+    });
+  }
   if (!value || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => (k === 'sample' ? [] : stringsOf(v, `${where}.${k}`)));
+  return Object.entries(value).flatMap(([k, v]) => (k === 'sample' ? [] : stringsOf(v, at(k))));
 };
 
 /** The sample's values of an output field: one per row for line items. */
@@ -181,18 +190,106 @@ const idInputs = (definition: AppDefinition): FieldRef[] =>
     (ref) => /(^|_)id$/.test(ref.field.key) && !ref.field.key.startsWith('external_') && !ref.field.children,
   );
 
+/** Each operation's static inputs, then each line-items group's children: the lists a Zap builder reads in order. */
+const inputListsOf = (definition: AppDefinition): Array<{ where: string; fields: FieldDef[] }> =>
+  operationsOf(definition).flatMap((op) => {
+    const fields = staticFields(op.action.operation.inputFields);
+    return [
+      { where: `${op.where}.inputFields`, fields },
+      ...fields
+        .filter((f) => f.children)
+        .map((f) => ({ where: `${op.where}.inputFields.${f.key}[]`, fields: staticFields(f.children) })),
+    ];
+  });
+
+/**
+ * Inputs that take a date and a time, so must be `datetime` fields (Zapier then reads "tomorrow 10am", a Unix time
+ * or ISO-8601, and applies the Zap's timezone to a time typed without an offset):
+ * - a key ending `_at` or `_since` (`starts_at`, `updated_since`), or the range keys `from`, `to`, `since`, `until`
+ *   on their own (Find Appointment's range takes a date or a date and time: clinic spec, GET /appointments);
+ * - a label with the word "Time" (not "Time Zone");
+ * - help text whose example is a date with a time (`2026-11-24T10:30`).
+ * Date-only inputs stay text: `issued_from` / `issued_to` take an ISO date only (clinic spec, GET /invoices), and a
+ * `datetime` field would send a time the interface refuses. Their help gives a date-only example, which this rule
+ * leaves alone; a `*_from` / `*_to` key alone says nothing about whether a time is taken.
+ */
+const takesDateTime = (field: FieldDef): boolean =>
+  /(^|_)(at|since)$|^(from|to|until)$/.test(field.key) ||
+  /\bTime\b(?!\s*Zone)/.test(field.label ?? '') ||
+  /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(field.helpText ?? '');
+
+const isQuantity = (field: FieldDef): boolean => /^(qty|quantity)$|_(qty|quantity)$/.test(field.key);
+
+/** What kind of value a Zap builder types that needs an example to get right, if any. */
+const exampleKind = (field: FieldDef): 'phone' | 'money' | 'id' | undefined => {
+  if (/(^|_)(phone|mobile)$/.test(field.key)) return 'phone';
+  if (/_(sar|halalas)$|(^|_)(price|amount)(_|$)/.test(field.key)) return 'money';
+  if (/(^|_)id$/.test(field.key)) return 'id';
+  return undefined;
+};
+
+const EXAMPLE_IN_HELP = /\be\.g\.|\bfor example\b/i;
+
+/** Hosts that never belong to the vendor: documentation examples, test domains, this computer. */
+const PLACEHOLDER_HOST =
+  /^(?:[^.]+\.)*example\.(?:com|org|net)$|\.(?:example|test|invalid|localhost)$|^localhost$|^127\.|^0\.0\.0\.0$|^\[::1?\]$|your-?(?:domain|company|app|site)|placeholder/i;
+
+const WEB_ADDRESS = /\b(?:https?:\/\/|www\.)[^\s)"'`<>\]]+/gi;
+
+/** The placeholder links of a text: web addresses whose host is an example, a test domain or this computer. */
+export const placeholderLinks = (text: string): string[] =>
+  [...text.matchAll(WEB_ADDRESS)]
+    .map((m) => m[0].replace(/[.,;:!?]+$/, ''))
+    .filter((url) => {
+      const host = /^(?:https?:\/\/)?(?:[^@/]*@)?(\[[^\]]*\]|[^/:?#]+)/i.exec(url)?.[1] ?? '';
+      return PLACEHOLDER_HOST.test(host.toLowerCase());
+    });
+
+/** Every string of the definition, samples included (a sample's address is shown in the editor too). */
+const allStringsOf = (definition: AppDefinition) => [
+  ...stringsOf(definition),
+  ...operationsOf(definition).flatMap((op) =>
+    flattenSample(op.action.operation.sample)
+      .filter((s): s is { path: string; value: string } => typeof s.value === 'string')
+      .map((s) => ({ where: `${op.where}: sample ${s.path}`, text: s.value })),
+  ),
+];
+
+/**
+ * What is wrong with a connection label as a Zap builder sees it (Zapier's publishing rules: it names the account),
+ * if anything. A function label is judged by what it returns (test/auth.test.ts); a `{{template}}` counts as a word.
+ */
+export const connectionLabelProblem = (label: string): string | undefined => {
+  const words = label.split(/\s+/).filter((w) => /\p{L}|\{\{/u.test(w));
+  if (words.length < 2) return `"${label}" is a bare word, not a description of the accounts it opens`;
+  if (/\b(?:undefined|null|NaN)\b|\[object/.test(label)) return `"${label}" shows a missing value`;
+  const prose = label.replace(/\{\{[^}]*\}\}/g, '');
+  if (!/\b(?:clinic|cashier)\b/i.test(prose)) return `"${label}" names neither the clinic nor the cashier`;
+  return undefined;
+};
+
+/** Where a Zap builder is told a credential is found: a web link, or a back-office path in bold (`**A → B**`). */
+const saysWhereFound = (help: string): boolean =>
+  linksOf(help).some((url) => url.startsWith('https://')) || /\*\*[^*\n]+ → [^*\n]+\*\*/.test(help);
+
 // ---------------------------------------------------------------------------------------------------------
 // The rules
 
 export const RULES: readonly Rule[] = [
   {
+    // Zapier asks the help text of a credential to lead the Zap builder to it. A link needs a page to link to; the
+    // vendor publishes none yet (README, Assumptions), so a back-office path in bold (**Developers → API clients**)
+    // says it too. Placeholder links are refused by APP-NO-PLACEHOLDER-LINK.
     id: 'D002',
-    title: "auth fields' help text links where to find the credentials",
+    title: "auth fields' help text says where to find the credentials (a link or the back-office path)",
     check: (d) =>
       authFieldsOf(d)
         .filter((ref) => isCredential(ref.field))
-        .filter((ref) => !linksOf(ref.field.helpText ?? '').some((url) => url.startsWith('https://')))
-        .map((ref) => `${ref.where}: help text has no https link to where the credential is found`),
+        .filter((ref) => !saysWhereFound(ref.field.helpText ?? ''))
+        .map(
+          (ref) =>
+            `${ref.where}: help text has neither an https link nor a back-office path (**A → B**) to where the credential is found`,
+        ),
   },
   {
     id: 'D003',
@@ -254,7 +351,7 @@ export const RULES: readonly Rule[] = [
     id: 'D007',
     title: 'only HTTPS addresses',
     check: (d) =>
-      stringsOf(d, 'app')
+      stringsOf(d)
         .filter(({ text }) => /\bhttp:\/\//i.test(text))
         .map(({ where, text }) => `${where}: "${text.slice(0, 80)}" uses http://`),
   },
@@ -501,6 +598,113 @@ export const RULES: readonly Rule[] = [
           ...moneyMismatches(op.action.operation.sample).map((p) => `${op.where}: sample ${p}`),
         ];
       }),
+  },
+  {
+    // Zapier shows inputs in the order given; a builder should meet what the step cannot run without first. An
+    // input that is "one of two" (Book Appointment's Patient or Patient Phone) is optional in Zapier's terms, and
+    // goes with the optional ones. Children of a line-items field follow the same rule within their group.
+    id: 'APP-REQUIRED-FIRST',
+    title: 'required inputs come before optional ones (children of line items within their group)',
+    check: (d) =>
+      inputListsOf(d).flatMap(({ where, fields }) => {
+        const shown = fields.filter((f) => !f.computed);
+        const firstOptional = shown.findIndex((f) => !f.required);
+        if (firstOptional < 0) return [];
+        return shown
+          .slice(firstOptional + 1)
+          .filter((f) => f.required)
+          .map((f) => `${where}: required ${f.key} comes after optional ${shown[firstOptional]!.key}`);
+      }),
+  },
+  {
+    id: 'APP-DATETIME',
+    title: 'inputs that take a date and time are datetime fields',
+    check: (d) =>
+      inputFieldsOf(d)
+        .filter((ref) => !ref.field.children && takesDateTime(ref.field) && ref.field.type !== 'datetime')
+        .map(
+          (ref) => `${ref.where}: takes a date and time but is ${ref.field.type ?? 'string'}, not datetime`,
+        ),
+  },
+  {
+    // Whole numbers (integer) where the spec says so; the till takes decimal quantities for weighed goods.
+    id: 'APP-QUANTITY',
+    title: 'quantities are number (or integer) fields',
+    check: (d) =>
+      inputFieldsOf(d)
+        .filter((ref) => isQuantity(ref.field) && !['number', 'integer'].includes(ref.field.type ?? ''))
+        .map((ref) => `${ref.where}: a quantity of type ${ref.field.type ?? 'string'}, not number`),
+  },
+  {
+    id: 'APP-EXAMPLE',
+    title: 'every phone, money and id input shows an example (a placeholder, or "e.g." in its help)',
+    check: (d) =>
+      inputFieldsOf(d)
+        .filter((ref) => !ref.field.children)
+        .flatMap((ref) => {
+          const kind = exampleKind(ref.field);
+          if (!kind) return [];
+          const { placeholder, helpText = '', type } = ref.field;
+          if (placeholder !== undefined && !placeholder.trim()) return [`${ref.where}: an empty placeholder`];
+          if (placeholder && type === 'integer' && !/^\d+$/.test(placeholder)) {
+            return [`${ref.where}: placeholder "${placeholder}" is not a whole number`];
+          }
+          return placeholder || EXAMPLE_IN_HELP.test(helpText)
+            ? []
+            : [
+                `${ref.where}: ${kind === 'id' ? 'an' : 'a'} ${kind} input without a placeholder or an "e.g." example`,
+              ];
+        }),
+  },
+  {
+    // A line-items field cannot carry help text itself (the schema forbids it), so each child explains itself.
+    id: 'APP-LINE-HELP',
+    title: 'every child field of a line-items input has help text',
+    check: (d) =>
+      inputFieldsOf(d)
+        .filter((ref) => ref.parent && !ref.field.helpText?.trim())
+        .map((ref) => `${ref.where}: a line-item field without help text`),
+  },
+  {
+    // Zapier reads a time typed or mapped without an offset in the Zap's timezone (bundle.meta.timezone), which
+    // need not be Riyadh's: a Zap set to London books three hours late unless the help says so.
+    id: 'APP-TIME-HELP',
+    title:
+      "datetime inputs say how a time without offset is read (the Zap's timezone) and the branches' +03:00",
+    check: (d) =>
+      inputFieldsOf(d)
+        .filter((ref) => ref.field.type === 'datetime')
+        .flatMap((ref) => {
+          const help = ref.field.helpText ?? '';
+          return [
+            ...(/Zap[’']s time ?zone/i.test(help)
+              ? []
+              : [`${ref.where}: help does not name the Zap's timezone`]),
+            ...(/Riyadh/.test(help) && help.includes('+03:00')
+              ? []
+              : [`${ref.where}: help does not say the branches keep Riyadh time (+03:00)`]),
+          ];
+        }),
+  },
+  {
+    id: 'APP-CONNECTION-LABEL',
+    title: 'the connection label describes the accounts (never a bare word)',
+    check: (d) => {
+      const label = d.authentication?.connectionLabel;
+      // A function label is judged by what it returns: test/auth.test.ts runs connectionLabelProblem over it.
+      if (typeof label !== 'string' || isPerform(label)) return [];
+      const problem = connectionLabelProblem(label);
+      return problem ? [`authentication.connectionLabel: ${problem}`] : [];
+    },
+  },
+  {
+    id: 'APP-NO-PLACEHOLDER-LINK',
+    title:
+      'no example.com, test-domain or localhost link anywhere Zapier shows (help, descriptions, auth, samples)',
+    check: (d) =>
+      allStringsOf(d).flatMap(({ where, text }) =>
+        placeholderLinks(text).map((url) => `${where}: the placeholder link ${url}`),
+      ),
   },
 ];
 

@@ -1,0 +1,122 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { errors as zErrors } from 'zapier-platform-core';
+import { testAuth } from '../authentication';
+import { toZapierError } from '../lib/errors';
+import { BETWEEN, say } from '../lib/i18n';
+import { requireBaseUrl, requireToken } from '../lib/interfaces';
+import { sealError } from '../lib/safety';
+import { App, appTester, AUTH, messageOf } from './helpers';
+
+/*
+ * Zapier's publishing rules want labels, help text and error messages in English. A connection in Arabic gets the
+ * app's messages in Arabic first and in English after them: `say` (lib/i18n.ts) is the one place a message becomes
+ * text, and every message of the app goes through it.
+ */
+
+const ARABIC = /[\u0600-\u06FF]{3,}/;
+
+describe('say', () => {
+  const text = { en: 'The slot is taken.', ar: 'الموعد محجوز.' };
+
+  it('gives English to an English connection', () => {
+    expect(say('en', text)).toBe('The slot is taken.');
+  });
+
+  it('gives Arabic then its English to an Arabic connection', () => {
+    expect(say('ar', text)).toBe(`الموعد محجوز.${BETWEEN}The slot is taken.`);
+  });
+
+  it('does not repeat a message that reads the same in both', () => {
+    expect(say('ar', { en: 'HTTP 502', ar: 'HTTP 502' })).toBe('HTTP 502');
+  });
+});
+
+type Fn = (z: unknown, bundle: unknown) => unknown;
+const createPerform = (key: string) =>
+  (App.creates as Record<string, { operation: { perform: unknown } }>)[key]!.operation.perform as Fn;
+
+const caught = async (run: () => unknown): Promise<string> => {
+  try {
+    await run();
+  } catch (error) {
+    return messageOf(error);
+  }
+  throw new Error('expected a failure');
+};
+
+const answer = (status: number, body: unknown) =>
+  ({
+    status,
+    content: JSON.stringify(body),
+    headers: { get: () => null },
+  }) as never;
+
+/** Ways the app tells a Zap builder something, each run for a connection in the given language. */
+const MESSAGES: Record<string, (language: 'en' | 'ar') => Promise<string>> = {
+  'the connection test without a token': (language) =>
+    caught(() => appTester(testAuth, { authData: { language } })),
+  'a missing token': (language) =>
+    caught(() => requireToken({ authData: { clinic_api_token: 'x', language } } as never, 'cashier')),
+  'a base address that is not https': (language) =>
+    caught(() =>
+      requireBaseUrl(
+        { authData: { ...AUTH, language, clinic_base_url: 'ftp://x.test/partner/v1' } } as never,
+        'clinic',
+      ),
+    ),
+  'invalid inputs': (language) =>
+    caught(() =>
+      appTester(
+        createPerform('create_order') as never,
+        {
+          authData: { ...AUTH, language },
+          inputData: { external_id: 'SHOP-1', branch_id: 'x', lines: [{ sku: 'A', qty: '0' }] },
+        } as never,
+      ),
+    ),
+  'an error answer (the app’s words, no server message)': (language) =>
+    caught(() => {
+      throw toZapierError(
+        { errors: zErrors } as never,
+        answer(404, { error: 'not_found' }),
+        'clinic',
+        language,
+      );
+    }),
+  'an unexpected failure': (language) =>
+    caught(() => {
+      throw sealError(new TypeError('x is undefined'), { authData: { language } });
+    }),
+};
+
+describe('every message rendered in Arabic carries its English', () => {
+  it.each(Object.entries(MESSAGES))('%s', async (_what, message) => {
+    const en = await message('en');
+    const ar = await message('ar');
+    expect(en).not.toMatch(ARABIC);
+    expect(ar).toMatch(ARABIC);
+    expect(ar.endsWith(en)).toBe(true);
+    expect(ar).toContain(BETWEEN);
+  });
+});
+
+describe('messages are rendered in one place', () => {
+  const ROOT = path.resolve(__dirname, '..');
+  const sources = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const file = path.join(dir, name);
+      if (statSync(file).isDirectory()) return sources(file);
+      return file.endsWith('.ts') ? [file] : [];
+    });
+  const files = [
+    ...['lib', 'creates', 'searches', 'triggers'].flatMap((dir) => sources(path.join(ROOT, dir))),
+    path.join(ROOT, 'authentication.ts'),
+    path.join(ROOT, 'index.ts'),
+  ].filter((file) => path.relative(ROOT, file) !== path.join('lib', 'i18n.ts'));
+
+  it('no module picks a language’s text itself (it calls say)', () => {
+    const picking = files.filter((file) => /\[lang\]|===\s*'ar'|'ar'\s*===/.test(readFileSync(file, 'utf8')));
+    expect(picking.map((file) => path.relative(ROOT, file))).toEqual([]);
+  });
+});
