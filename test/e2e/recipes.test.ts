@@ -335,10 +335,17 @@ describe('recipe 6: web form → Book Appointment', () => {
       });
       expect(held).toMatchObject({ starts_at: startsAt, branch_id: Number(branch.id) });
       expectReadableTimes(booked);
-      // The result names the patient by id only; the clinic holds the form's phone in E.164.
+      // The result carries the patient the clinic opened from the form, the phone in E.164, for the confirmation.
       const patient = await patientOf(booked.patient_id);
       expect(patient).toMatchObject({ name_en: form.name, phone: form.e164 });
-      expect(patient.phone).toMatch(E164);
+      expect(booked.patient).toEqual({
+        name_en: form.name,
+        name_ar: patient.name_ar,
+        phone: form.e164,
+        email: patient.email ?? null,
+        file_no: patient.file_no,
+      });
+      expect(booked.patient.phone).toMatch(E164);
     }
   });
 
