@@ -3,7 +3,7 @@
  * endpoints) and what in life happens on a till or in the back office (sandbox-only endpoints).
  */
 import { ApiError, Checker, type Lang } from './errors';
-import { dateLocal, isoLocal, type Random } from './ids';
+import { dateLocal, isoLocal } from './ids';
 import type {
   CashierData,
   ComboSlot,
@@ -13,16 +13,14 @@ import type {
   OrderLine,
   OrderStatus,
   Receipt,
-  ReceiptLine,
-  ReceiptPayment,
   StockLevel,
   TillSession,
   Variant,
 } from './store/types';
+import { buildReceipt, type SaleLine } from './store/money';
 import { BodyReader, isObject } from './validate';
 import type { World } from './world';
 
-export const VAT_RATE = 0.15;
 export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
 export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
 
@@ -255,83 +253,6 @@ const emit = (world: World, event: string, data: Record<string, unknown>) =>
   world.webhooks.emit({ api: 'cashier', tenantId: world.store.cashier.tenantId, event, data, subjects: [] });
 
 /* Receipts. */
-
-export interface SaleLine {
-  variantId: number | null;
-  name: string;
-  qty: number;
-  unitPrice: number;
-}
-
-/** VAT-inclusive prices: tax = total × 15/115. */
-export const buildReceipt = (
-  cashier: CashierData,
-  random: Random,
-  input: {
-    session: TillSession;
-    lines: SaleLine[];
-    tender?: string;
-    payments?: ReceiptPayment[];
-    issuedAt: number;
-    arrivedAt: number;
-    kind?: Receipt['kind'];
-    refundOf?: string | null;
-    prepaid?: { order_id: string; amount_halalas: number } | null;
-  },
-): Receipt => {
-  const branch = cashier.branches.find((b) => b.id === input.session.branch_id);
-  const code = branch?.code ?? 'POS';
-  const kind = input.kind ?? 'simplified';
-  const counterKey = kind === 'credit_note' ? `${code}-CN` : code;
-  const n = (cashier.counters.receiptNo[counterKey] ?? 0) + 1;
-  cashier.counters.receiptNo[counterKey] = n;
-  const lines: ReceiptLine[] = input.lines.map((l, i) => ({
-    line_no: i + 1,
-    variant_id: l.variantId,
-    name: l.name,
-    qty: String(l.qty),
-    unit_price_halalas: l.unitPrice,
-    total_halalas: Math.round(l.qty * l.unitPrice),
-  }));
-  const total = lines.reduce((s, l) => s + l.total_halalas, 0);
-  const tax = Math.round((total * VAT_RATE) / (1 + VAT_RATE));
-  const prepaid = input.prepaid ?? null;
-  const tender = input.tender ?? 'card';
-  const payments =
-    input.payments ??
-    (prepaid
-      ? []
-      : [
-          {
-            tender,
-            amount_halalas: total,
-            scheme: tender === 'card' ? random.pick(['mada', 'visa', 'mastercard']) : null,
-            last4: tender === 'card' ? String(1000 + random.int(9000)) : null,
-          },
-        ]);
-  cashier.counters.receiptSeq += 1;
-  return {
-    id: random.ulid(input.issuedAt),
-    number: `${counterKey}-${String(n).padStart(6, '0')}`,
-    kind,
-    refund_of: input.refundOf ?? null,
-    branch_id: input.session.branch_id,
-    register_id: input.session.register_id,
-    session_id: input.session.id,
-    issued_at: isoLocal(input.issuedAt),
-    business_date: dateLocal(input.issuedAt),
-    currency: 'SAR',
-    subtotal_halalas: total - tax,
-    tax_halalas: tax,
-    total_halalas: total,
-    amount_due_halalas: 0,
-    prepaid_applied: prepaid,
-    lines,
-    payments,
-    seq: cashier.counters.receiptSeq,
-    arrived_at_ms: input.arrivedAt,
-  };
-};
 
 export const openSessionOf = (world: World, branchId: number, registerId: number): TillSession => {
   const cashier = world.store.cashier;

@@ -11,9 +11,9 @@ import type {
   Claim,
   ClinicData,
   Invoice,
-  InvoiceLine,
   Patient,
 } from './store/types';
+import { computeInvoice, nextFileNo, nextInvoiceNumber, type LineInput } from './store/money';
 import { BodyReader, isObject } from './validate';
 import type { Emitted } from './webhooks';
 import type { World } from './world';
@@ -32,7 +32,6 @@ export const INVOICE_STATUSES = ['issued', 'partially_paid', 'paid', 'void'] as 
 const NATURES = ['medical', 'cosmetic', 'product', 'package', 'fee'] as const;
 const TAX_CATEGORIES = ['standard', 'exempt', 'zero', 'state_borne'] as const;
 const CLAIM_OUTCOMES = ['approved', 'partial', 'rejected', 'pending'] as const;
-export const VAT_RATE = 0.15;
 
 /* Views: exactly the spec's fields (clinic spec §2). */
 
@@ -119,68 +118,6 @@ export const invoiceView = (inv: Invoice, mode: 'api' | 'event') => ({
 });
 
 export const claimView = (c: Claim) => ({ ...c });
-
-/* Invoice arithmetic: net = qty × unit − discount; VAT 15 % on standard and state-borne lines. */
-
-export interface LineInput {
-  nature: InvoiceLine['nature'];
-  qty: number;
-  unit_halalas: number;
-  tax_category: InvoiceLine['tax_category'];
-  code: string;
-  description: string;
-  tooth: string | null;
-  surfaces: string[];
-}
-
-export const computeInvoice = (lines: LineInput[], discount: number) => {
-  let left = discount;
-  const out: InvoiceLine[] = lines.map((l, i) => {
-    const gross = l.qty * l.unit_halalas;
-    const cut = Math.min(left, gross);
-    left -= cut;
-    const net = gross - cut;
-    const vat =
-      l.tax_category === 'standard' || l.tax_category === 'state_borne' ? Math.round(net * VAT_RATE) : 0;
-    return { ...l, line_no: i + 1, net_halalas: net, vat_halalas: vat, total_halalas: net + vat };
-  });
-  const breakdown = new Map<string, { tax_category: string; net_halalas: number; vat_halalas: number }>();
-  for (const l of out) {
-    const row = breakdown.get(l.tax_category) ?? {
-      tax_category: l.tax_category,
-      net_halalas: 0,
-      vat_halalas: 0,
-    };
-    row.net_halalas += l.net_halalas;
-    row.vat_halalas += l.vat_halalas;
-    breakdown.set(l.tax_category, row);
-  }
-  const subtotal = lines.reduce((s, l) => s + l.qty * l.unit_halalas, 0);
-  const vat = out.reduce((s, l) => s + l.vat_halalas, 0);
-  const total = out.reduce((s, l) => s + l.total_halalas, 0);
-  return {
-    lines: out,
-    subtotal_halalas: subtotal,
-    discount_halalas: discount - left,
-    vat_halalas: vat,
-    total_halalas: total,
-    tax_breakdown: [...breakdown.values()],
-  };
-};
-
-export const nextInvoiceNumber = (clinic: ClinicData, branchId: number, ms: number): string => {
-  const branch = clinic.branches.find((b) => b.id === branchId);
-  const n = (clinic.counters.invoiceNo[branchId] ?? 0) + 1;
-  clinic.counters.invoiceNo[branchId] = n;
-  return `INV-${branch?.code ?? 'CLN'}-${dateLocal(ms).slice(0, 4)}-${String(n).padStart(6, '0')}`;
-};
-
-export const nextFileNo = (clinic: ClinicData, branchId: number): string => {
-  const branch = clinic.branches.find((b) => b.id === branchId);
-  const n = (clinic.counters.fileNo[branchId] ?? 0) + 1;
-  clinic.counters.fileNo[branchId] = n;
-  return `${branch?.code ?? 'CLN'}-${String(n).padStart(6, '0')}`;
-};
 
 /* Events. */
 

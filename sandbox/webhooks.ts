@@ -8,7 +8,7 @@
  * (not yet attempted, or in flight), failed (the last attempt failed; a retry is scheduled), sent, dead (given
  * up, or its subscription is gone or switched off).
  */
-import { sign } from '../lib/signature';
+import { signDelivery } from './signature';
 import { ApiError, type Lang } from './errors';
 import { catalogueOf, subscribableEvents } from './events';
 import { isoLocal } from './ids';
@@ -16,7 +16,7 @@ import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
 import { checkTargetUrl } from './urls';
 import { BodyReader } from './validate';
-import type { World } from './world';
+import type { WorldState } from './state';
 
 export const RETRY_FIRST_MS = 60_000;
 export const RETRY_CAP_MS = 6 * 60 * 60 * 1000;
@@ -76,9 +76,9 @@ export class WebhookEngine {
   private readonly timers = new Map<number, number>();
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly world: () => World) {}
+  constructor(private readonly world: () => WorldState) {}
 
-  private get w(): World {
+  private get w(): WorldState {
     return this.world();
   }
 
@@ -437,7 +437,7 @@ export class WebhookEngine {
       'X-Partner-Event-Id': d.event_id,
       'X-Partner-Delivery': String(d.id),
       'X-Partner-Timestamp': timestamp,
-      'X-Partner-Signature': sign(sub.secret, { timestamp, path, rawBody: body }),
+      'X-Partner-Signature': signDelivery(sub.secret, timestamp, path, body),
     };
     const at = isoLocal(w.clock.now());
     const result = await send(target, headers, body, w.config.deliveryTimeoutMs);

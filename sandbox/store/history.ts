@@ -4,8 +4,6 @@
  * `history` option, so every other recording sees the seed alone. Drawn from its own generator: the same seed
  * gives the same history, and the seed's objects and the ids of later calls do not move.
  */
-import { buildReceipt, type SaleLine } from '../cashier-ops';
-import { computeInvoice, type LineInput } from '../clinic-ops';
 import { dateLocal, isoLocal, type Random } from '../ids';
 import type {
   Appointment,
@@ -17,6 +15,7 @@ import type {
   Receipt,
   TillSession,
 } from './types';
+import { buildReceipt, computeInvoice, type LineInput, type SaleLine } from './money';
 
 export interface HistoryCounts {
   /** Sales receipts; about one in 60 is refunded by a credit note as well. */

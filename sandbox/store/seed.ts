@@ -3,8 +3,6 @@
  * English names, insurance payers, VAT-inclusive till prices. Reference data has fixed ids; business data is
  * placed around the sandbox clock's start (appointments today, receipts in today's till sessions…).
  */
-import { buildReceipt, type SaleLine } from '../cashier-ops';
-import { computeInvoice, nextFileNo, nextInvoiceNumber, type LineInput } from '../clinic-ops';
 import { dateLocal, isoLocal, type Random } from '../ids';
 import type {
   ApiClientRecord,
@@ -24,6 +22,14 @@ import type {
   Tenant,
   TillSession,
 } from './types';
+import {
+  buildReceipt,
+  computeInvoice,
+  nextFileNo,
+  nextInvoiceNumber,
+  type LineInput,
+  type SaleLine,
+} from './money';
 
 export const CLINIC_TENANT = 1001;
 export const CASHIER_TENANT = 2001;

@@ -933,8 +933,14 @@ describe('sandbox: signed webhook deliveries', () => {
     expect(header(r, 'X-Partner-Delivery')).toMatch(/^\d+$/);
     expect(header(r, 'X-Partner-Timestamp')).toMatch(/^\d+$/);
     expect(Math.abs(Number(header(r, 'X-Partner-Timestamp')) - Date.now() / 1000)).toBeLessThan(5);
+    // The sandbox signs with its own signer (sandbox/signature.ts, written from the spec): the app's verify
+    // accepting it checks the app's reading of the spec against an independent one.
     expect(check(r, sub.secret)).toEqual({ ok: true });
     expect(check(r, 'whsec_other')).toEqual({ ok: false, reason: 'mismatch' });
+    const middle = Math.floor(r.body.length / 2);
+    const flipped = String.fromCharCode(r.body.charCodeAt(middle) ^ 1);
+    const oneByteChanged = { ...r, body: r.body.slice(0, middle) + flipped + r.body.slice(middle + 1) };
+    expect(check(oneByteChanged, sub.secret)).toEqual({ ok: false, reason: 'mismatch' });
     const [delivery] = sb.deliveries({ subscriptionId: sub.id });
     expect(delivery).toMatchObject({ status: 'sent', attempts: 1, last_http: 200, event_id: body.id });
     await unsubscribe(sub.id);

@@ -1,0 +1,99 @@
+import type { SandboxClock } from './clock';
+import type { Random } from './ids';
+import type { Store } from './store';
+
+/** What the sandbox lets a caller change while it runs (options at start, PATCH /sandbox/config later). */
+export interface SandboxConfig {
+  /** Requests per minute per active API client (spec: 120). */
+  rateLimitPerMinute: number;
+  /** Requests per minute, per address, whose token matches no active client (clinic spec: 30). */
+  anonymousRateLimitPerMinute: number;
+  /** Receipts that arrived less than this long ago are held back from GET /receipts. */
+  holdBackMs: number;
+  /** Subscriptions per account (per interface) before POST /webhooks answers webhook_limit. */
+  webhookLimit: number;
+  /** Accept http:// and https:// receivers on loopback addresses (127.0.0.0/8, ::1, localhost). */
+  allowLoopbackReceivers: boolean;
+  /** How long a receiver has to answer a delivery, in real milliseconds (spec: 10 s). */
+  deliveryTimeoutMs: number;
+  /** Clinic endpoints that answer 501 not_implemented, as "METHOD /path" (e.g. "GET /patients/{id}"). */
+  planned: Set<string>;
+}
+
+/**
+ * What an injected fault does to the answer (sandbox/README.md, "Faults"):
+ * - `status`: an error status with the error envelope;
+ * - `slow`: the answer comes `delayMs` late (before: a 504 after the wait; after: the real answer after the wait);
+ * - `reset`: the socket is destroyed without an answer;
+ * - `malformed_json`: a JSON content type with a body that is not JSON (`{"data": [`);
+ * - `html`: an HTML error page (a proxy's 502);
+ * - `empty`: a status with an empty body;
+ * - `truncated`: a JSON answer whose Content-Length promises more than is sent, then the socket closes.
+ */
+export type FaultKind = 'status' | 'slow' | 'reset' | 'malformed_json' | 'html' | 'empty' | 'truncated';
+
+/**
+ * When the fault strikes: `before` replaces the answer and the request is not processed; `after` processes the
+ * request (an object is created, an order cancelled…) and then loses or garbles its answer.
+ */
+export type FaultWhen = 'before' | 'after';
+
+export const FAULT_KINDS: readonly FaultKind[] = [
+  'status',
+  'slow',
+  'reset',
+  'malformed_json',
+  'html',
+  'empty',
+  'truncated',
+];
+
+/** A fault injected into the partner interfaces: the next `times` matching requests get this answer. */
+export interface Fault {
+  id: number;
+  kind: FaultKind;
+  when: FaultWhen;
+  method: string | null;
+  /** Matches when the request path (without query) starts with it, e.g. /partner/v1/patients. */
+  pathPrefix: string;
+  /** Matches only requests with this token (or the token of the client with this name); null: any. */
+  token: string | null;
+  /**
+   * The answer's status. Null: the kind's own (status 500, slow 504, html 502, empty, malformed_json and
+   * truncated 200), except that an `after` fault of kind slow, empty, malformed_json or truncated keeps the
+   * real answer's status.
+   */
+  status: number | null;
+  error: string;
+  times: number;
+  /** Real ms to wait before the fault's answer (any kind). */
+  delayMs: number;
+  /** The body of a malformed_json or html answer instead of the default one. */
+  body: string | null;
+}
+
+export interface RequestRecord {
+  at: number;
+  method: string;
+  path: string;
+  api: 'clinic' | 'cashier' | 'sandbox' | 'other';
+  token: string | null;
+  /** The seeded name of the token's client (e.g. clinicOwner), when the token is known. */
+  tokenName: string | null;
+  status: number | null;
+}
+
+/** The sandbox's state: everything an operation may touch but the webhook engine (which runs over it). */
+export interface WorldState {
+  /** The origin the sandbox listens on, e.g. http://127.0.0.1:4010. */
+  baseUrl: string;
+  clock: SandboxClock;
+  random: Random;
+  config: SandboxConfig;
+  store: Store;
+  faults: Fault[];
+  /** Waits of injected faults still running (cleared on close). */
+  faultTimers: Set<ReturnType<typeof setTimeout>>;
+  requests: RequestRecord[];
+  log: (line: string) => void;
+}

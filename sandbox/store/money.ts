@@ -1,0 +1,157 @@
+/**
+ * The money both interfaces share, below the seed and the operations: VAT (15 %), invoice arithmetic and receipt
+ * building, and the per-branch numbering of files, invoices and receipts.
+ */
+import { dateLocal, isoLocal, type Random } from '../ids';
+import type {
+  CashierData,
+  ClinicData,
+  InvoiceLine,
+  Receipt,
+  ReceiptLine,
+  ReceiptPayment,
+  TillSession,
+} from './types';
+
+export const VAT_RATE = 0.15;
+
+/* Invoice arithmetic: net = qty × unit − discount; VAT 15 % on standard and state-borne lines. */
+
+export interface LineInput {
+  nature: InvoiceLine['nature'];
+  qty: number;
+  unit_halalas: number;
+  tax_category: InvoiceLine['tax_category'];
+  code: string;
+  description: string;
+  tooth: string | null;
+  surfaces: string[];
+}
+
+export const computeInvoice = (lines: LineInput[], discount: number) => {
+  let left = discount;
+  const out: InvoiceLine[] = lines.map((l, i) => {
+    const gross = l.qty * l.unit_halalas;
+    const cut = Math.min(left, gross);
+    left -= cut;
+    const net = gross - cut;
+    const vat =
+      l.tax_category === 'standard' || l.tax_category === 'state_borne' ? Math.round(net * VAT_RATE) : 0;
+    return { ...l, line_no: i + 1, net_halalas: net, vat_halalas: vat, total_halalas: net + vat };
+  });
+  const breakdown = new Map<string, { tax_category: string; net_halalas: number; vat_halalas: number }>();
+  for (const l of out) {
+    const row = breakdown.get(l.tax_category) ?? {
+      tax_category: l.tax_category,
+      net_halalas: 0,
+      vat_halalas: 0,
+    };
+    row.net_halalas += l.net_halalas;
+    row.vat_halalas += l.vat_halalas;
+    breakdown.set(l.tax_category, row);
+  }
+  const subtotal = lines.reduce((s, l) => s + l.qty * l.unit_halalas, 0);
+  const vat = out.reduce((s, l) => s + l.vat_halalas, 0);
+  const total = out.reduce((s, l) => s + l.total_halalas, 0);
+  return {
+    lines: out,
+    subtotal_halalas: subtotal,
+    discount_halalas: discount - left,
+    vat_halalas: vat,
+    total_halalas: total,
+    tax_breakdown: [...breakdown.values()],
+  };
+};
+
+export const nextInvoiceNumber = (clinic: ClinicData, branchId: number, ms: number): string => {
+  const branch = clinic.branches.find((b) => b.id === branchId);
+  const n = (clinic.counters.invoiceNo[branchId] ?? 0) + 1;
+  clinic.counters.invoiceNo[branchId] = n;
+  return `INV-${branch?.code ?? 'CLN'}-${dateLocal(ms).slice(0, 4)}-${String(n).padStart(6, '0')}`;
+};
+
+export const nextFileNo = (clinic: ClinicData, branchId: number): string => {
+  const branch = clinic.branches.find((b) => b.id === branchId);
+  const n = (clinic.counters.fileNo[branchId] ?? 0) + 1;
+  clinic.counters.fileNo[branchId] = n;
+  return `${branch?.code ?? 'CLN'}-${String(n).padStart(6, '0')}`;
+};
+
+/* Receipts. */
+
+export interface SaleLine {
+  variantId: number | null;
+  name: string;
+  qty: number;
+  unitPrice: number;
+}
+
+/** VAT-inclusive prices: tax = total × 15/115. */
+export const buildReceipt = (
+  cashier: CashierData,
+  random: Random,
+  input: {
+    session: TillSession;
+    lines: SaleLine[];
+    tender?: string;
+    payments?: ReceiptPayment[];
+    issuedAt: number;
+    arrivedAt: number;
+    kind?: Receipt['kind'];
+    refundOf?: string | null;
+    prepaid?: { order_id: string; amount_halalas: number } | null;
+  },
+): Receipt => {
+  const branch = cashier.branches.find((b) => b.id === input.session.branch_id);
+  const code = branch?.code ?? 'POS';
+  const kind = input.kind ?? 'simplified';
+  const counterKey = kind === 'credit_note' ? `${code}-CN` : code;
+  const n = (cashier.counters.receiptNo[counterKey] ?? 0) + 1;
+  cashier.counters.receiptNo[counterKey] = n;
+  const lines: ReceiptLine[] = input.lines.map((l, i) => ({
+    line_no: i + 1,
+    variant_id: l.variantId,
+    name: l.name,
+    qty: String(l.qty),
+    unit_price_halalas: l.unitPrice,
+    total_halalas: Math.round(l.qty * l.unitPrice),
+  }));
+  const total = lines.reduce((s, l) => s + l.total_halalas, 0);
+  const tax = Math.round((total * VAT_RATE) / (1 + VAT_RATE));
+  const prepaid = input.prepaid ?? null;
+  const tender = input.tender ?? 'card';
+  const payments =
+    input.payments ??
+    (prepaid
+      ? []
+      : [
+          {
+            tender,
+            amount_halalas: total,
+            scheme: tender === 'card' ? random.pick(['mada', 'visa', 'mastercard']) : null,
+            last4: tender === 'card' ? String(1000 + random.int(9000)) : null,
+          },
+        ]);
+  cashier.counters.receiptSeq += 1;
+  return {
+    id: random.ulid(input.issuedAt),
+    number: `${counterKey}-${String(n).padStart(6, '0')}`,
+    kind,
+    refund_of: input.refundOf ?? null,
+    branch_id: input.session.branch_id,
+    register_id: input.session.register_id,
+    session_id: input.session.id,
+    issued_at: isoLocal(input.issuedAt),
+    business_date: dateLocal(input.issuedAt),
+    currency: 'SAR',
+    subtotal_halalas: total - tax,
+    tax_halalas: tax,
+    total_halalas: total,
+    amount_due_halalas: 0,
+    prepaid_applied: prepaid,
+    lines,
+    payments,
+    seq: cashier.counters.receiptSeq,
+    arrived_at_ms: input.arrivedAt,
+  };
+};
