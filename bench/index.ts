@@ -17,7 +17,7 @@ import { EVENTS } from '../lib/hooks/events';
 import { CONSENT_CHANNEL, WITH_PATIENT } from '../lib/hooks/extensions';
 import { makePerform, type SubscribeData } from '../lib/hooks/factory';
 import { sign } from '../lib/signature';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { appConnection, startSandbox, type Sandbox } from '../sandbox';
 import { cursorStandIn, transferPage } from '../test/support/transfer';
 
 const root = join(__dirname, '..');
@@ -98,12 +98,7 @@ const ops = (kind: 'triggers' | 'creates' | 'searches') =>
   App[kind] as unknown as Record<string, { operation: Record<string, Fn> }>;
 
 const callsPerOperation = async (sb: Sandbox) => {
-  const authData = {
-    clinic_api_token: sb.tokens.clinicOwner,
-    cashier_api_token: sb.tokens.cashierOwner,
-    clinic_base_url: sb.clinicBaseUrl,
-    cashier_base_url: sb.cashierBaseUrl,
-  };
+  const authData = appConnection(sb);
   const tester = createAppTester(App);
   const rows: Array<Array<string | number>> = [];
   /** Runs one operation and counts what the sandbox received; `only` is the one request it may make. */
@@ -574,12 +569,7 @@ const transfer = async () => {
     history: { receipts: 975, invoices: 600, appointments: 40, customers: 0 },
   });
   try {
-    const authData = {
-      clinic_api_token: sb.tokens.clinicOwner,
-      cashier_api_token: sb.tokens.cashierOwner,
-      clinic_base_url: sb.clinicBaseUrl,
-      cashier_base_url: sb.cashierBaseUrl,
-    };
+    const authData = appConnection(sb);
     const tester = createAppTester(App) as unknown as (fn: Fn, bundle: object) => Promise<unknown>;
     const rows: Array<Array<string | number>> = [];
     const run = async (name: string, key: string, inputData: object, api: RegExp) => {

@@ -1,5 +1,7 @@
-/** The sandbox's programmatic entry, for end-to-end tests and scripts. */
-export { startSandbox } from './server';
+/** The sandbox package's one entry, for the end-to-end suites, the bench and the scripts. */
+import type { Sandbox } from './server';
+
+export { startSandbox, sandboxPort, PortTakenError } from './server';
 export type { DeliveryRecord, RequestFilter, Sandbox, SandboxClockApi, SandboxOptions } from './server';
 export type { Fault, FaultKind, FaultWhen, SandboxConfig, RequestRecord } from './world';
 export type { FaultSpec } from './faults';
@@ -7,3 +9,13 @@ export { FAULT_KINDS } from './world';
 export type { SeedRefs, TokenName } from './store';
 export { TOKEN_NAMES } from './store';
 export { plannableEndpoints } from './clinic';
+export { abilitiesOf } from './auth';
+
+/** A connection of the app to this sandbox, as a Zap holds it: the owner tokens and both base addresses. */
+export const appConnection = (sb: Sandbox, language = 'en') => ({
+  clinic_api_token: sb.tokens.clinicOwner,
+  cashier_api_token: sb.tokens.cashierOwner,
+  clinic_base_url: sb.clinicBaseUrl,
+  cashier_base_url: sb.cashierBaseUrl,
+  language,
+});

@@ -3,7 +3,7 @@
  * --planned "GET /patients" --start-time 2026-11-21T09:00:00+03:00 --no-seed --history --quiet]`
  * The port also comes from SANDBOX_PORT. Listens on 127.0.0.1 only.
  */
-import { startSandbox, type SandboxOptions } from './server';
+import { sandboxPort, startSandbox, type SandboxOptions } from './server';
 
 const USAGE = `Usage: npm run sandbox -- [options]
   --port N               port on 127.0.0.1 (default: SANDBOX_PORT or 4010; 0 picks a free one)
@@ -18,9 +18,7 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --quiet                no log lines`;
 
 const parseArgs = (argv: string[]): SandboxOptions => {
-  const options: SandboxOptions = {};
-  const envPort = process.env.SANDBOX_PORT;
-  if (envPort) options.port = Number(envPort);
+  const options: SandboxOptions = { port: sandboxPort() };
   const planned: string[] = [];
   const num = (flag: string, value: string | undefined): number => {
     const n = Number(value);

@@ -155,6 +155,27 @@ const bearerOf = (headers: Record<string, string | string[] | undefined>): strin
   return bearer ?? (Array.isArray(key) ? key[0] : key) ?? null;
 };
 
+/** The port from SANDBOX_PORT (4010 when unset). */
+export const sandboxPort = (value = process.env.SANDBOX_PORT): number => {
+  if (value === undefined || value === '') return 4010;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`SANDBOX_PORT must be a port number from 0 to 65535 (0: any free port), not "${value}"`);
+  return port;
+};
+
+/** The port is taken (another sandbox, an earlier `npm start` still running, or another program). */
+export class PortTakenError extends Error {
+  constructor(readonly port: number) {
+    super(
+      `Port ${port} on 127.0.0.1 is already in use (another sandbox or npm start may still be running). ` +
+        `Stop it, or choose another port with SANDBOX_PORT, e.g. SANDBOX_PORT=${port + 10} npm start ` +
+        `(SANDBOX_PORT=0 takes any free port; npm run sandbox also takes --port).`,
+    );
+    this.name = 'PortTakenError';
+  }
+}
+
 export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbox> => {
   const start = typeof options.startTime === 'string' ? Date.parse(options.startTime) : options.startTime;
   if (start !== undefined && Number.isNaN(start))
@@ -263,7 +284,14 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     });
   });
 
-  await app.listen({ host: '127.0.0.1', port: options.port ?? 4010 });
+  try {
+    await app.listen({ host: '127.0.0.1', port: options.port ?? 4010 });
+  } catch (e) {
+    world.webhooks.stop();
+    clock.dispose();
+    await app.close();
+    throw (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new PortTakenError(options.port ?? 4010) : e;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
   const url = `http://127.0.0.1:${port}`;

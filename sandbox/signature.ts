@@ -9,7 +9,12 @@ import { createHash, createHmac } from 'node:crypto';
  * timestamp, the word POST, the receiver URL's path without query and the hex SHA-256 of the raw body bytes,
  * joined by line feeds.
  */
-export const signDelivery = (secret: string, timestamp: string, receiverPath: string, body: string): string => {
+export const signDelivery = (
+  secret: string,
+  timestamp: string,
+  receiverPath: string,
+  body: string,
+): string => {
   const bodyDigest = createHash('sha256').update(Buffer.from(body, 'utf8')).digest('hex');
   const message = [timestamp, 'POST', receiverPath, bodyDigest].join('\n');
   return `sha256=${createHmac('sha256', secret).update(message).digest('hex')}`;

@@ -2,15 +2,16 @@
  * `npm start`: the app's main job on its embedded default, the local sandbox. Starts the sandbox with its seed,
  * connects, subscribes to New Appointment through a stand-in of Zapier's hook intake, books an appointment through
  * the Book Appointment action, receives and verifies the signed delivery, prints the trigger's item, writes a
- * ready `.env` for `zapier-platform invoke`, and keeps the sandbox up until Ctrl-C.
+ * ready `.env` for `zapier-platform invoke`, and keeps the sandbox up until Ctrl-C or SIGTERM (either stops it,
+ * also in the middle of the story).
  * (package.json runs it with NODE_ENV=test only to quiet core's per-run memory log lines.)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
-import { startIntake } from '../sandbox/intake';
-import { startSandbox } from '../sandbox';
+import { appConnection, sandboxPort, startSandbox, type Sandbox } from '../sandbox';
+import { startIntake, type Intake } from '../test/support/intake';
 import { saudiTime } from '../lib/time';
 
 const root = join(__dirname, '..');
@@ -18,16 +19,20 @@ const ENV_MARK = '# written by npm start (local sandbox)';
 
 const step = (n: number, text: string) => console.log(`\n${n}. ${text}`);
 
+let sb: Sandbox | undefined;
+let intake: Intake | undefined;
+const stop = async (code: number) => {
+  await intake?.close();
+  await sb?.close();
+  process.exit(code);
+};
+// Set before anything listens, so a signal in the middle of the story stops the servers as well.
+process.once('SIGINT', () => void stop(0));
+process.once('SIGTERM', () => void stop(0));
+
 const main = async () => {
-  const port = Number(process.env.SANDBOX_PORT ?? 4010);
-  const sb = await startSandbox({ port, quiet: true });
-  const authData = {
-    clinic_api_token: sb.tokens.clinicOwner,
-    cashier_api_token: sb.tokens.cashierOwner,
-    clinic_base_url: sb.clinicBaseUrl,
-    cashier_base_url: sb.cashierBaseUrl,
-    language: 'en',
-  };
+  sb = await startSandbox({ port: sandboxPort(), quiet: true });
+  const authData = appConnection(sb);
   const tester = createAppTester(App);
   type Fn = (z: unknown, bundle: unknown) => unknown;
   const run = <T>(fn: unknown, bundle: object) => tester(fn as never, bundle as never) as Promise<T>;
@@ -40,7 +45,7 @@ const main = async () => {
   console.log(`   connected as: ${label}`);
 
   step(2, 'Turn on a Zap with the New Appointment trigger (REST-hook subscribe)');
-  const intake = await startIntake({ app: App, authData });
+  intake = await startIntake({ app: App, authData });
   const hook = await intake.subscribe('appointment_created');
   console.log(`   subscribed: webhook ${String(intake.subscribeData(hook)?.id)} → ${intake.url}/hooks/…`);
 
@@ -103,17 +108,9 @@ ${mine ? 'A ready .env is written' : 'Your own .env is kept; the sandbox setting
   npx zapier-platform invoke trigger appointment_starting_soon --non-interactive -i '{"minutes_before":"1440"}'
   npx zapier-platform invoke trigger branch_list --isFillingDynamicDropdown
 `);
-
-  const stop = async () => {
-    await intake.close();
-    await sb.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
 };
 
 main().catch((e: unknown) => {
   console.error(e instanceof Error ? e.message : e);
-  process.exit(1);
+  void stop(1);
 });

@@ -14,8 +14,7 @@
  * concurrently (those that wait out the time-out wait together) without taking each other's faults.
  */
 import { REQUEST_TIMEOUT_MS } from './short-timeout';
-import { abilitiesOf } from '../../sandbox/auth';
-import type { FaultSpec, FaultWhen } from '../../sandbox';
+import { abilitiesOf, type FaultSpec, type FaultWhen } from '../../sandbox';
 import { freeSlot, startWorld, type Json, type Kind, type World } from './app-helpers';
 
 /** A slow answer comes this long after the request: well past the app's time-out. */

@@ -6,8 +6,8 @@
  */
 import { createAppTester } from 'zapier-platform-core';
 import App from '../../index';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
-import { startIntake, type Intake } from '../../sandbox/intake';
+import { appConnection, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { startIntake, type Intake } from '../support/intake';
 
 export { App };
 
@@ -90,13 +90,7 @@ export const startWorld = async (options: SandboxOptions = {}): Promise<World> =
     rateLimitPerMinute: 1000,
     ...options,
   });
-  const authData = {
-    clinic_api_token: sb.tokens.clinicOwner,
-    cashier_api_token: sb.tokens.cashierOwner,
-    clinic_base_url: sb.clinicBaseUrl,
-    cashier_base_url: sb.cashierBaseUrl,
-    language: 'en',
-  };
+  const authData = appConnection(sb);
   const intake = await startIntake({ app: App as never, authData });
   const tester = createAppTester(App);
   const run = <T>(kind: Kind, key: string, inputData: object = {}, extra: object = {}, fn = 'perform') => {

@@ -180,6 +180,11 @@ export const startIntake = async (opts: {
         check();
       });
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // The sandbox's deliveries keep their connections alive: end them so close does not wait for them.
+        server.closeAllConnections();
+      }),
   };
 };
