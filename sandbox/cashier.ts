@@ -1,24 +1,20 @@
 /** The cashier partner interface under /api/partner/v1 (cashier spec §4), route by route. */
+import { createItem, updateItem } from './cashier-items';
+import { cancelOrder, createOrder, findOrder, receiptsAfter } from './cashier-ops';
 import {
   CONSENT_CHANNELS,
   RECEIPT_KINDS,
   branchView,
-  cancelOrder,
   categoryView,
   consentOf,
-  createItem,
-  createOrder,
   customerView,
-  findOrder,
   itemView,
   orderView,
   priceListView,
   receiptView,
-  receiptsAfter,
   stockView,
-  updateItem,
   zReportView,
-} from './cashier-ops';
+} from './cashier-views';
 import { ApiError, Checker } from './errors';
 import { CASHIER_EVENTS, sampleFor } from './events';
 import type { PartnerRoute, RouteContext } from './routing';

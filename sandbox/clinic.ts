@@ -1,5 +1,6 @@
 /** The clinic partner interface under /partner/v1 (clinic spec §4), route by route. */
 import { CLINIC_ABILITIES } from './auth';
+import { findInvoice } from './clinic-billing';
 import {
   APPOINTMENT_STATUSES,
   INVOICE_STATUSES,
@@ -7,7 +8,6 @@ import {
   bookAppointment,
   cancelAppointment,
   findAppointment,
-  findInvoice,
   invoiceView,
   patientView,
   recentEvents,

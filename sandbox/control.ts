@@ -9,32 +9,24 @@ import { abilitiesOf } from './auth';
 import {
   addCustomer,
   closeSession,
-  customerView,
   issueCreditNote,
   issueReceipt,
   moveOrder,
-  orderView,
-  receiptView,
   recordConsent,
-  sessionView,
   setStock,
-  stockView,
 } from './cashier-ops';
+import { customerView, orderView, receiptView, sessionView, stockView } from './cashier-views';
 import { cashierRoutes, CASHIER_PREFIX } from './cashier';
 import { clinicRoutes, CLINIC_PREFIX, plannableEndpoints } from './clinic';
+import { createClaim, issueInvoice, payInvoice, updateClaim, voidInvoice } from './clinic-billing';
 import {
   appointmentView,
   bookAppointment,
   changeAppointment,
   claimView,
-  createClaim,
   erasePatient,
   invoiceView,
-  issueInvoice,
   patientView,
-  payInvoice,
-  updateClaim,
-  voidInvoice,
 } from './clinic-ops';
 import { ApiError, codeTable, languageOf, type Lang } from './errors';
 import { makeFault } from './faults';

@@ -1,12 +1,20 @@
 import { Random } from '../ids';
 import { seedHistory, type HistoryCounts } from './history';
-import { seedCashier, seedClients, seedClinic, seedTenants, type SeedRefs } from './seed';
+import { seedClients, seedTenants } from './seed';
+import { seedCashier, type CashierRefs } from './seed-cashier';
+import { seedClinic, type ClinicRefs } from './seed-clinic';
 import type { ApiClientRecord, CashierData, ClinicData, Delivery, Subscription, Tenant } from './types';
 
 export type * from './types';
-export type { SeedRefs, TokenName } from './seed';
+export type { TokenName } from './seed';
 export { TOKEN_NAMES } from './seed';
 export { DEFAULT_HISTORY, type HistoryCounts } from './history';
+
+/** Ids of seeded objects, for tests and the README (empty strings and zeros when started without seed data). */
+export interface SeedRefs {
+  clinic: ClinicRefs;
+  cashier: CashierRefs;
+}
 
 /** All the data of one running sandbox. */
 export interface Store {

@@ -1,0 +1,239 @@
+/**
+ * The cashier's objects as the interface shows them (cashier spec §3): one view per object, nothing else.
+ */
+import type {
+  CashierData,
+  Customer,
+  Item,
+  Order,
+  Receipt,
+  StockLevel,
+  TillSession,
+  Variant,
+} from './store/types';
+
+export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
+export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
+
+/* Views. */
+
+export const branchView = (b: CashierData['branches'][number]) => ({
+  id: b.id,
+  name: b.name,
+  name_ar: b.name_ar,
+  name_en: b.name_en,
+  city: b.city,
+  register_ids: [...b.registers],
+});
+
+export const categoryView = (c: CashierData['categories'][number]) => ({ ...c });
+
+export const variantView = (v: Variant) => ({
+  id: v.id,
+  plu: `V${v.id}`,
+  name_ar: v.name_ar,
+  sku: v.sku,
+  barcode: v.barcode,
+  price_halalas: v.price_halalas,
+  is_default: v.is_default,
+});
+
+export const itemView = (i: Item) => ({
+  id: i.id,
+  name_ar: i.name_ar,
+  name_en: i.name_en,
+  category_id: i.category_id,
+  default_price_halalas: i.default_price_halalas,
+  variants: i.variants.map(variantView),
+  modifier_group_ids: [...i.modifier_group_ids],
+  combo_slots: i.combo_slots.map((s) => ({ ...s })),
+  created_at: i.created_at,
+  updated_at: i.updated_at,
+});
+
+const roundTo50 = (n: number) => Math.round(n / 50) * 50;
+
+export const priceListView = (pl: CashierData['priceLists'][number], items: Item[]) => ({
+  id: pl.id,
+  name: pl.name,
+  name_ar: pl.name_ar,
+  prices: items.flatMap((i) =>
+    i.variants.map((v) => ({
+      item_id: i.id,
+      variant_id: v.id,
+      plu: `V${v.id}`,
+      price_halalas: pl.markup_percent
+        ? roundTo50(v.price_halalas * (1 + pl.markup_percent / 100))
+        : v.price_halalas,
+    })),
+  ),
+});
+
+export const consentOf = (c: Customer) => {
+  const latest = c.consents[c.consents.length - 1];
+  return !c.erased && !!latest?.granted ? latest : undefined;
+};
+
+/** Name, phone, email and address only while marketing consent is granted; VAT and CR numbers always. */
+export const customerView = (c: Customer) => {
+  const consent = !!consentOf(c);
+  return {
+    id: c.id,
+    marketing_consent: consent,
+    name: consent ? c.name : null,
+    phone: consent ? c.phone : null,
+    email: consent ? c.email : null,
+    address: consent ? c.address : null,
+    vat_number: c.vat_number,
+    cr_number: c.cr_number,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
+};
+
+/** customer.created carries the spec's fields only (cashier spec §6). */
+export const customerEventView = (c: Customer) => {
+  const v = customerView(c);
+  return {
+    id: v.id,
+    marketing_consent: v.marketing_consent,
+    name: v.name,
+    phone: v.phone,
+    email: v.email,
+    vat_number: v.vat_number,
+  };
+};
+
+export const receiptView = (r: Receipt) => ({
+  id: r.id,
+  number: r.number,
+  kind: r.kind,
+  refund_of: r.refund_of,
+  branch_id: r.branch_id,
+  register_id: r.register_id,
+  session_id: r.session_id,
+  issued_at: r.issued_at,
+  business_date: r.business_date,
+  currency: r.currency,
+  subtotal_halalas: r.subtotal_halalas,
+  tax_halalas: r.tax_halalas,
+  total_halalas: r.total_halalas,
+  amount_due_halalas: r.amount_due_halalas,
+  prepaid_applied: r.prepaid_applied ? { ...r.prepaid_applied } : null,
+  lines: r.lines.map((l) => ({ ...l })),
+  payments: r.payments.map((p) => ({ ...p })),
+});
+
+/** A session's figures from its receipts and credit notes (the Z-report). */
+export const sessionFigures = (cashier: CashierData, s: TillSession) => {
+  const own = cashier.receipts.filter((r) => r.session_id === s.id);
+  const sales = own.filter((r) => r.kind !== 'credit_note');
+  const refunds = own.filter((r) => r.kind === 'credit_note');
+  const sum = (list: Receipt[], f: (r: Receipt) => number) => list.reduce((n, r) => n + f(r), 0);
+  const salesTotal = sum(sales, (r) => r.total_halalas);
+  const refundTotal = sum(refunds, (r) => r.total_halalas);
+  const tax = sum(sales, (r) => r.tax_halalas) - sum(refunds, (r) => r.tax_halalas);
+  const tenders = new Map<string, number>();
+  for (const r of own) {
+    for (const p of r.payments) {
+      const sign = r.kind === 'credit_note' ? -1 : 1;
+      tenders.set(p.tender, (tenders.get(p.tender) ?? 0) + sign * p.amount_halalas);
+    }
+  }
+  const prepaid = sales.filter((r) => r.prepaid_applied);
+  const cash = tenders.get('cash') ?? 0;
+  const expectedCash = s.opening_float_halalas + cash;
+  const countedCash = s.counted_cash_halalas;
+  const total = salesTotal - refundTotal;
+  return {
+    receipts: sales.length,
+    total_halalas: total,
+    net_sales_halalas: total - tax,
+    variance_halalas: countedCash === null ? 0 : countedCash - expectedCash,
+    z_report: {
+      sales: {
+        count: sales.length,
+        total_halalas: salesTotal,
+        tax_halalas: sum(sales, (r) => r.tax_halalas),
+      },
+      refunds: { count: refunds.length, total_halalas: refundTotal },
+      tenders: [...tenders.entries()].map(([tender, amount]) => ({ tender, amount_halalas: amount })),
+      prepayments_applied: {
+        count: prepaid.length,
+        total_halalas: sum(prepaid, (r) => r.prepaid_applied?.amount_halalas ?? 0),
+      },
+    },
+    expected: { cash_halalas: expectedCash, card_halalas: tenders.get('card') ?? 0 },
+    counted: { cash_halalas: countedCash, card_halalas: tenders.get('card') ?? 0 },
+  };
+};
+
+/** The session as session.closed carries it: with z_report (null while the session is open). */
+export const sessionView = (cashier: CashierData, s: TillSession) => {
+  const f = sessionFigures(cashier, s);
+  return {
+    id: s.id,
+    branch_id: s.branch_id,
+    register_id: s.register_id,
+    status: s.status,
+    business_date: s.business_date,
+    opened_at: s.opened_at,
+    closed_at: s.closed_at,
+    receipts: f.receipts,
+    total_halalas: f.total_halalas,
+    net_sales_halalas: f.net_sales_halalas,
+    variance_halalas: f.variance_halalas,
+    z_report: s.status === 'closed' ? f.z_report : null,
+  };
+};
+
+/** GET /sessions/{id}/z-report: the session with z_report, expected and counted. */
+export const zReportView = (cashier: CashierData, s: TillSession) => {
+  const f = sessionFigures(cashier, s);
+  return { ...sessionView(cashier, s), z_report: f.z_report, expected: f.expected, counted: f.counted };
+};
+
+export const findVariant = (cashier: CashierData, variantId: number) => {
+  for (const item of cashier.items) {
+    const variant = item.variants.find((v) => v.id === variantId);
+    if (variant) return { item, variant };
+  }
+  return undefined;
+};
+
+export const variantName = (item: Item, v: Variant) =>
+  item.variants.length > 1 && v.name_ar !== item.name_ar ? `${item.name_ar} - ${v.name_ar}` : item.name_ar;
+
+/** Stock levels as decimal strings; suggested_qty brings a low level back to its par level. */
+export const stockView = (cashier: CashierData, s: StockLevel) => {
+  const found = findVariant(cashier, s.variant_id);
+  const low = s.qty <= s.reorder_point;
+  return {
+    branch_id: s.branch_id,
+    variant_id: s.variant_id,
+    item_id: found?.item.id ?? null,
+    sku: found?.variant.sku ?? null,
+    name_ar: found ? variantName(found.item, found.variant) : null,
+    qty: String(s.qty),
+    reorder_point: String(s.reorder_point),
+    suggested_qty: String(low ? Math.max(0, s.par_level - s.qty) : 0),
+    updated_at: s.updated_at,
+  };
+};
+
+export const orderView = (o: Order) => ({
+  id: o.id,
+  external_id: o.external_id,
+  provider: o.provider,
+  branch_id: o.branch_id,
+  order_type: o.order_type,
+  prepaid: o.prepaid,
+  customer: o.customer ? { ...o.customer } : null,
+  status: o.status,
+  lines: o.lines.map((l) => ({ ...l })),
+  total_halalas: o.total_halalas,
+  receipt_id: o.receipt_id,
+  refund_decision: o.refund_decision,
+  created_at: o.created_at,
+  updated_at: o.updated_at,
+});

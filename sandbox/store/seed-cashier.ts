@@ -1,0 +1,379 @@
+/**
+ * The café chain's seed: catalogue, price lists and customers from data/seed.json, and business placed around the
+ * clock's start (open till sessions, today's sales, orders).
+ */
+import { dateLocal, isoLocal, type Random } from '../ids';
+import type {
+  ApiClientRecord,
+  CashierData,
+  Customer,
+  Order,
+  OrderLine,
+  Receipt,
+  StockLevel,
+  TillSession,
+} from './types';
+import SEED from '../data/seed.json';
+import { buildReceipt, type SaleLine } from './money';
+
+import { CASHIER_TENANT, DAY, MIN, past, times } from './seed';
+
+/* Cashier */
+
+export interface CashierRefs {
+  tenantId: number;
+  branchRiyadh: number;
+  branchJeddah: number;
+  /** Arabic coffee: two variants (117 small, 118 large). */
+  item: number;
+  variant: number;
+  variantSku: string;
+  variantBarcode: string;
+  category: number;
+  /** A level at or below its reorder point, and one well above. */
+  lowStock: { branch_id: number; variant_id: number };
+  okStock: { branch_id: number; variant_id: number };
+  openSession: string;
+  closedSession: string;
+  receipt: string;
+  creditNote: string;
+  /** Received from the web shop client, not yet accepted. */
+  orderReceived: string;
+  customerConsented: number;
+  customerNoConsent: number;
+  customerWithdrawn: number;
+  customerErased: number;
+}
+
+export const seedCashier = (
+  now: number,
+  random: Random,
+  full: boolean,
+  clients: ApiClientRecord[],
+): { data: CashierData; refs: CashierRefs } => {
+  const fixed = past('2023-05-14T08:00:00+03:00');
+  const data: CashierData = {
+    tenantId: CASHIER_TENANT,
+    branches: structuredClone(SEED.cashier.branches),
+    categories: structuredClone(SEED.cashier.categories),
+    items: [],
+    priceLists: structuredClone(SEED.cashier.priceLists),
+    receipts: [],
+    sessions: [],
+    stock: [],
+    customers: [],
+    orders: [],
+    counters: {
+      item: 400,
+      variant: 300,
+      comboSlot: 10,
+      customer: 5600,
+      receiptSeq: 0,
+      receiptNo: {
+        'RYD-01': 1240,
+        'JED-02': 730,
+        'RYD-03': 415,
+        'RYD-01-CN': 18,
+        'JED-02-CN': 41,
+        'RYD-03-CN': 7,
+      },
+    },
+  };
+  const at = isoLocal(fixed);
+  for (const { id, name_ar, name_en, category_id, variants, modifier_group_ids } of SEED.cashier.catalogue) {
+    data.items.push({
+      id,
+      name_ar,
+      name_en,
+      category_id,
+      default_price_halalas: variants[0]?.price_halalas ?? 0,
+      variants: variants.map((v, i) => ({ ...v, is_default: i === 0 })),
+      modifier_group_ids,
+      combo_slots: [],
+      created_at: at,
+      updated_at: isoLocal(Math.min(now - 7 * DAY, fixed + 500 * DAY)),
+    });
+  }
+  for (const branch of data.branches) {
+    for (const item of data.items) {
+      for (const v of item.variants) {
+        const packaged = item.category_id >= 6;
+        const level: StockLevel = {
+          branch_id: branch.id,
+          variant_id: v.id,
+          qty: 20 + random.int(60),
+          reorder_point: packaged ? 6 : 10,
+          par_level: packaged ? 24 : 40,
+          updated_at: isoLocal(now - (1 + random.int(48)) * 60 * MIN),
+        };
+        data.stock.push(level);
+      }
+    }
+  }
+  const level = (branch: number, variant: number) =>
+    data.stock.find((s) => s.branch_id === branch && s.variant_id === variant) as StockLevel;
+  level(1, 251).qty = 3;
+  level(2, 241).qty = 4;
+  level(3, 261).qty = 0;
+  level(1, 118).qty = 62;
+
+  const t = times(now);
+  const sessionFor = (
+    branch: number,
+    register: number,
+    opened: number,
+    closed: number | null,
+  ): TillSession => ({
+    id: random.ulid(opened),
+    branch_id: branch,
+    register_id: register,
+    status: closed === null ? 'open' : 'closed',
+    business_date: dateLocal(opened),
+    opened_at: isoLocal(opened),
+    closed_at: closed === null ? null : isoLocal(closed),
+    opening_float_halalas: 50_000,
+    counted_cash_halalas: null,
+  });
+  for (const branch of data.branches) {
+    for (const register of branch.registers) {
+      if (full) data.sessions.push(sessionFor(branch.id, register, t.rel(-29 * 60), t.rel(-19 * 60)));
+      data.sessions.push(sessionFor(branch.id, register, t.rel(-5 * 60), null));
+    }
+  }
+  const refs: CashierRefs = {
+    tenantId: CASHIER_TENANT,
+    branchRiyadh: 1,
+    branchJeddah: 2,
+    item: 311,
+    variant: 118,
+    variantSku: 'COF-AR-L',
+    variantBarcode: '6281000001187',
+    category: 4,
+    lowStock: { branch_id: 1, variant_id: 251 },
+    okStock: { branch_id: 1, variant_id: 118 },
+    openSession: (data.sessions.find((s) => s.status === 'open' && s.branch_id === 2) as TillSession).id,
+    closedSession: '',
+    receipt: '',
+    creditNote: '',
+    orderReceived: '',
+    customerConsented: 0,
+    customerNoConsent: 0,
+    customerWithdrawn: 0,
+    customerErased: 0,
+  };
+  if (!full) return { data, refs };
+
+  const variantById = new Map(
+    data.items.flatMap((i) => i.variants.map((v) => [v.id, { item: i, v }] as const)),
+  );
+  const sale = (variantId: number, qty: number): SaleLine => {
+    const found = variantById.get(variantId);
+    const name = found
+      ? found.item.variants.length > 1
+        ? `${found.item.name_ar} - ${found.v.name_ar}`
+        : found.item.name_ar
+      : 'صنف';
+    return { variantId, name, qty, unitPrice: found?.v.price_halalas ?? 1000 };
+  };
+  const baskets: Array<Array<[number, number]>> = [
+    [
+      [118, 2],
+      [241, 1],
+    ],
+    [[119, 1]],
+    [
+      [117, 3],
+      [242, 2],
+    ],
+    [[131, 2]],
+    [
+      [122, 4],
+      [241, 2],
+    ],
+    [[251, 1]],
+    [
+      [120, 1],
+      [121, 1],
+    ],
+    [
+      [261, 1],
+      [118, 1],
+    ],
+  ];
+  const sell = (
+    session: TillSession,
+    minutesAfterOpen: number,
+    basket: Array<[number, number]>,
+    tender?: string,
+    arrivedAt?: number,
+  ) => {
+    const issued = Date.parse(session.opened_at) + minutesAfterOpen * MIN;
+    const receipt = buildReceipt(data, random, {
+      session,
+      lines: basket.map(([v, q]) => sale(v, q)),
+      tender,
+      issuedAt: issued,
+      arrivedAt: arrivedAt ?? issued + 2000,
+    });
+    data.receipts.push(receipt);
+    return receipt;
+  };
+  // Receipts arrive in the order the tills sync: by issue time, except the offline one below.
+  const sales: Array<[TillSession, number, Array<[number, number]>, string | undefined]> = [];
+  for (const [si, s] of data.sessions.entries()) {
+    const count = s.status === 'closed' ? 3 : 2 + (si % 3);
+    for (let k = 0; k < count; k += 1) {
+      sales.push([
+        s,
+        20 + k * 55 + si * 3,
+        baskets[(si + k) % baskets.length] ?? [[118, 1]],
+        k % 3 === 2 ? 'cash' : undefined,
+      ]);
+    }
+  }
+  sales.sort((a, b) => Date.parse(a[0].opened_at) + a[1] * MIN - (Date.parse(b[0].opened_at) + b[1] * MIN));
+  for (const [s, minutes, basket, tender] of sales) sell(s, minutes, basket, tender);
+  const jeddahOpen = data.sessions.find((s) => s.status === 'open' && s.branch_id === 2) as TillSession;
+  const firstJeddah = data.receipts.find((r) => r.session_id === jeddahOpen.id) as Receipt;
+  const refundLine = firstJeddah.lines[firstJeddah.lines.length - 1];
+  const issuedNote = Date.parse(firstJeddah.issued_at) + 25 * MIN;
+  const note = buildReceipt(data, random, {
+    session: jeddahOpen,
+    lines: refundLine
+      ? [
+          {
+            variantId: refundLine.variant_id,
+            name: refundLine.name,
+            qty: Number(refundLine.qty),
+            unitPrice: refundLine.unit_price_halalas,
+          },
+        ]
+      : [],
+    issuedAt: issuedNote,
+    arrivedAt: issuedNote + 2000,
+    kind: 'credit_note',
+    refundOf: firstJeddah.id,
+    tender: firstJeddah.payments[0]?.tender ?? 'card',
+  });
+  data.receipts.push(note);
+  // A till in Al Nakheel sold offline four hours ago and synced ten minutes ago: it arrives last.
+  const nakheel = data.sessions.find((s) => s.status === 'open' && s.branch_id === 3) as TillSession;
+  sell(
+    nakheel,
+    60,
+    [
+      [314, 1],
+      [242, 1],
+    ],
+    'cash',
+    now - 10 * MIN,
+  );
+  // Arrival order decides the cursor; renumber seq by arrival time.
+  data.receipts.sort((a, b) => a.arrived_at_ms - b.arrived_at_ms);
+  data.receipts.forEach((r, i) => (r.seq = i + 1));
+  data.counters.receiptSeq = data.receipts.length;
+  for (const s of data.sessions.filter((x) => x.status === 'closed')) {
+    const cash = data.receipts
+      .filter((r) => r.session_id === s.id)
+      .flatMap((r) => r.payments)
+      .filter((p) => p.tender === 'cash')
+      .reduce((n, p) => n + p.amount_halalas, 0);
+    s.counted_cash_halalas = s.opening_float_halalas + cash - (s.register_id === 1 ? 250 : 0);
+  }
+  refs.closedSession = (
+    data.sessions.find((s) => s.status === 'closed' && s.branch_id === 1) as TillSession
+  ).id;
+  refs.receipt = firstJeddah.id;
+  refs.creditNote = note.id;
+
+  for (const [i, customer] of SEED.cashier.customers.entries()) {
+    const created = now - (120 - i * 17) * DAY;
+    const { consents } = customer;
+    data.customers.push({
+      id: 5521 + i,
+      ...customer,
+      consents: consents.map((c, k) => ({ ...c, at: isoLocal(created + k * 30 * DAY) })),
+      created_at: isoLocal(created),
+      updated_at: isoLocal(created + (consents.length - 1) * 30 * DAY),
+    });
+  }
+  data.counters.customer = Math.max(...data.customers.map((c) => c.id));
+  const cust = (i: number) => (data.customers[i] as Customer).id;
+  refs.customerConsented = cust(0);
+  refs.customerNoConsent = cust(2);
+  refs.customerWithdrawn = cust(3);
+  refs.customerErased = cust(5);
+
+  const shop = clients.find((c) => c.key === 'cashierNoWebhooks') as ApiClientRecord;
+  type O = [string, Order['status'], Array<[number, number]>, boolean, number];
+  const orders: O[] = [
+    [
+      'SHOP-100480',
+      'accepted',
+      [
+        [118, 2],
+        [241, 1],
+      ],
+      true,
+      -150,
+    ],
+    ['SHOP-100481', 'cancelled', [[251, 2]], false, -95],
+    [
+      'SHOP-100482',
+      'received',
+      [
+        [118, 2],
+        [242, 1],
+      ],
+      false,
+      -12,
+    ],
+  ];
+  for (const [externalId, status, basket, prepaid, minutes] of orders) {
+    const created = t.rel(minutes);
+    const lines: OrderLine[] = basket.map(([v, q], i) => {
+      const s = sale(v, q);
+      return {
+        line_no: i + 1,
+        variant_id: v,
+        plu: `V${v}`,
+        name: s.name,
+        qty: String(q),
+        unit_price_halalas: s.unitPrice,
+        total_halalas: s.unitPrice * q,
+        open_item: false,
+      };
+    });
+    if (externalId === 'SHOP-100482') {
+      lines.push({
+        line_no: lines.length + 1,
+        variant_id: null,
+        plu: null,
+        name: 'تغليف هدية',
+        qty: '1',
+        unit_price_halalas: 500,
+        total_halalas: 500,
+        open_item: true,
+      });
+    }
+    data.orders.push({
+      id: random.ulid(created),
+      external_id: externalId,
+      provider: shop.provider,
+      client_id: shop.id,
+      branch_id: 1,
+      order_type: 'pickup',
+      prepaid,
+      customer: { name: 'خالد الغامدي', phone: '+966555012345' },
+      status,
+      lines,
+      total_halalas: lines.reduce((n, l) => n + l.total_halalas, 0),
+      receipt_id: null,
+      refund_decision: null,
+      created_at: isoLocal(created),
+      updated_at: isoLocal(created + 4 * MIN),
+    });
+  }
+  refs.orderReceived = (data.orders[2] as Order).id;
+  return { data, refs };
+};
