@@ -5,7 +5,8 @@
 import { ApiError, Checker, type Lang } from './errors';
 import { isoLocal } from './ids';
 import type { CashierData, ComboSlot, Item, Variant } from './store/types';
-import { BodyReader, isObject } from './validate';
+import { BodyReader } from './body-reader';
+import { isObject } from './validate';
 import { findVariant } from './cashier-views';
 import type { World } from './world';
 

@@ -14,7 +14,8 @@ import type {
   TillSession,
 } from './store/types';
 import { buildReceipt, type SaleLine } from './store/money';
-import { BodyReader, isObject } from './validate';
+import { BodyReader } from './body-reader';
+import { isObject } from './validate';
 import {
   CONSENT_CHANNELS,
   customerEventView,

@@ -17,18 +17,9 @@ import {
 } from './cashier-views';
 import { ApiError, Checker } from './errors';
 import { CASHIER_EVENTS, sampleFor } from './events';
+import { parseDateOrDateTime } from './ids';
 import type { PartnerRoute, RouteContext } from './routing';
-import {
-  PER_PAGE_DEFAULT,
-  PER_PAGE_MAX,
-  pageOf,
-  queryBool,
-  queryEnum,
-  queryInstant,
-  queryInt,
-  queryPaging,
-  queryString,
-} from './validate';
+import { PAGING, PER_PAGE, S, pageOf, query } from './validate';
 import { subscriptionView } from './webhooks';
 
 export const CASHIER_PREFIX = '/api/partner/v1';
@@ -36,12 +27,8 @@ export const CASHIER_PREFIX = '/api/partner/v1';
 const tenantOf = (ctx: RouteContext) => ctx.world.store.cashier.tenantId;
 const cashierOf = (ctx: RouteContext) => ctx.world.store.cashier;
 
-const paged = <T>(ctx: RouteContext, rows: readonly T[]) => {
-  const c = new Checker(ctx.lang);
-  const paging = queryPaging(ctx.query, c);
-  c.done();
-  return { body: pageOf(rows, paging) };
-};
+const paged = <T>(ctx: RouteContext, rows: readonly T[]) => ({ body: pageOf(rows, ctx.query) });
+const since = (v: string | undefined) => (v === undefined ? undefined : parseDateOrDateTime(v));
 
 const intId = (raw: string | undefined): number => {
   if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');
@@ -57,54 +44,65 @@ const ping = (ctx: RouteContext) => ({
   },
 });
 
+const itemsQuery = query({
+  ...PAGING,
+  category_id: S.int(),
+  updated_since: S.instant,
+  sku: S.str(),
+  barcode: S.str(),
+});
+
 const listItems = (ctx: RouteContext) => {
-  const c = new Checker(ctx.lang);
-  const paging = queryPaging(ctx.query, c);
-  const categoryId = queryInt(ctx.query, 'category_id', c);
-  const since = queryInstant(ctx.query, 'updated_since', c);
-  const sku = queryString(ctx.query, 'sku');
-  const barcode = queryString(ctx.query, 'barcode');
-  c.done();
+  const { category_id: categoryId, sku, barcode } = ctx.query;
+  const from = since(ctx.query.updated_since);
   const rows = cashierOf(ctx)
     .items.filter((i) => categoryId === undefined || i.category_id === categoryId)
-    .filter((i) => since === undefined || Date.parse(i.updated_at) >= since)
+    .filter((i) => from === undefined || Date.parse(i.updated_at) >= from)
     .filter((i) => sku === undefined || i.variants.some((v) => v.sku === sku))
     .filter((i) => barcode === undefined || i.variants.some((v) => v.barcode === barcode))
     .sort((a, b) => a.id - b.id);
-  return { body: pageOf(rows.map(itemView), paging) };
+  return { body: pageOf(rows.map(itemView), ctx.query) };
 };
 
 /**
  * consented_only: the latest consent in the ledger is granted (never erased customers); consent_channel narrows
  * to consents covering that channel, alone or together with consented_only.
  */
+const customersQuery = query({
+  ...PAGING,
+  updated_since: S.instant,
+  consented_only: S.bool,
+  consent_channel: S.oneOf(CONSENT_CHANNELS),
+});
+
 const listCustomers = (ctx: RouteContext) => {
-  const c = new Checker(ctx.lang);
-  const paging = queryPaging(ctx.query, c);
-  const since = queryInstant(ctx.query, 'updated_since', c);
-  const consentedOnly = queryBool(ctx.query, 'consented_only', c) ?? false;
-  const channel = queryEnum(ctx.query, 'consent_channel', CONSENT_CHANNELS, c);
-  c.done();
+  const { consented_only: consentedOnly = false, consent_channel: channel } = ctx.query;
+  const from = since(ctx.query.updated_since);
   const rows = cashierOf(ctx)
-    .customers.filter((x) => since === undefined || Date.parse(x.updated_at) >= since)
+    .customers.filter((x) => from === undefined || Date.parse(x.updated_at) >= from)
     .filter((x) => !consentedOnly || !!consentOf(x))
     .filter((x) => channel === undefined || !!consentOf(x)?.channels.includes(channel))
     .sort((a, b) => a.id - b.id);
-  return { body: pageOf(rows.map(customerView), paging) };
+  return { body: pageOf(rows.map(customerView), ctx.query) };
 };
 
 /** The cursor: oldest first in arrival order after since_id; recently arrived receipts are held back. */
+const receiptsQuery = query({
+  since_id: S.str(),
+  branch_id: S.int(),
+  kind: S.oneOf(RECEIPT_KINDS),
+  per_page: PER_PAGE,
+});
+
 const listReceipts = (ctx: RouteContext) => {
-  const cashier = cashierOf(ctx);
-  const c = new Checker(ctx.lang);
-  const sinceId = queryString(ctx.query, 'since_id');
-  const branchId = queryInt(ctx.query, 'branch_id', c);
-  const kind = queryEnum(ctx.query, 'kind', RECEIPT_KINDS, c);
-  const perPage = queryInt(ctx.query, 'per_page', c, { min: 1, max: PER_PAGE_MAX }) ?? PER_PAGE_DEFAULT;
-  const since = sinceId === undefined ? undefined : cashier.receipts.find((r) => r.id === sinceId);
-  if (sinceId !== undefined && !since) c.add('since_id', 'cursor');
-  c.done();
-  const { data, last, hasMore } = receiptsAfter(ctx.world, since?.seq ?? 0, { branchId, kind }, perPage);
+  const { since_id: sinceId, branch_id: branchId, kind, per_page: perPage } = ctx.query;
+  const after = sinceId === undefined ? undefined : cashierOf(ctx).receipts.find((r) => r.id === sinceId);
+  if (sinceId !== undefined && !after) {
+    const c = new Checker(ctx.lang);
+    c.add('since_id', 'cursor');
+    c.done();
+  }
+  const { data, last, hasMore } = receiptsAfter(ctx.world, after?.seq ?? 0, { branchId, kind }, perPage);
   return {
     body: {
       data: data.map(receiptView),
@@ -121,13 +119,10 @@ const zReport = (ctx: RouteContext) => {
   return { body: { data: zReportView(cashier, session) } };
 };
 
+const stockQuery = query({ ...PAGING, branch_id: S.int(), variant_id: S.int(), low_only: S.bool });
+
 const listStock = (ctx: RouteContext) => {
-  const c = new Checker(ctx.lang);
-  const paging = queryPaging(ctx.query, c);
-  const branchId = queryInt(ctx.query, 'branch_id', c);
-  const variantId = queryInt(ctx.query, 'variant_id', c);
-  const lowOnly = queryBool(ctx.query, 'low_only', c) ?? false;
-  c.done();
+  const { branch_id: branchId, variant_id: variantId, low_only: lowOnly = false } = ctx.query;
   const cashier = cashierOf(ctx);
   const rows = cashier.stock
     .filter((s) => branchId === undefined || s.branch_id === branchId)
@@ -137,23 +132,24 @@ const listStock = (ctx: RouteContext) => {
   return {
     body: pageOf(
       rows.map((s) => stockView(cashier, s)),
-      paging,
+      ctx.query,
     ),
   };
 };
 
-const g = (path: string, ability: string | null, handle: PartnerRoute['handle']): PartnerRoute => ({
-  method: 'GET',
-  path,
-  ability,
-  handle,
-});
+const g = (
+  path: string,
+  ability: string | null,
+  handle: PartnerRoute['handle'],
+  schema?: PartnerRoute['schema'],
+): PartnerRoute => ({ method: 'GET', path, ability, handle, schema });
+const pages = query(PAGING);
 
 export const cashierRoutes: PartnerRoute[] = [
   g('/ping', null, ping),
-  g('/branches', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView))),
-  g('/categories', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView))),
-  g('/items', 'pos:read', listItems),
+  g('/branches', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView)), pages),
+  g('/categories', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView)), pages),
+  g('/items', 'pos:read', listItems, itemsQuery),
   {
     method: 'POST',
     path: '/items',
@@ -173,21 +169,25 @@ export const cashierRoutes: PartnerRoute[] = [
       body: { data: itemView(updateItem(ctx.world, ctx.lang, intId(ctx.params.id), ctx.body)) },
     }),
   },
-  g('/price-lists', 'pos:read', (ctx) =>
-    paged(
-      ctx,
-      cashierOf(ctx).priceLists.map((pl) => priceListView(pl, cashierOf(ctx).items)),
-    ),
+  g(
+    '/price-lists',
+    'pos:read',
+    (ctx) =>
+      paged(
+        ctx,
+        cashierOf(ctx).priceLists.map((pl) => priceListView(pl, cashierOf(ctx).items)),
+      ),
+    pages,
   ),
-  g('/customers', 'pos:read', listCustomers),
-  g('/receipts', 'pos:read', listReceipts),
+  g('/customers', 'pos:read', listCustomers, customersQuery),
+  g('/receipts', 'pos:read', listReceipts, receiptsQuery),
   g('/receipts/{id}', 'pos:read', (ctx) => {
     const receipt = cashierOf(ctx).receipts.find((r) => r.id === ctx.params.id);
     if (!receipt) throw new ApiError('not_found');
     return { body: { data: receiptView(receipt) } };
   }),
   g('/sessions/{id}/z-report', 'pos:read', zReport),
-  g('/stock/levels', 'pos:read', listStock),
+  g('/stock/levels', 'pos:read', listStock, stockQuery),
   {
     method: 'POST',
     path: '/orders',
@@ -209,8 +209,11 @@ export const cashierRoutes: PartnerRoute[] = [
     ability: 'pos:orders',
     handle: (ctx) => ({ body: { data: orderView(cancelOrder(ctx.world, ctx.params.id ?? '')) } }),
   },
-  g('/webhooks', 'pos:webhooks', (ctx) =>
-    paged(ctx, ctx.world.webhooks.list('cashier', tenantOf(ctx)).map(subscriptionView)),
+  g(
+    '/webhooks',
+    'pos:webhooks',
+    (ctx) => paged(ctx, ctx.world.webhooks.list('cashier', tenantOf(ctx)).map(subscriptionView)),
+    pages,
   ),
   {
     method: 'POST',

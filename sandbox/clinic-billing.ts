@@ -6,7 +6,8 @@ import { ApiError, Checker, type Lang } from './errors';
 import { isoLocal, dateLocal } from './ids';
 import type { Claim, Invoice } from './store/types';
 import { computeInvoice, nextInvoiceNumber, type LineInput } from './store/money';
-import { BodyReader, isObject } from './validate';
+import { BodyReader } from './body-reader';
+import { isObject } from './validate';
 import { claimView, emit, invoiceView } from './clinic-ops';
 import type { World } from './world';
 

@@ -14,7 +14,7 @@ import type {
   Patient,
 } from './store/types';
 import { nextFileNo } from './store/money';
-import { BodyReader } from './validate';
+import { BodyReader } from './body-reader';
 import type { Emitted } from './webhooks';
 import type { World } from './world';
 

@@ -12,21 +12,11 @@ import {
   patientView,
   recentEvents,
 } from './clinic-ops';
-import { ApiError, Checker } from './errors';
+import { ApiError } from './errors';
 import { CLINIC_EVENTS, sampleFor } from './events';
+import { parseDateOrDateTime, startOfLocalDate } from './ids';
 import type { PartnerRoute, RouteContext } from './routing';
-import {
-  PER_PAGE_DEFAULT,
-  PER_PAGE_MAX,
-  queryDate,
-  queryEnum,
-  queryInstant,
-  queryInt,
-  queryPaging,
-  queryString,
-  pageOf,
-  E164,
-} from './validate';
+import { PAGING, PER_PAGE_DEFAULT, PER_PAGE_MAX, S, pageOf, query } from './validate';
 import {
   API_VERSION,
   MAX_ATTEMPTS,
@@ -44,6 +34,8 @@ const byTime =
   <T>(key: (x: T) => string) =>
   (a: T, b: T) =>
     Date.parse(key(a)) - Date.parse(key(b));
+
+const instant = (v: string | undefined) => (v === undefined ? undefined : parseDateOrDateTime(v));
 
 const tenantOf = (ctx: RouteContext) => ctx.world.store.clinic.tenantId;
 
@@ -98,20 +90,17 @@ const meta = (ctx: RouteContext) => ({
 
 /* Patients */
 
+const patientsQuery = query({ ...PAGING, file_no: S.str(), phone: S.phone, updated_since: S.instant });
+
 const listPatients = (ctx: RouteContext) => {
-  const c = new Checker(ctx.lang);
-  const paging = queryPaging(ctx.query, c);
-  const fileNo = queryString(ctx.query, 'file_no');
-  const phone = queryString(ctx.query, 'phone');
-  if (phone !== undefined && !E164.test(phone)) c.add('phone', 'phone');
-  const since = queryInstant(ctx.query, 'updated_since', c);
-  c.done();
+  const { file_no: fileNo, phone } = ctx.query;
+  const since = instant(ctx.query.updated_since);
   const rows = ctx.world.store.clinic.patients
     .filter((p) => fileNo === undefined || p.file_no === fileNo)
     .filter((p) => phone === undefined || (p.phone === phone && p.contact_consent && !p.erased_at))
     .filter((p) => since === undefined || Date.parse(p.updated_at) >= since)
     .sort(byTime((p) => p.created_at));
-  return { body: pageOf(rows.map(patientView), paging) };
+  return { body: pageOf(rows.map(patientView), ctx.query) };
 };
 
 const getPatient = (ctx: RouteContext) => {
@@ -122,16 +111,20 @@ const getPatient = (ctx: RouteContext) => {
 
 /* Appointments */
 
+const appointmentsQuery = query({
+  ...PAGING,
+  branch_id: S.int(),
+  patient_id: S.str(),
+  practitioner_id: S.str(),
+  from: S.instant,
+  to: S.instant,
+  status: S.oneOf(APPOINTMENT_STATUSES),
+});
+
 const listAppointments = (ctx: RouteContext) => {
-  const c = new Checker(ctx.lang);
-  const paging = queryPaging(ctx.query, c);
-  const branchId = queryInt(ctx.query, 'branch_id', c);
-  const patientId = queryString(ctx.query, 'patient_id');
-  const practitionerId = queryString(ctx.query, 'practitioner_id');
-  const from = queryInstant(ctx.query, 'from', c);
-  const to = queryInstant(ctx.query, 'to', c);
-  const status = queryEnum(ctx.query, 'status', APPOINTMENT_STATUSES, c);
-  c.done();
+  const { branch_id: branchId, patient_id: patientId, practitioner_id: practitionerId, status } = ctx.query;
+  const from = instant(ctx.query.from);
+  const to = instant(ctx.query.to);
   const rows = ctx.world.store.clinic.appointments
     .filter((a) => branchId === undefined || a.branch_id === branchId)
     .filter((a) => patientId === undefined || a.patient_id === patientId)
@@ -140,7 +133,7 @@ const listAppointments = (ctx: RouteContext) => {
     .filter((a) => to === undefined || Date.parse(a.starts_at) < to)
     .filter((a) => status === undefined || a.status === status)
     .sort((a, b) => byTime<typeof a>((x) => x.starts_at)(a, b) || (a.id < b.id ? -1 : 1));
-  return { body: pageOf(rows.map(appointmentView), paging) };
+  return { body: pageOf(rows.map(appointmentView), ctx.query) };
 };
 
 const book = (ctx: RouteContext) => {
@@ -156,15 +149,19 @@ const book = (ctx: RouteContext) => {
 
 /* Invoices */
 
+const invoicesQuery = query({
+  ...PAGING,
+  patient_id: S.str(),
+  branch_id: S.int(),
+  status: S.oneOf(INVOICE_STATUSES),
+  issued_from: S.date,
+  issued_to: S.date,
+});
+
 const listInvoices = (ctx: RouteContext) => {
-  const c = new Checker(ctx.lang);
-  const paging = queryPaging(ctx.query, c);
-  const patientId = queryString(ctx.query, 'patient_id');
-  const branchId = queryInt(ctx.query, 'branch_id', c);
-  const status = queryEnum(ctx.query, 'status', INVOICE_STATUSES, c);
-  const from = queryDate(ctx.query, 'issued_from', c);
-  const to = queryDate(ctx.query, 'issued_to', c);
-  c.done();
+  const { patient_id: patientId, branch_id: branchId, status } = ctx.query;
+  const from = ctx.query.issued_from === undefined ? undefined : startOfLocalDate(ctx.query.issued_from);
+  const to = ctx.query.issued_to === undefined ? undefined : startOfLocalDate(ctx.query.issued_to);
   const rows = ctx.world.store.clinic.invoices
     .filter((i) => patientId === undefined || i.patient_id === patientId)
     .filter((i) => branchId === undefined || i.branch_id === branchId)
@@ -175,7 +172,7 @@ const listInvoices = (ctx: RouteContext) => {
   return {
     body: pageOf(
       rows.map((i) => invoiceView(i, 'api')),
-      paging,
+      ctx.query,
     ),
   };
 };
@@ -192,10 +189,7 @@ const recent = (ctx: RouteContext) => {
   if (info.ability && !ctx.client.abilities.includes(info.ability)) {
     throw new ApiError('insufficient_ability', { required_ability: info.ability }, { ability: info.ability });
   }
-  const c = new Checker(ctx.lang);
-  const limit = queryInt(ctx.query, 'limit', c, { min: 1, max: 25 }) ?? 3;
-  c.done();
-  const data = recentEvents(ctx.world, event, limit);
+  const data = recentEvents(ctx.world, event, ctx.query.limit);
   return {
     body: { data, meta: { event, count: data.length, sample: sampleFor('clinic', event, tenantOf(ctx)) } },
   };
@@ -220,9 +214,9 @@ const owner = { ownerOnly: true };
 export const clinicRoutes: PartnerRoute[] = [
   g('/ping', null, ping),
   g('/meta', null, meta),
-  g('/patients', 'patients:read', listPatients, planned),
+  g('/patients', 'patients:read', listPatients, { ...planned, schema: patientsQuery }),
   g('/patients/{id}', 'patients:read', getPatient, planned),
-  g('/appointments', 'appointments:read', listAppointments, planned),
+  g('/appointments', 'appointments:read', listAppointments, { ...planned, schema: appointmentsQuery }),
   { method: 'POST', path: '/appointments', ability: 'appointments:write', handle: book, ...planned },
   g(
     '/appointments/{id}',
@@ -241,7 +235,7 @@ export const clinicRoutes: PartnerRoute[] = [
       body: { data: appointmentView(cancelAppointment(ctx.world, ctx.lang, ctx.params.id ?? '', ctx.body)) },
     }),
   },
-  g('/invoices', 'invoices:read', listInvoices, planned),
+  g('/invoices', 'invoices:read', listInvoices, { ...planned, schema: invoicesQuery }),
   g(
     '/invoices/{id}',
     'invoices:read',
@@ -253,13 +247,10 @@ export const clinicRoutes: PartnerRoute[] = [
   g(
     '/webhooks',
     'webhooks',
-    (ctx) => {
-      const c = new Checker(ctx.lang);
-      const paging = queryPaging(ctx.query, c);
-      c.done();
-      return { body: pageOf(ctx.world.webhooks.list('clinic', tenantOf(ctx)).map(subscriptionView), paging) };
-    },
-    owner,
+    (ctx) => ({
+      body: pageOf(ctx.world.webhooks.list('clinic', tenantOf(ctx)).map(subscriptionView), ctx.query),
+    }),
+    { ...owner, schema: query(PAGING) },
   ),
   {
     method: 'POST',
@@ -285,7 +276,10 @@ export const clinicRoutes: PartnerRoute[] = [
     }),
     owner,
   ),
-  g('/webhooks/events/{event}/recent', 'webhooks', recent, owner),
+  g('/webhooks/events/{event}/recent', 'webhooks', recent, {
+    ...owner,
+    schema: query({ limit: S.int({ min: 1, max: 25 }, 3) }),
+  }),
   g(
     '/webhooks/{id}',
     'webhooks',

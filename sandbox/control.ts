@@ -4,7 +4,7 @@
  * Answers that made events carry them: `{data, events: [{event, event_id, deliveries}]}`; add `?wait=true` to
  * answer only after the first delivery attempts are done.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 import { abilitiesOf } from './auth';
 import {
   addCustomer,
@@ -30,9 +30,18 @@ import {
 } from './clinic-ops';
 import { ApiError, codeTable, languageOf, type Lang } from './errors';
 import { makeFault } from './faults';
-import { plannedKey, parseBody, sendError, sendJson, type Answer, type Method } from './routing';
+import {
+  checked,
+  plannedKey,
+  sendError,
+  sendJson,
+  validation,
+  type Answer,
+  type Method,
+  type RouteContext,
+} from './routing';
 import type { Api, ApiClientRecord } from './store';
-import { BodyReader, normalizeQuery, type Query } from './validate';
+import { BodyReader } from './body-reader';
 import { deliveryView, subscriptionView, type Emitted } from './webhooks';
 import { FAULT_KINDS, type World } from './world';
 
@@ -42,7 +51,7 @@ interface ControlContext {
   world: World;
   lang: Lang;
   params: Record<string, string>;
-  query: Query;
+  query: RouteContext['query'];
   body: unknown;
 }
 
@@ -139,7 +148,7 @@ const int = (raw: string | undefined): number => {
   return Number(raw);
 };
 
-const routes = (hooks: ControlHooks): Array<[Method, string, Handler]> => [
+const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySchema?]> => [
   [
     'GET',
     '',
@@ -596,21 +605,23 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler]> => [
 ];
 
 export const mountControl = (app: FastifyInstance, world: () => World, hooks: ControlHooks): void => {
-  for (const [method, path, handle] of routes(hooks)) {
+  for (const [method, path, handle, schema] of routes(hooks)) {
     app.route({
       method,
       url: CONTROL_PREFIX + path.replace(/\{(\w+)\}/g, ':$1'),
+      ...validation(schema),
       handler: async (req, reply) => {
         const lang = languageOf(req.headers['accept-language']);
         const w = world();
         try {
-          const query = normalizeQuery(req.query);
+          checked(req, lang);
+          const query = (req.query ?? {}) as RouteContext['query'];
           const answer = await handle({
             world: w,
             lang,
             params: (req.params ?? {}) as Record<string, string>,
             query,
-            body: parseBody(req.body, lang),
+            body: req.body,
           });
           if (query.wait === 'true') await w.webhooks.settle();
           return sendJson(reply, answer.status ?? 200, answer.body);

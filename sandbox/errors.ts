@@ -249,3 +249,48 @@ export class Checker {
     if (this.errors.length) throw new ApiError('validation_failed', { errors: this.errors });
   }
 }
+
+/* What a route schema finds (Fastify's Ajv errors), as validation_failed. */
+
+interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  parentSchema?: Record<string, unknown>;
+}
+
+const TYPE_PROBLEMS: Record<string, Problem> = {
+  integer: 'integer',
+  number: 'number',
+  string: 'string',
+  boolean: 'boolean',
+  array: 'array',
+};
+
+/** `/lines/0/unit_price_halalas` → `lines[0].unit_price_halalas`; the root is `body`. */
+const fieldOf = (path: string, member?: unknown): string =>
+  [...path.split('/').slice(1), ...(member === undefined ? [] : [String(member)])].reduce(
+    (f, part) => (/^\d+$/.test(part) ? `${f}[${part}]` : f ? `${f}.${part}` : part),
+    '',
+  ) || 'body';
+
+/** One problem per field (the first the schema finds), in the order of the schema's properties. */
+export const schemaFailure = (errors: readonly SchemaError[], lang: Lang): ApiError => {
+  const c = new Checker(lang);
+  for (const e of errors) {
+    const s = e.parentSchema ?? {};
+    const field = fieldOf(e.instancePath, e.keyword === 'required' ? e.params.missingProperty : undefined);
+    if (c.has(field)) continue;
+    const type = Array.isArray(s.type) ? s.type[0] : s.type;
+    if (e.keyword === 'required') c.add(field, 'required');
+    else if (e.keyword === 'type') c.add(field, TYPE_PROBLEMS[String(type)] ?? 'object');
+    else if (e.keyword === 'enum') c.add(field, 'one_of', { values: (s.enum as string[]).join(', ') });
+    else if (e.keyword === 'format') c.add(field, e.params.format as Problem);
+    else if (e.keyword === 'maxLength') c.add(field, 'range', { min: 1, max: Number(s.maxLength) });
+    else if (e.keyword === 'exclusiveMinimum') c.add(field, 'number');
+    else if (s.maximum !== undefined)
+      c.add(field, 'range', { min: Number(s.minimum ?? 0), max: Number(s.maximum) });
+    else c.add(field, 'min', { min: Number(s.minimum ?? 0) });
+  }
+  return new ApiError('validation_failed', { errors: c.errors });
+};

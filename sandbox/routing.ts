@@ -3,7 +3,7 @@
  * faults, token, account, ability, owner rule, planned endpoints, body) before its handler, and every failure
  * is the error envelope.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import {
   authenticate,
   clientOfToken,
@@ -12,10 +12,10 @@ import {
   tokenOf,
   type RateLimiter,
 } from './auth';
-import { ApiError, envelope, languageOf, type Lang } from './errors';
+import { ApiError, Checker, envelope, languageOf, schemaFailure, type Lang } from './errors';
 import { applyFault, takeFault } from './faults';
 import type { ApiClientRecord, Api, Tenant } from './store';
-import { normalizeQuery, type Query } from './validate';
+import { badJson, prepare } from './validate';
 import type { Fault, World } from './world';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -26,7 +26,9 @@ export interface RouteContext {
   tenant: Tenant;
   lang: Lang;
   params: Record<string, string>;
-  query: Query;
+  /** The query as the route's schema checked and typed it. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  query: Record<string, any>;
   body: unknown;
 }
 
@@ -45,6 +47,8 @@ export interface PartnerRoute {
   ownerOnly?: boolean;
   /** Clinic patients, appointments and invoices groups: may be marked planned (501). */
   plannable?: boolean;
+  /** What the route takes (validate.ts `query`, `body`), checked once the caller is admitted. */
+  schema?: FastifySchema;
   handle: (ctx: RouteContext) => Answer | Promise<Answer>;
 }
 
@@ -93,20 +97,25 @@ const respondInternal = (gate: Gate, req: FastifyRequest, reply: FastifyReply, l
   });
 };
 
-/** The body as JSON; undefined when there is none. Content parsers hand it over as a string. */
-export const parseBody = (raw: unknown, lang: Lang): unknown => {
-  if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'string') return raw;
-  if (!raw.trim()) return undefined;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    throw new ApiError('validation_failed', {
-      errors: [
-        { field: 'body', code: 'not_json', message: lang === 'ar' ? 'ليس JSON صالحًا' : 'is not valid JSON' },
-      ],
-    });
+/**
+ * A route's Fastify options for validation by its schema: the problems are attached, not answered, so that a
+ * request is refused for its token, ability or planned endpoint first; `checked` then throws them.
+ */
+export const validation = (schema: FastifySchema | undefined) => ({
+  schema,
+  attachValidation: true,
+  preValidation: prepare(schema),
+});
+
+/** Throws validation_failed for a body that is not JSON or what the route's schema refused. */
+export const checked = (req: FastifyRequest, lang: Lang): void => {
+  if (badJson.has(req)) {
+    const c = new Checker(lang);
+    c.add('body', 'not_json');
+    c.done();
   }
+  const problems = req.validationError?.validation;
+  if (problems) throw schemaFailure(problems as Parameters<typeof schemaFailure>[0], lang);
 };
 
 export interface Gate {
@@ -176,6 +185,7 @@ export const mountPartner = (app: FastifyInstance, gate: Gate, routes: PartnerRo
     app.route({
       method: route.method,
       url: gate.prefix + route.path.replace(/\{(\w+)\}/g, ':$1'),
+      ...validation(route.schema),
       handler: async (req, reply) => {
         const world = gate.world();
         const lang = languageOf(req.headers['accept-language']);
@@ -187,14 +197,15 @@ export const mountPartner = (app: FastifyInstance, gate: Gate, routes: PartnerRo
           if (route.plannable && world.config.planned.has(plannedKey(route.method, route.path))) {
             throw new ApiError('not_implemented', { endpoint: plannedKey(route.method, route.path) });
           }
+          checked(req, lang);
           const answer = await route.handle({
             world,
             client: caller.client,
             tenant: caller.tenant,
             lang,
             params: (req.params ?? {}) as Record<string, string>,
-            query: normalizeQuery(req.query),
-            body: parseBody(req.body, lang),
+            query: (req.query ?? {}) as RouteContext['query'],
+            body: req.body,
           });
           return await respond(gate, req, reply, lang, answer.status ?? 200, answer.body);
         } catch (err) {

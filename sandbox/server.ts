@@ -22,6 +22,7 @@ import {
   type TokenName,
 } from './store';
 import type { Attempt, Delivery, DeliveryStatus, Subscription } from './store/types';
+import { AJV_OPTIONS, parseQuery } from './validate';
 import { deliveryView, WebhookEngine } from './webhooks';
 import type { Fault, RequestRecord, SandboxConfig, World } from './world';
 
@@ -216,6 +217,8 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     logger: false,
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,
+    ajv: AJV_OPTIONS,
+    routerOptions: { querystringParser: parseQuery },
   });
   app.removeAllContentTypeParsers();
   // Bodies reach the handlers as text: an empty body is "no body", and bad JSON is a 422 in the envelope.

@@ -1,244 +1,144 @@
-import { Checker, type Lang } from './errors';
+/**
+ * Request validation by Fastify route schemas (JSON Schema, checked by Fastify's Ajv). Routes declare what
+ * they take with the helpers below; `prepare` readies a request for its schema (JSON body, query values) and
+ * errors.ts turns what the schema finds into validation_failed with the spec's `{field, code, message}` list.
+ */
+import type { FastifyRequest, FastifySchema } from 'fastify';
 import { parseDateOrDateTime, parseDateTime, startOfLocalDate, ULID_PATTERN } from './ids';
 
-/** Query values as Fastify parses them; a repeated key keeps its first value. */
-export type Query = Record<string, string | undefined>;
+export const E164 = /^\+[1-9]\d{7,14}$/;
 
-export const normalizeQuery = (raw: unknown): Query => {
-  const out: Query = {};
-  if (!raw || typeof raw !== 'object') return out;
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    const first = Array.isArray(v) ? v[0] : v;
-    if (first !== undefined && first !== null) out[k] = String(first);
-  }
-  return out;
+/** Formats named after the problem they report (errors.ts); Fastify's Ajv gets them as options. */
+export const FORMATS = {
+  date_time: (v: string) => parseDateTime(v) !== undefined,
+  date_or_date_time: (v: string) => parseDateOrDateTime(v) !== undefined,
+  date: (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(startOfLocalDate(v)),
+  phone: (v: string) => E164.test(v),
+  ulid: (v: string) => ULID_PATTERN.test(v),
 };
 
-export const isObject = (v: unknown): v is Record<string, unknown> =>
-  !!v && typeof v === 'object' && !Array.isArray(v);
-
-/* Query parameters: every reader returns undefined when the parameter is absent or wrong (and notes why). */
-
-const INT = /^-?\d+$/;
-
-export const queryInt = (
-  q: Query,
-  name: string,
-  c: Checker,
-  range: { min?: number; max?: number } = {},
-): number | undefined => {
-  const raw = q[name];
-  if (raw === undefined || raw === '') return undefined;
-  if (!INT.test(raw.trim())) {
-    c.add(name, 'integer');
-    return undefined;
-  }
-  const n = Number(raw);
-  if ((range.min !== undefined && n < range.min) || (range.max !== undefined && n > range.max)) {
-    if (range.max !== undefined) c.add(name, 'range', { min: range.min ?? 0, max: range.max });
-    else c.add(name, 'min', { min: range.min ?? 0 });
-    return undefined;
-  }
-  return n;
+/** Fastify's Ajv: every problem of a request at once, no coercion of bodies (a query is read by `prepare`). */
+export const AJV_OPTIONS = {
+  customOptions: { allErrors: true, verbose: true, coerceTypes: false, formats: FORMATS },
 };
 
-export const queryString = (q: Query, name: string): string | undefined => {
-  const raw = q[name];
-  return raw === undefined || raw === '' ? undefined : raw;
-};
+type Range = { min?: number; max?: number };
 
-export const queryEnum = <T extends string>(
-  q: Query,
-  name: string,
-  values: readonly T[],
-  c: Checker,
-): T | undefined => {
-  const raw = queryString(q, name);
-  if (raw === undefined) return undefined;
-  if (!(values as readonly string[]).includes(raw)) {
-    c.add(name, 'one_of', { values: values.join(', ') });
-    return undefined;
-  }
-  return raw as T;
-};
-
-export const queryBool = (q: Query, name: string, c: Checker): boolean | undefined => {
-  const raw = queryString(q, name);
-  if (raw === undefined) return undefined;
-  const v = raw.toLowerCase();
-  if (['true', '1', 'yes'].includes(v)) return true;
-  if (['false', '0', 'no'].includes(v)) return false;
-  c.add(name, 'boolean');
-  return undefined;
-};
-
-/** A date or date-time filter, as ms (a date is the branch's midnight). */
-export const queryInstant = (q: Query, name: string, c: Checker): number | undefined => {
-  const raw = queryString(q, name);
-  if (raw === undefined) return undefined;
-  const ms = parseDateOrDateTime(raw);
-  if (ms === undefined) c.add(name, 'date_or_date_time');
-  return ms;
-};
-
-/** A date filter (YYYY-MM-DD), as the branch's midnight in ms. */
-export const queryDate = (q: Query, name: string, c: Checker): number | undefined => {
-  const raw = queryString(q, name);
-  if (raw === undefined) return undefined;
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || Number.isNaN(startOfLocalDate(raw))) {
-    c.add(name, 'date');
-    return undefined;
-  }
-  return startOfLocalDate(raw);
+/** Schema pieces, one per kind of value the interfaces take. */
+export const S = {
+  int: ({ min, max }: Range = {}, fallback?: number) => ({
+    type: 'integer',
+    ...(min !== undefined ? { minimum: min } : {}),
+    ...(max !== undefined ? { maximum: max } : {}),
+    ...(fallback !== undefined ? { default: fallback } : {}),
+  }),
+  /** A number greater than 0. */
+  positive: { type: 'number', exclusiveMinimum: 0 },
+  str: (max?: number) => ({ type: 'string', ...(max !== undefined ? { maxLength: max } : {}) }),
+  oneOf: (values: readonly string[]) => ({ type: 'string', enum: [...values] }),
+  bool: { type: 'boolean' },
+  dateTime: { type: 'string', format: 'date_time' },
+  instant: { type: 'string', format: 'date_or_date_time' },
+  date: { type: 'string', format: 'date' },
+  phone: { type: 'string', format: 'phone' },
+  ulid: { type: 'string', format: 'ulid' },
+  array: (items?: object) => ({ type: 'array', ...(items ? { items } : {}) }),
+  object: (properties: Record<string, object>, required: string[] = [], nullable = false) => ({
+    type: nullable ? ['object', 'null'] : 'object',
+    properties,
+    required,
+  }),
 };
 
 /* Paging (clinic spec §4: page ≥ 1, per_page 1 to 100, default 50; the cashier's is assumed the same). */
 
 export const PER_PAGE_DEFAULT = 50;
 export const PER_PAGE_MAX = 100;
+export const PER_PAGE = S.int({ min: 1, max: PER_PAGE_MAX }, PER_PAGE_DEFAULT);
+export const PAGING = { page: S.int({ min: 1 }, 1), per_page: PER_PAGE };
 
-export interface Paging {
-  page: number;
-  perPage: number;
-}
-
-export const queryPaging = (q: Query, c: Checker): Paging => ({
-  page: queryInt(q, 'page', c, { min: 1 }) ?? 1,
-  perPage: queryInt(q, 'per_page', c, { min: 1, max: PER_PAGE_MAX }) ?? PER_PAGE_DEFAULT,
+/** A route's schema: query parameters (all optional), and a body (required unless `optional`). */
+export const query = (properties: Record<string, object>): FastifySchema => ({
+  querystring: S.object(properties),
 });
+export const body = (
+  properties: Record<string, object>,
+  required: string[] = [],
+  optional = false,
+): FastifySchema => ({ body: S.object(properties, required, optional) });
 
-/** The list envelope: `{data, meta: {total, page, per_page}}`. */
-export const pageOf = <T>(items: readonly T[], { page, perPage }: Paging) => ({
-  data: items.slice((page - 1) * perPage, page * perPage),
-  meta: { total: items.length, page, per_page: perPage },
-});
+/** The list envelope `{data, meta: {total, page, per_page}}`, for a query with PAGING. */
+export const pageOf = <T>(items: readonly T[], q: { page?: number; per_page?: number }) => {
+  const { page = 1, per_page = PER_PAGE_DEFAULT } = q;
+  return {
+    data: items.slice((page - 1) * per_page, page * per_page),
+    meta: { total: items.length, page, per_page },
+  };
+};
 
-/* Request bodies. */
+/** Query values as the sandbox reads them: the first of a repeated key; an empty value is no value. */
+export const parseQuery = (raw: string): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(raw)) if (!(k in out)) out[k] = v;
+  for (const k of Object.keys(out)) if (out[k] === '') delete out[k];
+  return out;
+};
 
-export class BodyReader {
-  readonly c: Checker;
-  readonly obj: Record<string, unknown>;
+const BOOL_WORDS: Record<string, boolean> = {
+  true: true,
+  1: true,
+  yes: true,
+  false: false,
+  0: false,
+  no: false,
+};
 
-  constructor(body: unknown, lang: Lang, options: { optional?: boolean } = {}) {
-    this.c = new Checker(lang);
-    if (body === undefined || body === null) {
-      if (!options.optional) this.c.add('body', 'object');
-      this.obj = {};
-    } else if (!isObject(body)) {
-      this.c.add('body', 'object');
-      this.obj = {};
-    } else {
-      this.obj = body;
+/** Query text to the schema's integers and booleans; what does not read stays text, for the schema to refuse. */
+const coerceQuery = (
+  q: Record<string, unknown>,
+  schema: { properties?: Record<string, { type?: unknown }> },
+) => {
+  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+    const raw = q[name];
+    if (typeof raw !== 'string') continue;
+    if (prop.type === 'integer' && /^-?\d+$/.test(raw.trim())) q[name] = Number(raw);
+    if (prop.type === 'boolean' && raw.toLowerCase() in BOOL_WORDS) q[name] = BOOL_WORDS[raw.toLowerCase()];
+  }
+};
+
+/** Bodies that are not JSON: answered 422 not_json once the request is admitted. */
+export const badJson = new WeakSet<FastifyRequest>();
+
+/** Absent, null and empty-string members are no value, as for a query. */
+const dropEmpty = (value: unknown): void => {
+  if (Array.isArray(value)) value.forEach(dropEmpty);
+  else if (isObject(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      if (v === null || v === '') delete value[k];
+      else dropEmpty(v);
     }
   }
+};
 
-  has(field: string): boolean {
-    return this.obj[field] !== undefined;
+/**
+ * preValidation: the body as JSON (text from the content parser; none when empty) and the query as the schema
+ * types it. Nothing is answered here: the route answers auth and ability first, then the schema's problems.
+ */
+export const prepare = (schema: FastifySchema | undefined) => async (req: FastifyRequest) => {
+  if (typeof req.body === 'string') {
+    const text = req.body;
+    req.body = undefined;
+    if (text.trim()) {
+      try {
+        req.body = JSON.parse(text) as unknown;
+      } catch {
+        badJson.add(req);
+      }
+    }
   }
+  if (schema?.body) dropEmpty(req.body);
+  if (schema?.querystring && isObject(req.query)) coerceQuery(req.query, schema.querystring as object);
+};
 
-  int(field: string, opts: { required?: boolean; min?: number; max?: number } = {}): number | undefined {
-    const v = this.obj[field];
-    if (v === undefined || v === null) {
-      if (opts.required) this.c.add(field, 'required');
-      return undefined;
-    }
-    if (typeof v !== 'number' || !Number.isInteger(v)) {
-      this.c.add(field, 'integer');
-      return undefined;
-    }
-    if ((opts.min !== undefined && v < opts.min) || (opts.max !== undefined && v > opts.max)) {
-      if (opts.max !== undefined) this.c.add(field, 'range', { min: opts.min ?? 0, max: opts.max });
-      else this.c.add(field, 'min', { min: opts.min ?? 0 });
-      return undefined;
-    }
-    return v;
-  }
-
-  string(field: string, opts: { required?: boolean; max?: number } = {}): string | undefined {
-    const v = this.obj[field];
-    if (v === undefined || v === null || v === '') {
-      if (opts.required) this.c.add(field, 'required');
-      return undefined;
-    }
-    if (typeof v !== 'string') {
-      this.c.add(field, 'string');
-      return undefined;
-    }
-    if (opts.max !== undefined && v.length > opts.max) {
-      this.c.add(field, 'range', { min: 1, max: opts.max });
-      return undefined;
-    }
-    return v;
-  }
-
-  bool(field: string): boolean | undefined {
-    const v = this.obj[field];
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'boolean') {
-      this.c.add(field, 'boolean');
-      return undefined;
-    }
-    return v;
-  }
-
-  oneOf<T extends string>(
-    field: string,
-    values: readonly T[],
-    opts: { required?: boolean } = {},
-  ): T | undefined {
-    const v = this.string(field, opts);
-    if (v === undefined) return undefined;
-    if (!(values as readonly string[]).includes(v)) {
-      this.c.add(field, 'one_of', { values: values.join(', ') });
-      return undefined;
-    }
-    return v as T;
-  }
-
-  dateTime(field: string, opts: { required?: boolean } = {}): number | undefined {
-    const v = this.string(field, opts);
-    if (v === undefined) return undefined;
-    const ms = parseDateTime(v);
-    if (ms === undefined) this.c.add(field, 'date_time');
-    return ms;
-  }
-
-  phone(field: string): string | undefined {
-    const v = this.string(field);
-    if (v === undefined) return undefined;
-    if (!E164.test(v)) {
-      this.c.add(field, 'phone');
-      return undefined;
-    }
-    return v;
-  }
-
-  ulid(field: string, opts: { required?: boolean } = {}): string | undefined {
-    const v = this.string(field, opts);
-    if (v === undefined) return undefined;
-    if (!ULID_PATTERN.test(v)) {
-      this.c.add(field, 'ulid');
-      return undefined;
-    }
-    return v;
-  }
-
-  array(field: string, opts: { required?: boolean } = {}): unknown[] | undefined {
-    const v = this.obj[field];
-    if (v === undefined || v === null) {
-      if (opts.required) this.c.add(field, 'required');
-      return undefined;
-    }
-    if (!Array.isArray(v)) {
-      this.c.add(field, 'array');
-      return undefined;
-    }
-    return v;
-  }
-
-  done(): void {
-    this.c.done();
-  }
-}
-
-export const E164 = /^\+[1-9]\d{7,14}$/;
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);

@@ -15,7 +15,7 @@ import { isoLocal } from './ids';
 import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
 import { checkTargetUrl } from './urls';
-import { BodyReader } from './validate';
+import { BodyReader } from './body-reader';
 import type { WorldState } from './state';
 
 export const RETRY_FIRST_MS = 60_000;
