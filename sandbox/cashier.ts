@@ -20,7 +20,7 @@ import { CASHIER_EVENTS, sampleFor } from './events';
 import { parseDateOrDateTime } from './ids';
 import type { PartnerRoute, RouteContext } from './routing';
 import { PAGING, PER_PAGE, S, pageOf, query } from './validate';
-import { subscriptionView } from './webhooks';
+import { subscriptionView, webhookWrite } from './webhooks';
 
 export const CASHIER_PREFIX = '/api/partner/v1';
 
@@ -219,6 +219,7 @@ export const cashierRoutes: PartnerRoute[] = [
     method: 'POST',
     path: '/webhooks',
     ability: 'pos:webhooks',
+    schema: webhookWrite('cashier'),
     handle: (ctx) => {
       const sub = ctx.world.webhooks.create('cashier', ctx.client, ctx.body, ctx.lang);
       return { status: 201, body: { id: sub.id, secret: sub.secret, data: subscriptionView(sub) } };

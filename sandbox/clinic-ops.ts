@@ -2,8 +2,8 @@
  * The clinic's objects as the interface shows them, and what happens to them: booking and cancelling (partner
  * endpoints) and what in life happens at the front desk or in the back office (sandbox-only endpoints).
  */
-import { ApiError, type Lang } from './errors';
-import { isoLocal } from './ids';
+import { ApiError, Checker, type Lang } from './errors';
+import { isoLocal, parseDateTime } from './ids';
 import type {
   Appointment,
   AppointmentStatus,
@@ -15,6 +15,7 @@ import type {
 } from './store/types';
 import { nextFileNo } from './store/money';
 import { BodyReader } from './body-reader';
+import { body, S } from './validate';
 import type { Emitted } from './webhooks';
 import type { World } from './world';
 
@@ -166,38 +167,57 @@ export interface BookResult {
  * POST /appointments (and the front desk's booking): a free slot only; the patient by id or by phone (a new
  * file for an unknown phone); external_ref is the idempotency key per API client.
  */
+export const BOOKING = {
+  branch_id: S.int(),
+  appointment_type_id: S.int(),
+  starts_at: S.dateTime,
+  practitioner_id: S.str(),
+  patient_id: S.str(),
+  patient_phone: S.phone,
+  patient_name: S.str(200),
+  external_ref: S.str(100),
+  note: S.str(2000),
+};
+export const BOOKING_REQUIRED = ['branch_id', 'appointment_type_id', 'starts_at'];
+
+/** A body BOOKING's schema accepted. */
+export interface Booking {
+  branch_id: number;
+  appointment_type_id: number;
+  starts_at: string;
+  practitioner_id?: string;
+  patient_id?: string;
+  patient_phone?: string;
+  patient_name?: string;
+  external_ref?: string;
+  note?: string;
+}
+
 export const bookAppointment = (
   world: World,
   lang: Lang,
   clientId: number | null,
-  body: unknown,
+  b: Booking,
   source: string,
 ): BookResult => {
   const clinic = world.store.clinic;
-  const r = new BodyReader(body, lang);
-  const branchId = r.int('branch_id', { required: true });
-  const typeId = r.int('appointment_type_id', { required: true });
-  const startMs = r.dateTime('starts_at', { required: true });
-  const practitionerId = r.string('practitioner_id');
-  const patientId = r.string('patient_id');
-  const phone = r.phone('patient_phone');
-  const patientName = r.string('patient_name', { max: 200 });
-  const externalRef = r.string('external_ref', { max: 100 });
-  const note = r.string('note', { max: 2000 });
-  const c = r.c;
-  const branch = branchId === undefined ? undefined : clinic.branches.find((b) => b.id === branchId);
-  if (branchId !== undefined && !branch) c.add('branch_id', 'unknown');
-  const type = typeId === undefined ? undefined : clinic.appointmentTypes.find((t) => t.id === typeId);
-  if (typeId !== undefined && !type) c.add('appointment_type_id', 'unknown');
+  const { practitioner_id: practitionerId, patient_id: patientId, patient_phone: phone } = b;
+  const c = new Checker(lang);
+  const branch = clinic.branches.find((x) => x.id === b.branch_id);
+  if (!branch) c.add('branch_id', 'unknown');
+  const type = clinic.appointmentTypes.find((t) => t.id === b.appointment_type_id);
+  if (!type) c.add('appointment_type_id', 'unknown');
   const practitioner = practitionerId ? clinic.practitioners.find((p) => p.id === practitionerId) : undefined;
   if (practitionerId && (!practitioner || (branch && practitioner.branch_id !== branch.id))) {
     c.add('practitioner_id', 'unknown');
   }
   let patient = patientId ? clinic.patients.find((p) => p.id === patientId && !p.erased_at) : undefined;
   if (patientId && !patient) c.add('patient_id', 'unknown');
-  if (!patientId && !phone && !c.has('patient_phone')) c.add('patient_id', 'patient_needed');
-  r.done();
-  if (!branch || !type || startMs === undefined) throw new ApiError('validation_failed');
+  if (!patientId && !phone) c.add('patient_id', 'patient_needed');
+  c.done();
+  const startMs = parseDateTime(b.starts_at) as number;
+  const { patient_name: patientName, external_ref: externalRef, note } = b;
+  if (!branch || !type) throw new ApiError('validation_failed');
 
   if (externalRef !== undefined && clientId !== null) {
     const existing = clinic.appointments.find(
@@ -273,11 +293,10 @@ export const findAppointment = (world: World, id: string): Appointment => {
 };
 
 /** POST /appointments/{id}/cancel (clinic spec §3). */
-export const cancelAppointment = (world: World, lang: Lang, id: string, body: unknown): Appointment => {
+export const CANCELLING = body({ reason: S.oneOf(CANCEL_REASONS) }, [], true);
+
+export const cancelAppointment = (world: World, id: string, reason?: (typeof CANCEL_REASONS)[number]) => {
   const a = findAppointment(world, id);
-  const r = new BodyReader(body, lang, { optional: true });
-  const reason = r.oneOf('reason', CANCEL_REASONS);
-  r.done();
   if (a.status === 'cancelled') return a;
   if (a.status === 'completed' || a.status === 'in_progress') {
     throw new ApiError('appointment_locked', { status: a.status });

@@ -3,6 +3,10 @@ import { CLINIC_ABILITIES } from './auth';
 import { findInvoice } from './clinic-billing';
 import {
   APPOINTMENT_STATUSES,
+  BOOKING,
+  BOOKING_REQUIRED,
+  CANCELLING,
+  type Booking,
   INVOICE_STATUSES,
   appointmentView,
   bookAppointment,
@@ -16,7 +20,7 @@ import { ApiError } from './errors';
 import { CLINIC_EVENTS, sampleFor } from './events';
 import { parseDateOrDateTime, startOfLocalDate } from './ids';
 import type { PartnerRoute, RouteContext } from './routing';
-import { PAGING, PER_PAGE_DEFAULT, PER_PAGE_MAX, S, pageOf, query } from './validate';
+import { PAGING, PER_PAGE_DEFAULT, PER_PAGE_MAX, S, body, pageOf, query } from './validate';
 import {
   API_VERSION,
   MAX_ATTEMPTS,
@@ -25,6 +29,7 @@ import {
   SWITCH_OFF_AFTER,
   deliveryView,
   subscriptionView,
+  webhookWrite,
 } from './webhooks';
 
 export const CLINIC_PREFIX = '/partner/v1';
@@ -137,7 +142,7 @@ const listAppointments = (ctx: RouteContext) => {
 };
 
 const book = (ctx: RouteContext) => {
-  const result = bookAppointment(ctx.world, ctx.lang, ctx.client.id, ctx.body, 'api');
+  const result = bookAppointment(ctx.world, ctx.lang, ctx.client.id, ctx.body as Booking, 'api');
   return {
     status: result.status,
     body: {
@@ -217,7 +222,14 @@ export const clinicRoutes: PartnerRoute[] = [
   g('/patients', 'patients:read', listPatients, { ...planned, schema: patientsQuery }),
   g('/patients/{id}', 'patients:read', getPatient, planned),
   g('/appointments', 'appointments:read', listAppointments, { ...planned, schema: appointmentsQuery }),
-  { method: 'POST', path: '/appointments', ability: 'appointments:write', handle: book, ...planned },
+  {
+    method: 'POST',
+    path: '/appointments',
+    ability: 'appointments:write',
+    handle: book,
+    ...planned,
+    schema: body(BOOKING, BOOKING_REQUIRED),
+  },
   g(
     '/appointments/{id}',
     'appointments:read',
@@ -231,8 +243,17 @@ export const clinicRoutes: PartnerRoute[] = [
     path: '/appointments/{id}/cancel',
     ability: 'appointments:write',
     ...planned,
+    schema: CANCELLING,
     handle: (ctx) => ({
-      body: { data: appointmentView(cancelAppointment(ctx.world, ctx.lang, ctx.params.id ?? '', ctx.body)) },
+      body: {
+        data: appointmentView(
+          cancelAppointment(
+            ctx.world,
+            ctx.params.id ?? '',
+            (ctx.body as { reason?: 'other' } | null)?.reason,
+          ),
+        ),
+      },
     }),
   },
   g('/invoices', 'invoices:read', listInvoices, { ...planned, schema: invoicesQuery }),
@@ -257,6 +278,7 @@ export const clinicRoutes: PartnerRoute[] = [
     path: '/webhooks',
     ability: 'webhooks',
     ...owner,
+    schema: webhookWrite('clinic'),
     handle: (ctx) => {
       const sub = ctx.world.webhooks.create('clinic', ctx.client, ctx.body, ctx.lang);
       return { status: 201, body: { id: sub.id, secret: sub.secret, data: subscriptionView(sub) } };
@@ -293,6 +315,7 @@ export const clinicRoutes: PartnerRoute[] = [
     path: '/webhooks/{id}',
     ability: 'webhooks',
     ...owner,
+    schema: webhookWrite('clinic', true),
     handle: (ctx) => {
       const sub = subscriptionAnswer(ctx, ctx.params.id ?? '');
       return {

@@ -21,7 +21,10 @@ import { clinicRoutes, CLINIC_PREFIX, plannableEndpoints } from './clinic';
 import { createClaim, issueInvoice, payInvoice, updateClaim, voidInvoice } from './clinic-billing';
 import {
   appointmentView,
+  BOOKING,
+  BOOKING_REQUIRED,
   bookAppointment,
+  type Booking,
   changeAppointment,
   claimView,
   erasePatient,
@@ -42,6 +45,7 @@ import {
 } from './routing';
 import type { Api, ApiClientRecord } from './store';
 import { BodyReader } from './body-reader';
+import { S, body as schemaBody } from './validate';
 import { deliveryView, subscriptionView, type Emitted } from './webhooks';
 import { FAULT_KINDS, type World } from './world';
 
@@ -450,10 +454,11 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
     'POST',
     '/clinic/appointments',
     ({ world, lang, body }) => {
-      const source = new BodyReader(body, lang).string('source') ?? 'front_desk';
-      const result = bookAppointment(world, lang, null, body, source);
+      const b = body as Booking & { source?: string };
+      const result = bookAppointment(world, lang, null, b, b.source ?? 'front_desk');
       return { status: 201, ...withEvents(appointmentView(result.appointment), result.events) };
     },
+    schemaBody({ ...BOOKING, source: S.str() }, BOOKING_REQUIRED),
   ],
   [
     'PATCH',

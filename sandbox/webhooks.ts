@@ -9,13 +9,13 @@
  * up, or its subscription is gone or switched off).
  */
 import { signDelivery } from './signature';
-import { ApiError, type Lang } from './errors';
+import { ApiError, Checker, type Lang } from './errors';
 import { catalogueOf, subscribableEvents } from './events';
 import { isoLocal } from './ids';
 import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
 import { checkTargetUrl } from './urls';
-import { BodyReader } from './body-reader';
+import { S, body as bodySchema } from './validate';
 import type { WorldState } from './state';
 
 export const RETRY_FIRST_MS = 60_000;
@@ -72,6 +72,33 @@ export interface Emitted {
   deliveries: number[];
 }
 
+/** WebhookWrite: the clinic takes `url` as an alias of target_url and `events` beside `event`; the cashier `{target_url, event}`. */
+export const webhookWrite = (api: Api, partial = false) =>
+  bodySchema(
+    api === 'clinic'
+      ? {
+          target_url: S.str(2000),
+          url: S.str(2000),
+          event: S.str(100),
+          events: S.array(),
+          description: S.str(500),
+          ...(partial ? { status: S.oneOf(['active', 'disabled']) } : {}),
+        }
+      : { target_url: S.str(2000), event: S.str(100) },
+  );
+
+const pick = (b: WebhookWrite, ...keys: Array<keyof WebhookWrite>): WebhookWrite =>
+  Object.fromEntries(keys.filter((k) => b[k] !== undefined).map((k) => [k, b[k]]));
+
+interface WebhookWrite {
+  target_url?: string;
+  url?: string;
+  event?: string;
+  events?: unknown[];
+  description?: string;
+  status?: 'active' | 'disabled';
+}
+
 export class WebhookEngine {
   private readonly timers = new Map<number, number>();
   private readonly inFlight = new Set<Promise<void>>();
@@ -108,26 +135,26 @@ export class WebhookEngine {
    * cashier takes `{target_url, event}` only.
    */
   private readWrite(api: Api, body: unknown, lang: Lang, partial: boolean) {
-    const r = new BodyReader(body, lang);
     const clinic = api === 'clinic';
-    const target =
-      r.string('target_url', { max: 2000 }) ?? (clinic ? r.string('url', { max: 2000 }) : undefined);
-    if (!partial && target === undefined && !r.c.has('target_url') && !r.c.has('url'))
-      r.c.add('target_url', 'required');
-    const single = r.string('event', { max: 100 });
-    const many = clinic ? r.array('events') : undefined;
-    if (many?.some((e) => typeof e !== 'string')) r.c.add('events', 'string');
+    // The cashier's WebhookWrite has target_url and event only.
+    const b: WebhookWrite = clinic
+      ? (body as WebhookWrite)
+      : pick(body as WebhookWrite, 'target_url', 'event');
+    const c = new Checker(lang);
+    const target = b.target_url ?? b.url;
+    if (!partial && target === undefined) c.add('target_url', 'required');
+    const many = b.events;
+    if (many?.some((e) => typeof e !== 'string')) c.add('events', 'string');
     let events: string[] | undefined;
-    if (single !== undefined || many !== undefined) {
-      events = [...new Set([...(single !== undefined ? [single] : []), ...((many ?? []) as string[])])];
-      if (!events.length) r.c.add('events', 'required');
-      if (events.includes('*') && events.length > 1) r.c.add('events', 'star_alone');
-    } else if (!partial && !r.c.has('event') && !r.c.has('events')) {
-      r.c.add('event', clinic ? 'event_needed' : 'required');
+    if (b.event !== undefined || many !== undefined) {
+      events = [...new Set([...(b.event !== undefined ? [b.event] : []), ...((many ?? []) as string[])])];
+      if (!events.length) c.add('events', 'required');
+      if (events.includes('*') && events.length > 1) c.add('events', 'star_alone');
+    } else if (!partial) {
+      c.add('event', clinic ? 'event_needed' : 'required');
     }
-    const description = clinic ? r.string('description', { max: 500 }) : undefined;
-    const status = clinic && partial ? r.oneOf('status', ['active', 'disabled'] as const) : undefined;
-    r.done();
+    const { description, status } = b;
+    c.done();
     const known = subscribableEvents(api);
     const unknown = events?.find((e) => e !== '*' && !known.includes(e));
     if (unknown !== undefined) throw new ApiError('event_unknown', { event: unknown });

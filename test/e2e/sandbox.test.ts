@@ -126,6 +126,65 @@ describe('sandbox: clinic and cashier interfaces', () => {
     expect(cashierBad.status).toBe(422);
   });
 
+  it('answers what a route schema refuses as validation_failed, every field in the request language', async () => {
+    const bad = await call(clinic('/appointments'), {
+      token: sb.tokens.clinicOwner,
+      headers: { 'Accept-Language': 'ar' },
+      body: {
+        branch_id: '1',
+        starts_at: '2026-12-01 10:00',
+        patient_phone: '0501234567',
+        note: 'x'.repeat(2001),
+      },
+    });
+    expect([bad.status, bad.body.error, bad.body.message]).toEqual([
+      422,
+      'validation_failed',
+      'بعض الحقول غير صالحة.',
+    ]);
+    expect(bad.body.details.errors).toEqual(
+      expect.arrayContaining([
+        { field: 'branch_id', code: 'integer', message: 'يجب أن يكون عددًا صحيحًا' },
+        { field: 'appointment_type_id', code: 'required', message: 'مطلوب' },
+        { field: 'starts_at', code: 'date_time', message: expect.any(String) },
+        { field: 'patient_phone', code: 'phone', message: expect.any(String) },
+        { field: 'note', code: 'range', message: 'يجب أن يكون من 1 إلى 2000' },
+      ]),
+    );
+    expect(bad.body.details.errors).toHaveLength(5);
+    const cases: Array<[string, unknown, string, string]> = [
+      ['/appointments', 'not an object', 'body', 'object'],
+      ['/appointments/01JAAAAAAAAAAAAAAAAAAAAAAA/cancel', { reason: 'bored' }, 'reason', 'one_of'],
+      ['/webhooks', { target_url: 5, event: 'appointment.created' }, 'target_url', 'string'],
+    ];
+    for (const [path, body, field, code] of cases) {
+      const answer = await call(clinic(path), { token: sb.tokens.clinicOwner, body });
+      expect([answer.status, answer.body.details.errors]).toEqual([
+        422,
+        [expect.objectContaining({ field, code })],
+      ]);
+    }
+    const notJson = await fetch(clinic('/appointments'), {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${sb.tokens.clinicOwner}`, 'Content-Type': 'application/json' },
+      body: '{"branch_id":',
+    });
+    expect((await notJson.json()).details.errors).toEqual([
+      { field: 'body', code: 'not_json', message: 'is not valid JSON' },
+    ]);
+    // The token and the ability are checked before the body.
+    const anonymous = await call(clinic('/appointments'), { body: 'not an object' });
+    expect([anonymous.status, anonymous.body.error]).toEqual([401, 'unauthenticated']);
+    const flags = await call(cashier('/customers?consented_only=YES&per_page=%201'), {
+      token: sb.tokens.cashierOwner,
+    });
+    expect([flags.status, flags.body.meta.per_page]).toEqual([200, 1]);
+    const badFlag = await call(cashier('/customers?consented_only=maybe'), { token: sb.tokens.cashierOwner });
+    expect(badFlag.body.details.errors).toEqual([
+      { field: 'consented_only', code: 'boolean', message: 'must be true or false' },
+    ]);
+  });
+
   it('answers every authentication failure with its code, in English or Arabic', async () => {
     const cases: Array<[string | undefined, number, string]> = [
       [undefined, 401, 'unauthenticated'],
