@@ -16,8 +16,8 @@ import {
   setStock,
 } from './cashier-ops';
 import { customerView, orderView, receiptView, sessionView, stockView } from './cashier-views';
-import { cashierRoutes, CASHIER_PREFIX } from './cashier';
-import { clinicRoutes, CLINIC_PREFIX, plannableEndpoints } from './clinic';
+import { CASHIER_PREFIX } from './cashier';
+import { CLINIC_PREFIX, plannableEndpoints } from './clinic';
 import { createClaim, issueInvoice, payInvoice, updateClaim, voidInvoice } from './clinic-billing';
 import {
   appointmentView,
@@ -35,7 +35,6 @@ import { ApiError, codeTable, languageOf, type Lang } from './errors';
 import { makeFault } from './faults';
 import {
   checked,
-  plannedKey,
   sendError,
   sendJson,
   validation,
@@ -46,10 +45,12 @@ import {
 import type { Api, ApiClientRecord } from './store';
 import { BodyReader } from './body-reader';
 import { S, body as schemaBody } from './validate';
+import { clientView, clockView, configView, deliveryDetail, openapi } from './control-views';
 import { deliveryView, subscriptionView, type Emitted } from './webhooks';
 import { FAULT_KINDS, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
+export { clientView };
 
 interface ControlContext {
   world: World;
@@ -69,83 +70,6 @@ export interface ControlHooks {
 }
 
 const withEvents = (data: unknown, events: Emitted[]): Answer => ({ body: { data, events } });
-
-export const clientView = (c: ApiClientRecord) => ({
-  name: c.key,
-  interface: c.api,
-  token: c.token,
-  tenant_id: c.tenantId,
-  client_name: c.name,
-  abilities: [...c.abilities],
-  owner: c.owner,
-  token_revoked: c.tokenRevoked,
-  client_revoked: c.clientRevoked,
-  note: c.note,
-});
-
-const configView = (w: World) => ({
-  rate_limit_per_minute: w.config.rateLimitPerMinute,
-  anonymous_rate_limit_per_minute: w.config.anonymousRateLimitPerMinute,
-  hold_back_ms: w.config.holdBackMs,
-  webhook_limit: w.config.webhookLimit,
-  allow_loopback_receivers: w.config.allowLoopbackReceivers,
-  delivery_timeout_ms: w.config.deliveryTimeoutMs,
-  time_scale: w.clock.timeScale,
-  planned: [...w.config.planned],
-});
-
-const clockView = (w: World) => ({
-  now: w.clock.now(),
-  iso: new Date(w.clock.now()).toISOString(),
-  unix_seconds: w.clock.nowSeconds(),
-  time_scale: w.clock.timeScale,
-  pending_timers: w.clock.pending().map((at) => new Date(at).toISOString()),
-});
-
-/** The full delivery, with its body, signature inputs and every attempt: for debugging receivers. */
-export const deliveryDetail = (w: World, id: number) => {
-  const d = w.store.deliveries.find((x) => x.id === id);
-  if (!d) throw new ApiError('not_found');
-  return {
-    ...deliveryView(d),
-    interface: d.api,
-    next_attempt_at: d.next_attempt_at,
-    created_at: d.created_at,
-    body: d.body,
-    attempts_log: d.log,
-  };
-};
-
-/** A minimal OpenAPI 3.0.3 description of both interfaces, generated from the route tables. */
-const openapi = (w: World) => {
-  const paths: Record<string, Record<string, unknown>> = {};
-  const add = (prefix: string, routes: typeof clinicRoutes, tag: string) => {
-    for (const r of routes) {
-      const path = `${prefix}${r.path}`;
-      paths[path] = paths[path] ?? {};
-      (paths[path] as Record<string, unknown>)[r.method.toLowerCase()] = {
-        tags: [tag],
-        summary: `${r.method} ${r.path}`,
-        'x-ability': r.ability ?? 'any',
-        ...(r.ownerOnly ? { 'x-owner-only': true } : {}),
-        ...(r.plannable
-          ? { 'x-plannable': true, 'x-planned': w.config.planned.has(plannedKey(r.method, r.path)) }
-          : {}),
-        responses: { default: { description: 'JSON; errors are {error, message, details}' } },
-      };
-    }
-  };
-  add(CLINIC_PREFIX, clinicRoutes, 'clinic');
-  add(CASHIER_PREFIX, cashierRoutes, 'cashier');
-  return {
-    openapi: '3.0.3',
-    info: { title: 'Partner interfaces (local sandbox)', version: '1.0.0' },
-    servers: [{ url: w.baseUrl }],
-    components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-    security: [{ bearer: [] }],
-    paths,
-  };
-};
 
 const int = (raw: string | undefined): number => {
   if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');

@@ -169,7 +169,7 @@ describe('sandbox: clinic and cashier interfaces', () => {
       headers: { Authorization: `Bearer ${sb.tokens.clinicOwner}`, 'Content-Type': 'application/json' },
       body: '{"branch_id":',
     });
-    expect((await notJson.json()).details.errors).toEqual([
+    expect(((await notJson.json()) as Answer['body']).details.errors).toEqual([
       { field: 'body', code: 'not_json', message: 'is not valid JSON' },
     ]);
     // The token and the ability are checked before the body.
