@@ -5,48 +5,63 @@
 import { ApiError, Checker, type Lang } from './errors';
 import { isoLocal } from './ids';
 import type { CashierData, ComboSlot, Item, Variant } from './store/types';
-import { BodyReader } from './body-reader';
-import { isObject } from './validate';
+import { body, S } from './validate';
 import { findVariant } from './cashier-views';
 import type { World } from './world';
 
 /* Items (cashier spec §4 rules 1 and 2). */
 
-const readVariantRows = (
-  cashier: CashierData,
-  rows: unknown[],
-  lang: Lang,
-  c: Checker,
-  item: Item | undefined,
-): Array<Partial<Variant> & { id?: number }> => {
-  const out: Array<Partial<Variant> & { id?: number }> = [];
-  rows.forEach((row, i) => {
-    const field = `variants[${i}]`;
-    if (!isObject(row)) {
-      c.add(field, 'object');
-      return;
-    }
-    const r = new BodyReader(row, lang);
-    const id = r.int('id');
-    const stored = id === undefined ? undefined : item?.variants.find((v) => v.id === id);
-    if (id !== undefined && !stored) {
-      r.c.add('id', item && findVariant(cashier, id) ? 'not_this_item' : 'unknown');
-    }
-    const v: Partial<Variant> & { id?: number } = { id };
-    const name = r.string('name_ar', { max: 200 });
-    if (name !== undefined) v.name_ar = name;
-    if (r.has('sku')) v.sku = r.obj.sku === null ? null : (r.string('sku', { max: 64 }) ?? null);
-    if (r.has('barcode'))
-      v.barcode = r.obj.barcode === null ? null : (r.string('barcode', { max: 64 }) ?? null);
-    const price = r.int('price_halalas', { required: !stored, min: 0 });
-    if (price !== undefined) v.price_halalas = price;
-    const isDefault = r.bool('is_default');
-    if (isDefault !== undefined) v.is_default = isDefault;
-    for (const e of r.c.errors) c.errors.push({ ...e, field: `${field}.${e.field}` });
-    out.push(v);
-  });
-  return out;
+const VARIANT = S.object({
+  id: S.int(),
+  name_ar: S.str(200),
+  sku: S.nullable(S.str(64)),
+  barcode: S.nullable(S.str(64)),
+  price_halalas: S.int({ min: 0 }),
+  is_default: S.bool,
+});
+
+const ITEM = {
+  name_ar: S.str(200),
+  name_en: S.str(200),
+  category_id: S.int(),
+  default_price_halalas: S.int({ min: 0 }),
+  variants: S.array(VARIANT),
+  modifier_group_ids: S.array(),
+  combo_slots: S.array({ type: 'object' }),
 };
+
+/** ItemWrite for POST /items and PUT /items/{id} (where name_en: null clears it and name_ar cannot be null). */
+export const ITEM_CREATE = body(ITEM, ['name_ar', 'category_id']);
+export const ITEM_UPDATE = body({
+  ...ITEM,
+  name_ar: S.nullable(S.str(200)),
+  name_en: S.nullable(S.str(200)),
+});
+
+type VariantRow = Partial<Variant> & { id?: number };
+
+interface ItemWrite {
+  name_ar?: string | null;
+  name_en?: string | null;
+  category_id?: number;
+  default_price_halalas?: number;
+  variants?: VariantRow[];
+  modifier_group_ids?: unknown[];
+  combo_slots?: Array<Record<string, unknown>>;
+}
+
+/** Variant rows as the schema passed them; an empty sku or barcode is none. */
+const readVariantRows = (cashier: CashierData, rows: VariantRow[], c: Checker, item: Item | undefined) =>
+  rows.map((row, i) => {
+    const stored = row.id === undefined ? undefined : item?.variants.find((v) => v.id === row.id);
+    if (row.id !== undefined && !stored) {
+      c.add(`variants[${i}].id`, item && findVariant(cashier, row.id) ? 'not_this_item' : 'unknown');
+    }
+    if (row.price_halalas === undefined && !stored) c.add(`variants[${i}].price_halalas`, 'required');
+    const v = Object.fromEntries(Object.entries(row).filter(([k]) => k in VARIANT.properties)) as VariantRow;
+    for (const key of ['sku', 'barcode'] as const) if (key in row) v[key] = row[key] || null;
+    return v;
+  });
 
 const checkUnique = (cashier: CashierData, variants: Variant[], itemId: number | null, c: Checker) => {
   const others = cashier.items.filter((i) => i.id !== itemId).flatMap((i) => i.variants);
@@ -71,26 +86,18 @@ const settleDefault = (variants: Variant[], c: Checker) => {
 
 const readComboSlots = (
   cashier: CashierData,
-  rows: unknown[],
+  rows: Array<Record<string, unknown>>,
   stored: ComboSlot[],
   c: Checker,
-): ComboSlot[] => {
-  const out: ComboSlot[] = [];
-  rows.forEach((row, i) => {
-    if (!isObject(row)) {
-      c.add(`combo_slots[${i}]`, 'object');
-      return;
-    }
-    if (row.id !== undefined) {
-      if (!stored.some((s) => s.id === row.id)) c.add(`combo_slots[${i}].id`, 'unknown');
-      out.push({ ...row, id: Number(row.id) });
-    } else {
+): ComboSlot[] =>
+  rows.map((row, i) => {
+    if (row.id === undefined) {
       cashier.counters.comboSlot += 1;
-      out.push({ ...row, id: cashier.counters.comboSlot });
+      return { ...row, id: cashier.counters.comboSlot };
     }
+    if (!stored.some((s) => s.id === row.id)) c.add(`combo_slots[${i}].id`, 'unknown');
+    return { ...row, id: Number(row.id) };
   });
-  return out;
-};
 
 const readModifierGroups = (raw: unknown[], c: Checker): number[] => {
   if (raw.some((x) => typeof x !== 'number' || !Number.isInteger(x))) c.add('modifier_group_ids', 'integer');
@@ -100,21 +107,12 @@ const readModifierGroups = (raw: unknown[], c: Checker): number[] => {
 /** POST /items: without variants, one default variant at default_price_halalas. */
 export const createItem = (world: World, lang: Lang, body: unknown): Item => {
   const cashier = world.store.cashier;
-  const r = new BodyReader(body, lang);
-  const nameAr = r.string('name_ar', { required: true, max: 200 });
-  const nameEn = r.string('name_en', { max: 200 });
-  const categoryId = r.int('category_id', { required: true });
-  const price = r.int('default_price_halalas', { min: 0 });
-  const rawVariants = r.array('variants');
-  const modifiers = r.array('modifier_group_ids') ?? [];
-  const combos = r.array('combo_slots') ?? [];
-  if (categoryId !== undefined && !cashier.categories.some((x) => x.id === categoryId)) {
-    r.c.add('category_id', 'unknown');
-  }
-  const rows = readVariantRows(cashier, rawVariants ?? [], lang, r.c, undefined);
-  if (!rows.length && price === undefined && !r.c.has('default_price_halalas')) {
-    r.c.add('default_price_halalas', 'required');
-  }
+  const b = body as ItemWrite;
+  const { name_ar: nameAr, name_en: nameEn, category_id: categoryId, default_price_halalas: price } = b;
+  const c = new Checker(lang);
+  if (!cashier.categories.some((x) => x.id === categoryId)) c.add('category_id', 'unknown');
+  const rows = readVariantRows(cashier, b.variants ?? [], c, undefined);
+  if (!rows.length && price === undefined) c.add('default_price_halalas', 'required');
   const now = world.clock.now();
   const at = isoLocal(now);
   const variants: Variant[] = (rows.length ? rows : [{ price_halalas: price ?? 0, is_default: true }]).map(
@@ -130,11 +128,11 @@ export const createItem = (world: World, lang: Lang, body: unknown): Item => {
       };
     },
   );
-  checkUnique(cashier, variants, null, r.c);
-  settleDefault(variants, r.c);
-  const modifierIds = readModifierGroups(modifiers, r.c);
-  const slots = readComboSlots(cashier, combos, [], r.c);
-  r.done();
+  checkUnique(cashier, variants, null, c);
+  settleDefault(variants, c);
+  const modifierIds = readModifierGroups(b.modifier_group_ids ?? [], c);
+  const slots = readComboSlots(cashier, b.combo_slots ?? [], [], c);
+  c.done();
   cashier.counters.item += 1;
   const item: Item = {
     id: cashier.counters.item,
@@ -179,22 +177,20 @@ export const updateItem = (world: World, lang: Lang, id: number, body: unknown):
   const cashier = world.store.cashier;
   const item = cashier.items.find((i) => i.id === id);
   if (!item) throw new ApiError('not_found');
-  const r = new BodyReader(body, lang);
-  const nameAr = r.string('name_ar', { max: 200 });
-  if (r.has('name_ar') && r.obj.name_ar === null) r.c.add('name_ar', 'required');
-  const nameEn = r.has('name_en') && r.obj.name_en === null ? null : r.string('name_en', { max: 200 });
-  const categoryId = r.int('category_id');
-  const price = r.int('default_price_halalas', { min: 0 });
-  const rawVariants = r.array('variants');
-  const modifiers = r.array('modifier_group_ids');
-  const combos = r.array('combo_slots');
+  const b = body as ItemWrite;
+  const { category_id: categoryId, default_price_halalas: price } = b;
+  const c = new Checker(lang);
+  // An empty name is no change; name_ar cannot be cleared, name_en can (null).
+  const nameAr = b.name_ar === '' ? undefined : b.name_ar;
+  if (nameAr === null) c.add('name_ar', 'required');
+  const nameEn = b.name_en === '' ? undefined : b.name_en;
   if (categoryId !== undefined && !cashier.categories.some((x) => x.id === categoryId)) {
-    r.c.add('category_id', 'unknown');
+    c.add('category_id', 'unknown');
   }
   let variants: Variant[] | undefined;
-  if (rawVariants) {
-    if (!rawVariants.length) r.c.add('variants', 'required');
-    const rows = readVariantRows(cashier, rawVariants, lang, r.c, item);
+  if (b.variants) {
+    if (!b.variants.length) c.add('variants', 'required');
+    const rows = readVariantRows(cashier, b.variants, c, item);
     let nextId = cashier.counters.variant;
     variants = rows.map((row) => {
       const stored = row.id === undefined ? undefined : item.variants.find((v) => v.id === row.id);
@@ -209,15 +205,15 @@ export const updateItem = (world: World, lang: Lang, id: number, body: unknown):
         is_default: row.is_default ?? false,
       };
     });
-    checkUnique(cashier, variants, item.id, r.c);
-    settleDefault(variants, r.c);
-    if (!r.c.errors.length) cashier.counters.variant = nextId;
+    checkUnique(cashier, variants, item.id, c);
+    settleDefault(variants, c);
+    if (!c.errors.length) cashier.counters.variant = nextId;
   }
-  const modifierIds = modifiers ? readModifierGroups(modifiers, r.c) : undefined;
-  const slots = combos ? readComboSlots(cashier, combos, item.combo_slots, r.c) : undefined;
-  r.done();
+  const modifierIds = b.modifier_group_ids && readModifierGroups(b.modifier_group_ids, c);
+  const slots = b.combo_slots && readComboSlots(cashier, b.combo_slots, item.combo_slots, c);
+  c.done();
 
-  if (nameAr !== undefined) item.name_ar = nameAr;
+  if (nameAr) item.name_ar = nameAr;
   if (nameEn !== undefined) item.name_en = nameEn;
   if (categoryId !== undefined) item.category_id = categoryId;
   if (price !== undefined) item.default_price_halalas = price;

@@ -1,5 +1,5 @@
 /** The cashier partner interface under /api/partner/v1 (cashier spec §4), route by route. */
-import { createItem, updateItem } from './cashier-items';
+import { ITEM_CREATE, ITEM_UPDATE, createItem, updateItem } from './cashier-items';
 import { cancelOrder, createOrder, findOrder, receiptsAfter } from './cashier-ops';
 import {
   CONSENT_CHANNELS,
@@ -154,6 +154,7 @@ export const cashierRoutes: PartnerRoute[] = [
     method: 'POST',
     path: '/items',
     ability: 'pos:write',
+    schema: ITEM_CREATE,
     handle: (ctx) => ({ status: 201, body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) } }),
   },
   g('/items/{id}', 'pos:read', (ctx) => {
@@ -165,6 +166,7 @@ export const cashierRoutes: PartnerRoute[] = [
     method: 'PUT',
     path: '/items/{id}',
     ability: 'pos:write',
+    schema: ITEM_UPDATE,
     handle: (ctx) => ({
       body: { data: itemView(updateItem(ctx.world, ctx.lang, intId(ctx.params.id), ctx.body)) },
     }),

@@ -37,6 +37,8 @@ export const S = {
   str: (max?: number) => ({ type: 'string', ...(max !== undefined ? { maxLength: max } : {}) }),
   oneOf: (values: readonly string[]) => ({ type: 'string', enum: [...values] }),
   bool: { type: 'boolean' },
+  /** The member may be null (or empty): the operation reads that as "clear". */
+  nullable: (schema: { type: string }) => ({ ...schema, type: [schema.type, 'null'] }),
   dateTime: { type: 'string', format: 'date_time' },
   instant: { type: 'string', format: 'date_or_date_time' },
   date: { type: 'string', format: 'date' },
@@ -109,13 +111,25 @@ const coerceQuery = (
 /** Bodies that are not JSON: answered 422 not_json once the request is admitted. */
 export const badJson = new WeakSet<FastifyRequest>();
 
-/** Absent, null and empty-string members are no value, as for a query. */
-const dropEmpty = (value: unknown): void => {
-  if (Array.isArray(value)) value.forEach(dropEmpty);
+interface Shape {
+  type?: unknown;
+  properties?: Record<string, Shape>;
+  items?: Shape;
+}
+
+/**
+ * A null or empty-string member the schema declares is no value (as for a query), unless the schema lets it be
+ * null: then the operation reads it (null clears). Members the schema does not declare are left as they are.
+ */
+const dropEmpty = (value: unknown, schema: Shape | undefined): void => {
+  if (Array.isArray(value)) value.forEach((v) => dropEmpty(v, schema?.items));
   else if (isObject(value)) {
     for (const [k, v] of Object.entries(value)) {
-      if (v === null || v === '') delete value[k];
-      else dropEmpty(v);
+      const prop = schema?.properties?.[k];
+      if (!prop) continue;
+      if ((v === null || v === '') && !(Array.isArray(prop.type) && prop.type.includes('null')))
+        delete value[k];
+      else dropEmpty(v, prop);
     }
   }
 };
@@ -136,7 +150,7 @@ export const prepare = (schema: FastifySchema | undefined) => async (req: Fastif
       }
     }
   }
-  if (schema?.body) dropEmpty(req.body);
+  if (schema?.body) dropEmpty(req.body, schema.body as Shape);
   if (schema?.querystring && isObject(req.query)) coerceQuery(req.query, schema.querystring as object);
 };
 
