@@ -3,7 +3,7 @@
  * endpoints) and what in life happens on a till or in the back office (sandbox-only endpoints).
  */
 import { ApiError, Checker, type Lang } from './errors';
-import { dateLocal, isoLocal } from './ids';
+import { dateLocal, isoLocal, parseDateTime } from './ids';
 import type {
   CashierData,
   Customer,
@@ -14,8 +14,7 @@ import type {
   TillSession,
 } from './store/types';
 import { buildReceipt, type SaleLine } from './store/money';
-import { BodyReader } from './body-reader';
-import { isObject } from './validate';
+import { body, S } from './validate';
 import {
   CONSENT_CHANNELS,
   customerEventView,
@@ -70,36 +69,34 @@ const moveStock = (world: World, branchId: number, variantId: number, delta: num
     : [];
 };
 
-const readSaleLines = (world: World, raw: unknown[] | undefined, c: Checker, lang: Lang): SaleLine[] => {
-  const cashier = world.store.cashier;
-  const out: SaleLine[] = [];
-  (raw ?? []).forEach((row, i) => {
-    const field = `lines[${i}]`;
-    if (!isObject(row)) {
-      c.add(field, 'object');
-      return;
-    }
-    const r = new BodyReader(row, lang);
-    const variantId = r.int('variant_id');
-    const sku = r.string('sku');
-    const barcode = r.string('barcode');
-    const qty = typeof row.qty === 'number' && row.qty > 0 ? row.qty : undefined;
-    if (qty === undefined) r.c.add('qty', 'number');
-    const price = r.int('unit_price_halalas', { min: 0 });
-    const match = matchVariant(cashier, { variantId, sku, barcode });
-    if (!match) r.c.add(variantId !== undefined ? 'variant_id' : 'sku', 'unknown');
-    for (const e of r.c.errors) c.errors.push({ ...e, field: `${field}.${e.field}` });
-    if (match && qty !== undefined) {
-      out.push({
+interface SaleLineWrite {
+  variant_id?: number;
+  sku?: string;
+  barcode?: string;
+  qty?: number;
+  unit_price_halalas?: number;
+}
+
+const readSaleLines = (world: World, rows: SaleLineWrite[], c: Checker): SaleLine[] =>
+  rows.flatMap((row, i) => {
+    const match = matchVariant(world.store.cashier, {
+      variantId: row.variant_id,
+      sku: row.sku,
+      barcode: row.barcode,
+    });
+    if (row.qty === undefined) c.add(`lines[${i}].qty`, 'number');
+    if (!match) c.add(`lines[${i}].${row.variant_id !== undefined ? 'variant_id' : 'sku'}`, 'unknown');
+    if (!match || row.qty === undefined) return [];
+    const name = variantName(match.item, match.variant);
+    return [
+      {
         variantId: match.variant.id,
-        name: variantName(match.item, match.variant),
-        qty,
-        unitPrice: price ?? match.variant.price_halalas,
-      });
-    }
+        name,
+        qty: row.qty,
+        unitPrice: row.unit_price_halalas ?? match.variant.price_halalas,
+      },
+    ];
   });
-  return out;
-};
 
 export const matchVariant = (
   cashier: CashierData,
@@ -125,23 +122,47 @@ export const matchVariant = (
  * POST /sandbox/cashier/receipts: a till sells. `issued_at` in the past makes an offline sale synced now: it
  * arrives after receipts issued later, which is what the cursor's arrival order is for.
  */
+export const RECEIPT_WRITE = body(
+  {
+    branch_id: S.int(),
+    register_id: S.int(),
+    kind: S.oneOf(['simplified', 'standard']),
+    tender: S.oneOf(['card', 'cash']),
+    issued_at: S.dateTime,
+    lines: S.array(
+      S.object({
+        variant_id: S.int(),
+        sku: S.str(),
+        barcode: S.str(),
+        qty: S.positive,
+        unit_price_halalas: S.int({ min: 0 }),
+      }),
+    ),
+  },
+  ['branch_id', 'lines'],
+);
+
 export const issueReceipt = (world: World, lang: Lang, body: unknown) => {
   const cashier = world.store.cashier;
-  const r = new BodyReader(body, lang);
-  const branchId = r.int('branch_id', { required: true });
-  const registerId = r.int('register_id');
-  const kind = r.oneOf('kind', ['simplified', 'standard'] as const);
-  const tender = r.oneOf('tender', ['card', 'cash'] as const);
-  const issuedMs = r.dateTime('issued_at');
-  const rawLines = r.array('lines', { required: true });
-  const branch = branchId === undefined ? undefined : cashier.branches.find((b) => b.id === branchId);
-  if (branchId !== undefined && !branch) r.c.add('branch_id', 'unknown');
+  const b = body as {
+    branch_id: number;
+    register_id?: number;
+    kind?: 'simplified' | 'standard';
+    tender?: 'card' | 'cash';
+    issued_at?: string;
+    lines: SaleLineWrite[];
+  };
+  const { register_id: registerId, kind, tender } = b;
+  const c = new Checker(lang);
+  const branch = cashier.branches.find((x) => x.id === b.branch_id);
+  if (!branch) c.add('branch_id', 'unknown');
   if (registerId !== undefined && branch && !branch.registers.includes(registerId))
-    r.c.add('register_id', 'unknown');
-  if (rawLines && !rawLines.length) r.c.add('lines', 'required');
-  const lines = readSaleLines(world, rawLines, r.c, lang);
-  r.done();
+    c.add('register_id', 'unknown');
+  if (!b.lines.length) c.add('lines', 'required');
+  const lines = readSaleLines(world, b.lines, c);
+  c.done();
   if (!branch) throw new ApiError('validation_failed');
+  const issuedMs = b.issued_at === undefined ? undefined : parseDateTime(b.issued_at);
   const now = world.clock.now();
   const session = openSessionOf(world, branch.id, registerId ?? branch.registers[0] ?? 1);
   const receipt = buildReceipt(world.store.cashier, world.random, {
@@ -159,13 +180,19 @@ export const issueReceipt = (world: World, lang: Lang, body: unknown) => {
   return { receipt, events };
 };
 
+export const CREDIT_NOTE_WRITE = body(
+  { lines: S.array(S.object({ line_no: S.int(), qty: S.positive }, ['line_no'])) },
+  [],
+  true,
+);
+
 /** POST /sandbox/cashier/receipts/{id}/credit-note: a refund of some or all lines (credit_note.issued). */
 export const issueCreditNote = (world: World, lang: Lang, receiptId: string, body: unknown) => {
   const cashier = world.store.cashier;
   const original = cashier.receipts.find((x) => x.id === receiptId && x.kind !== 'credit_note');
   if (!original) throw new ApiError('not_found');
-  const r = new BodyReader(body, lang, { optional: true });
-  const rawLines = r.array('lines');
+  const rawLines = (body as { lines?: Array<{ line_no: number; qty?: number }> } | null)?.lines;
+  const c = new Checker(lang);
   const picked: SaleLine[] = [];
   if (!rawLines) {
     for (const l of original.lines) {
@@ -178,24 +205,15 @@ export const issueCreditNote = (world: World, lang: Lang, receiptId: string, bod
     }
   } else {
     rawLines.forEach((row, i) => {
-      const lr = new BodyReader(row, lang);
-      const lineNo = lr.int('line_no', { required: true });
-      const line = original.lines.find((l) => l.line_no === lineNo);
-      if (lineNo !== undefined && !line) lr.c.add('line_no', 'unknown');
-      const qty = isObject(row) && typeof row.qty === 'number' && row.qty > 0 ? row.qty : undefined;
-      if (isObject(row) && row.qty !== undefined && qty === undefined) lr.c.add('qty', 'number');
-      for (const e of lr.c.errors) r.c.errors.push({ ...e, field: `lines[${i}].${e.field}` });
-      if (line) {
-        picked.push({
-          variantId: line.variant_id,
-          name: line.name,
-          qty: Math.min(qty ?? Number(line.qty), Number(line.qty)),
-          unitPrice: line.unit_price_halalas,
-        });
+      const line = original.lines.find((l) => l.line_no === row.line_no);
+      if (!line) c.add(`lines[${i}].line_no`, 'unknown');
+      else {
+        const qty = Math.min(row.qty ?? Number(line.qty), Number(line.qty));
+        picked.push({ variantId: line.variant_id, name: line.name, qty, unitPrice: line.unit_price_halalas });
       }
     });
   }
-  r.done();
+  c.done();
   const session =
     cashier.sessions.find((s) => s.id === original.session_id && s.status === 'open') ??
     openSessionOf(world, original.branch_id, original.register_id);
@@ -219,13 +237,13 @@ export const issueCreditNote = (world: World, lang: Lang, receiptId: string, bod
 };
 
 /** POST /sandbox/cashier/sessions/{id}/close: the cashier counts the drawer and closes (session.closed). */
-export const closeSession = (world: World, lang: Lang, id: string, body: unknown) => {
+export const SESSION_CLOSE = body({ counted_cash_halalas: S.int({ min: 0 }) }, [], true);
+
+export const closeSession = (world: World, id: string, body: unknown) => {
   const cashier = world.store.cashier;
   const s = cashier.sessions.find((x) => x.id === id);
   if (!s) throw new ApiError('not_found');
-  const r = new BodyReader(body, lang, { optional: true });
-  const counted = r.int('counted_cash_halalas', { min: 0 });
-  r.done();
+  const counted = (body as { counted_cash_halalas?: number } | null)?.counted_cash_halalas;
   if (s.status === 'closed') {
     throw new ApiError(
       'invalid_transition',
@@ -241,20 +259,35 @@ export const closeSession = (world: World, lang: Lang, id: string, body: unknown
 };
 
 /** POST /sandbox/cashier/stock: set a level (by default just below its reorder point), emitting stock.low. */
+export const STOCK_WRITE = body(
+  {
+    branch_id: S.int(),
+    variant_id: S.int(),
+    qty: { type: 'number', minimum: 0 },
+    reorder_point: S.int({ min: 0 }),
+    force_event: S.bool,
+  },
+  ['branch_id', 'variant_id'],
+);
+
 export const setStock = (world: World, lang: Lang, body: unknown) => {
-  const cashier = world.store.cashier;
-  const r = new BodyReader(body, lang);
-  const branchId = r.int('branch_id', { required: true });
-  const variantId = r.int('variant_id', { required: true });
-  const qty =
-    r.obj.qty === undefined ? undefined : typeof r.obj.qty === 'number' && r.obj.qty >= 0 ? r.obj.qty : -1;
-  if (qty === -1) r.c.add('qty', 'min', { min: 0 });
-  const reorderPoint = r.int('reorder_point', { min: 0 });
-  const force = r.bool('force_event') ?? false;
-  const level = cashier.stock.find((s) => s.branch_id === branchId && s.variant_id === variantId);
-  if (branchId !== undefined && variantId !== undefined && !level) r.c.add('variant_id', 'unknown');
-  r.done();
-  if (!level || qty === -1) throw new ApiError('validation_failed');
+  const b = body as {
+    branch_id: number;
+    variant_id: number;
+    qty?: number;
+    reorder_point?: number;
+    force_event?: boolean;
+  };
+  const { qty, reorder_point: reorderPoint, force_event: force = false } = b;
+  const level = world.store.cashier.stock.find(
+    (s) => s.branch_id === b.branch_id && s.variant_id === b.variant_id,
+  );
+  if (!level) {
+    const c = new Checker(lang);
+    c.add('variant_id', 'unknown');
+    c.done();
+    throw new ApiError('validation_failed');
+  }
   if (reorderPoint !== undefined) level.reorder_point = reorderPoint;
   const target = qty ?? Math.max(0, level.reorder_point - 1);
   const events = moveStock(world, level.branch_id, level.variant_id, target - level.qty, force);
@@ -264,22 +297,45 @@ export const setStock = (world: World, lang: Lang, body: unknown) => {
 /* Customers. */
 
 /** POST /sandbox/cashier/customers: a customer is added at a till or in the back office (customer.created). */
+export const CUSTOMER_WRITE = body({
+  name: S.str(200),
+  phone: S.phone,
+  email: S.str(200),
+  address: S.str(500),
+  vat_number: S.str(20),
+  cr_number: S.str(20),
+  marketing_consent: S.bool,
+  consent_channels: S.array(),
+});
+
+/** Channels of a consent, all three by default. */
+const channelsOf = (raw: unknown[] | undefined, field: string, c: Checker): string[] => {
+  const channels = raw ?? ['sms', 'email', 'whatsapp'];
+  if (channels.some((ch) => !(CONSENT_CHANNELS as readonly unknown[]).includes(ch))) {
+    c.add(field, 'one_of', { values: CONSENT_CHANNELS.join(', ') });
+  }
+  return channels as string[];
+};
+
 export const addCustomer = (world: World, lang: Lang, body: unknown) => {
   const cashier = world.store.cashier;
-  const r = new BodyReader(body, lang);
-  const name = r.string('name', { max: 200 });
-  const phone = r.phone('phone');
-  const email = r.string('email', { max: 200 });
-  const address = r.string('address', { max: 500 });
-  const vat = r.string('vat_number', { max: 20 });
-  const cr = r.string('cr_number', { max: 20 });
-  const consent = r.bool('marketing_consent') ?? false;
-  const channels = r.array('consent_channels') ?? ['sms', 'email', 'whatsapp'];
-  if (channels.some((ch) => !(CONSENT_CHANNELS as readonly unknown[]).includes(ch))) {
-    r.c.add('consent_channels', 'one_of', { values: CONSENT_CHANNELS.join(', ') });
-  }
-  if (!name && !phone && !vat) r.c.add('name', 'required');
-  r.done();
+  const b = body as Record<string, string | undefined> & {
+    marketing_consent?: boolean;
+    consent_channels?: unknown[];
+  };
+  const {
+    name,
+    phone,
+    email,
+    address,
+    vat_number: vat,
+    cr_number: cr,
+    marketing_consent: consent = false,
+  } = b;
+  const c = new Checker(lang);
+  const channels = channelsOf(b.consent_channels, 'consent_channels', c);
+  if (!name && !phone && !vat) c.add('name', 'required');
+  c.done();
   const at = isoLocal(world.clock.now());
   cashier.counters.customer += 1;
   const customer: Customer = {
@@ -290,7 +346,7 @@ export const addCustomer = (world: World, lang: Lang, body: unknown) => {
     address: address ?? null,
     vat_number: vat ?? null,
     cr_number: cr ?? null,
-    consents: [{ granted: consent, channels: consent ? (channels as string[]) : [], at }],
+    consents: [{ granted: consent, channels: consent ? channels : [], at }],
     erased: false,
     created_at: at,
     updated_at: at,
@@ -300,21 +356,19 @@ export const addCustomer = (world: World, lang: Lang, body: unknown) => {
 };
 
 /** POST /sandbox/cashier/customers/{id}/consent: a new entry in the consent ledger (no event). */
+export const CONSENT_WRITE = body({ granted: S.bool, channels: S.array() }, ['granted']);
+
 export const recordConsent = (world: World, lang: Lang, id: number, body: unknown) => {
-  const c = world.store.cashier.customers.find((x) => x.id === id);
-  if (!c) throw new ApiError('not_found');
-  const r = new BodyReader(body, lang);
-  const granted = r.bool('granted');
-  if (granted === undefined) r.c.add('granted', 'required');
-  const channels = r.array('channels') ?? ['sms', 'email', 'whatsapp'];
-  if (channels.some((ch) => !(CONSENT_CHANNELS as readonly unknown[]).includes(ch))) {
-    r.c.add('channels', 'one_of', { values: CONSENT_CHANNELS.join(', ') });
-  }
-  r.done();
+  const customer = world.store.cashier.customers.find((x) => x.id === id);
+  if (!customer) throw new ApiError('not_found');
+  const { granted, channels: raw } = body as { granted: boolean; channels?: unknown[] };
+  const c = new Checker(lang);
+  const channels = channelsOf(raw, 'channels', c);
+  c.done();
   const at = isoLocal(world.clock.now());
-  c.consents.push({ granted: !!granted, channels: granted ? (channels as string[]) : [], at });
-  c.updated_at = at;
-  return { customer: c, events: [] };
+  customer.consents.push({ granted, channels: granted ? channels : [], at });
+  customer.updated_at = at;
+  return { customer, events: [] };
 };
 
 /* Orders (cashier spec §3 and §4 rule 5). */
@@ -336,6 +390,45 @@ export interface OrderResult {
   duplicate: boolean;
 }
 
+/** OrderWrite; a line's qty may come as text ("2"), so the operation reads it. */
+export const ORDER_WRITE = body(
+  {
+    external_id: S.str(100),
+    branch_id: S.int(),
+    order_type: S.str(50),
+    prepaid: S.bool,
+    lines: S.array(
+      S.object({
+        variant_id: S.int(),
+        plu: S.str(),
+        sku: S.str(),
+        barcode: S.str(),
+        name: S.str(200),
+        unit_price_halalas: S.int({ min: 0 }),
+      }),
+    ),
+    customer: S.object({ name: S.str(200), phone: S.phone }),
+  },
+  ['external_id', 'branch_id', 'lines'],
+);
+
+interface OrderWrite {
+  external_id: string;
+  branch_id: number;
+  order_type?: string;
+  prepaid?: boolean;
+  lines: Array<{
+    variant_id?: number;
+    plu?: string;
+    sku?: string;
+    barcode?: string;
+    name?: string;
+    qty?: unknown;
+    unit_price_halalas?: number;
+  }>;
+  customer?: { name?: string; phone?: string };
+}
+
 /** POST /orders: the same external_id from the same API client answers the same order with duplicate true. */
 export const createOrder = (
   world: World,
@@ -344,51 +437,26 @@ export const createOrder = (
   body: unknown,
 ): OrderResult => {
   const cashier = world.store.cashier;
-  const r = new BodyReader(body, lang);
-  const externalId = r.string('external_id', { required: true, max: 100 });
-  const branchId = r.int('branch_id', { required: true });
-  const orderType = r.string('order_type', { max: 50 });
-  const prepaid = r.bool('prepaid') ?? false;
-  const rawLines = r.array('lines', { required: true });
-  let customer: Order['customer'] = null;
-  if (r.obj.customer !== undefined && r.obj.customer !== null) {
-    const cr = new BodyReader(r.obj.customer, lang);
-    const name = cr.string('name', { max: 200 });
-    const phone = cr.phone('phone');
-    for (const e of cr.c.errors) r.c.errors.push({ ...e, field: `customer.${e.field}` });
-    customer = { name: name ?? null, phone: phone ?? null };
-  }
-  if (branchId !== undefined && !cashier.branches.some((b) => b.id === branchId))
-    r.c.add('branch_id', 'unknown');
-  if (rawLines && !rawLines.length) r.c.add('lines', 'required');
+  const b = body as OrderWrite;
+  const { external_id: externalId, branch_id: branchId, order_type: orderType, prepaid = false } = b;
+  const customer = b.customer ? { name: b.customer.name ?? null, phone: b.customer.phone ?? null } : null;
+  const c = new Checker(lang);
+  if (!cashier.branches.some((x) => x.id === branchId)) c.add('branch_id', 'unknown');
+  if (!b.lines.length) c.add('lines', 'required');
   const lines: OrderLine[] = [];
-  (rawLines ?? []).forEach((row, i) => {
-    const field = `lines[${i}]`;
-    if (!isObject(row)) {
-      r.c.add(field, 'object');
-      return;
-    }
-    const lr = new BodyReader(row, lang);
-    const variantId = lr.int('variant_id');
-    const plu = lr.string('plu');
-    const sku = lr.string('sku');
-    const barcode = lr.string('barcode');
-    const name = lr.string('name', { max: 200 });
-    const qtyRaw = row.qty;
+  b.lines.forEach((row, i) => {
+    const { variant_id: variantId, plu, sku, barcode, name, unit_price_halalas: price } = row;
     const qty =
-      typeof qtyRaw === 'number' && qtyRaw > 0
-        ? qtyRaw
-        : typeof qtyRaw === 'string' && Number(qtyRaw) > 0
-          ? Number(qtyRaw)
+      typeof row.qty === 'number' && row.qty > 0
+        ? row.qty
+        : typeof row.qty === 'string' && Number(row.qty) > 0
+          ? Number(row.qty)
           : undefined;
-    if (qty === undefined) lr.c.add('qty', 'number');
-    const price = lr.int('unit_price_halalas', { min: 0 });
+    if (qty === undefined) c.add(`lines[${i}].qty`, 'number');
     const match = matchVariant(cashier, { variantId, plu, sku, barcode });
-    if (!match && price === undefined && !lr.c.has('unit_price_halalas')) {
-      lr.c.add('unit_price_halalas', 'open_item_price');
-    }
-    if (!match && !name && !plu && !sku && !barcode && variantId === undefined) lr.c.add('name', 'required');
-    for (const e of lr.c.errors) r.c.errors.push({ ...e, field: `${field}.${e.field}` });
+    if (!match && price === undefined) c.add(`lines[${i}].unit_price_halalas`, 'open_item_price');
+    if (!match && !name && !plu && !sku && !barcode && variantId === undefined)
+      c.add(`lines[${i}].name`, 'required');
     if (qty === undefined) return;
     const unit = price ?? match?.variant.price_halalas ?? 0;
     lines.push({
@@ -404,8 +472,7 @@ export const createOrder = (
       open_item: !match,
     });
   });
-  r.done();
-  if (externalId === undefined || branchId === undefined) throw new ApiError('validation_failed');
+  c.done();
 
   const existing = cashier.orders.find((o) => o.client_id === client.id && o.external_id === externalId);
   if (existing) return { status: 200, order: existing, duplicate: true };
@@ -467,14 +534,24 @@ const ORDER_MOVES: Record<OrderStatus, readonly OrderStatus[]> = {
  * POST /sandbox/cashier/orders/{id}/accept and …/status: the cashier accepts (issuing the receipt on the till
  * unless issue_receipt is false), rejects or completes the order (order.status_changed with from and to).
  */
+export const ORDER_MOVE = body(
+  { status: S.oneOf(['accepted', 'rejected', 'completed']), issue_receipt: S.bool },
+  [],
+  true,
+);
+
 export const moveOrder = (world: World, lang: Lang, id: string, body: unknown, fixed?: OrderStatus) => {
   const cashier = world.store.cashier;
   const o = findOrder(world, id);
-  const r = new BodyReader(body, lang, { optional: true });
-  const to = fixed ?? r.oneOf('status', ['accepted', 'rejected', 'completed'] as const, { required: true });
-  const issue = r.bool('issue_receipt') ?? to === 'accepted';
-  r.done();
-  if (!to) throw new ApiError('validation_failed');
+  const b = (body ?? {}) as { status?: OrderStatus; issue_receipt?: boolean };
+  const to = fixed ?? b.status;
+  if (!to) {
+    const c = new Checker(lang);
+    c.add('status', 'required');
+    c.done();
+    throw new ApiError('validation_failed');
+  }
+  const issue = b.issue_receipt ?? to === 'accepted';
   if (!ORDER_MOVES[o.status].includes(to)) {
     throw new ApiError('invalid_transition', { from: o.status, to }, { from: o.status, to });
   }

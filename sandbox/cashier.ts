@@ -1,6 +1,6 @@
 /** The cashier partner interface under /api/partner/v1 (cashier spec §4), route by route. */
 import { ITEM_CREATE, ITEM_UPDATE, createItem, updateItem } from './cashier-items';
-import { cancelOrder, createOrder, findOrder, receiptsAfter } from './cashier-ops';
+import { cancelOrder, createOrder, findOrder, ORDER_WRITE, receiptsAfter } from './cashier-ops';
 import {
   CONSENT_CHANNELS,
   RECEIPT_KINDS,
@@ -194,6 +194,7 @@ export const cashierRoutes: PartnerRoute[] = [
     method: 'POST',
     path: '/orders',
     ability: 'pos:orders',
+    schema: ORDER_WRITE,
     handle: (ctx) => {
       const result = createOrder(ctx.world, ctx.lang, ctx.client, ctx.body);
       return {

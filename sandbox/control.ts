@@ -9,11 +9,18 @@ import { abilitiesOf } from './auth';
 import {
   addCustomer,
   closeSession,
+  CONSENT_WRITE,
+  CREDIT_NOTE_WRITE,
+  CUSTOMER_WRITE,
   issueCreditNote,
   issueReceipt,
   moveOrder,
+  ORDER_MOVE,
+  RECEIPT_WRITE,
   recordConsent,
+  SESSION_CLOSE,
   setStock,
+  STOCK_WRITE,
 } from './cashier-ops';
 import { customerView, orderView, receiptView, sessionView, stockView } from './cashier-views';
 import { CASHIER_PREFIX } from './cashier';
@@ -449,6 +456,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { receipt, events } = issueReceipt(world, lang, body);
       return { status: 201, ...withEvents(receiptView(receipt), events) };
     },
+    RECEIPT_WRITE,
   ],
   [
     'POST',
@@ -457,6 +465,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { receipt, events } = issueCreditNote(world, lang, params.id ?? '', body);
       return { status: 201, ...withEvents(receiptView(receipt), events) };
     },
+    CREDIT_NOTE_WRITE,
   ],
   [
     'GET',
@@ -468,8 +477,8 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
   [
     'POST',
     '/cashier/sessions/{id}/close',
-    ({ world, lang, params, body }) => {
-      const { session, next_session, events } = closeSession(world, lang, params.id ?? '', body);
+    ({ world, params, body }) => {
+      const { session, next_session, events } = closeSession(world, params.id ?? '', body);
       const cashier = world.store.cashier;
       return {
         body: {
@@ -479,6 +488,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
         },
       };
     },
+    SESSION_CLOSE,
   ],
   [
     'GET',
@@ -498,6 +508,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { order, events } = moveOrder(world, lang, params.id ?? '', body, 'accepted');
       return withEvents(orderView(order), events);
     },
+    ORDER_MOVE,
   ],
   [
     'POST',
@@ -506,6 +517,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { order, events } = moveOrder(world, lang, params.id ?? '', body);
       return withEvents(orderView(order), events);
     },
+    ORDER_MOVE,
   ],
   [
     'POST',
@@ -514,6 +526,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { stock_level, events } = setStock(world, lang, body);
       return withEvents(stockView(world.store.cashier, stock_level), events);
     },
+    STOCK_WRITE,
   ],
   [
     'POST',
@@ -522,6 +535,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { customer, events } = addCustomer(world, lang, body);
       return { status: 201, ...withEvents(customerView(customer), events) };
     },
+    CUSTOMER_WRITE,
   ],
   [
     'POST',
@@ -530,6 +544,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { customer } = recordConsent(world, lang, int(params.id), body);
       return { body: { data: customerView(customer) } };
     },
+    CONSENT_WRITE,
   ],
 ];
 
