@@ -6,8 +6,7 @@ import { ApiError, Checker, type Lang } from './errors';
 import { isoLocal, dateLocal } from './ids';
 import type { Claim, Invoice } from './store/types';
 import { computeInvoice, nextInvoiceNumber, type LineInput } from './store/money';
-import { BodyReader } from './body-reader';
-import { isObject } from './validate';
+import { body, S } from './validate';
 import { claimView, emit, invoiceView } from './clinic-ops';
 import type { World } from './world';
 
@@ -26,31 +25,74 @@ export const findInvoice = (world: World, id: string): Invoice => {
 const emitInvoice = (world: World, event: string, inv: Invoice) =>
   emit(world, event, invoiceView(inv, 'event'), [inv.patient_id]);
 
+const BUYER_KINDS = ['citizen', 'resident', 'company', 'payer'] as const;
+
 /** POST /sandbox/clinic/invoices: the clinic issues an invoice (event invoice.issued). */
+export const INVOICE_WRITE = body(
+  {
+    patient_id: S.str(),
+    appointment_id: S.str(),
+    branch_id: S.int(),
+    kind: S.oneOf(['simplified', 'standard']),
+    buyer_kind: S.oneOf(BUYER_KINDS),
+    discount_halalas: S.int({ min: 0 }),
+    lines: S.array(
+      S.object(
+        {
+          nature: S.oneOf(NATURES),
+          qty: S.int({ min: 1 }),
+          unit_halalas: S.int({ min: 0 }),
+          tax_category: S.oneOf(TAX_CATEGORIES),
+          code: S.str(),
+          description: S.str(),
+          tooth: S.str(),
+          surfaces: S.array(S.str()),
+        },
+        ['unit_halalas'],
+      ),
+    ),
+  },
+  ['patient_id'],
+);
+
+type InvoiceLineWrite = Partial<Omit<LineInput, 'unit_halalas'>> & { unit_halalas: number };
+
 export const issueInvoice = (world: World, lang: Lang, body: unknown) => {
   const clinic = world.store.clinic;
-  const r = new BodyReader(body, lang);
-  const patientId = r.string('patient_id', { required: true });
-  const appointmentId = r.string('appointment_id');
-  const branchId = r.int('branch_id');
-  const kind = r.oneOf('kind', ['simplified', 'standard'] as const);
-  const buyerKind = r.oneOf('buyer_kind', ['citizen', 'resident', 'company', 'payer'] as const);
-  const discount = r.int('discount_halalas', { min: 0 }) ?? 0;
-  const rawLines = r.array('lines');
-  const patient = patientId ? clinic.patients.find((p) => p.id === patientId) : undefined;
-  if (patientId && !patient) r.c.add('patient_id', 'unknown');
+  const b = body as {
+    patient_id: string;
+    appointment_id?: string;
+    branch_id?: number;
+    kind?: Invoice['kind'];
+    buyer_kind?: Invoice['buyer_kind'];
+    discount_halalas?: number;
+    lines?: InvoiceLineWrite[];
+  };
+  const { appointment_id: appointmentId, branch_id: branchId, kind, discount_halalas: discount = 0 } = b;
+  const c = new Checker(lang);
+  const patient = clinic.patients.find((p) => p.id === b.patient_id);
+  if (!patient) c.add('patient_id', 'unknown');
   const appointment = appointmentId ? clinic.appointments.find((a) => a.id === appointmentId) : undefined;
-  if (appointmentId && !appointment) r.c.add('appointment_id', 'unknown');
-  if (branchId !== undefined && !clinic.branches.some((b) => b.id === branchId))
-    r.c.add('branch_id', 'unknown');
-  const buyer = buyerKind ?? (patient?.nationality === 'SA' ? 'citizen' : 'resident');
-  const lines: LineInput[] = [];
-  (rawLines ?? []).forEach((raw, i) => {
-    const line = readLine(raw, `lines[${i}]`, lang, r.c, buyer);
-    if (line) lines.push(line);
-  });
-  r.done();
+  if (appointmentId && !appointment) c.add('appointment_id', 'unknown');
+  if (branchId !== undefined && !clinic.branches.some((x) => x.id === branchId))
+    c.add('branch_id', 'unknown');
+  c.done();
   if (!patient) throw new ApiError('validation_failed');
+  const buyer = b.buyer_kind ?? (patient.nationality === 'SA' ? 'citizen' : 'resident');
+  const lines: LineInput[] = (b.lines ?? []).map((l) => {
+    const nature = l.nature ?? 'medical';
+    return {
+      nature,
+      qty: l.qty ?? 1,
+      unit_halalas: l.unit_halalas,
+      tax_category:
+        l.tax_category ?? (nature === 'medical' && buyer === 'citizen' ? 'state_borne' : 'standard'),
+      code: l.code ?? 'D0150',
+      description: l.description ?? 'Service',
+      tooth: l.tooth ?? null,
+      surfaces: l.surfaces ?? [],
+    };
+  });
   if (!lines.length) {
     const type = clinic.appointmentTypes.find((t) => t.id === appointment?.appointment_type_id);
     lines.push({
@@ -87,54 +129,22 @@ export const issueInvoice = (world: World, lang: Lang, body: unknown) => {
   return { invoice: inv, events: [emitInvoice(world, 'invoice.issued', inv)] };
 };
 
-const readLine = (
-  raw: unknown,
-  field: string,
-  lang: Lang,
-  c: Checker,
-  buyer: Invoice['buyer_kind'],
-): LineInput | undefined => {
-  if (!isObject(raw)) {
-    c.add(field, 'object');
-    return undefined;
-  }
-  const r = new BodyReader(raw, lang);
-  const nature = r.oneOf('nature', NATURES) ?? 'medical';
-  const qty = r.int('qty', { min: 1 }) ?? 1;
-  const unit = r.int('unit_halalas', { required: true, min: 0 });
-  const tax = r.oneOf('tax_category', TAX_CATEGORIES);
-  const code = r.string('code') ?? 'D0150';
-  const description = r.string('description') ?? 'Service';
-  const tooth = r.string('tooth') ?? null;
-  const surfaces = r.array('surfaces') ?? [];
-  if (surfaces.some((s) => typeof s !== 'string')) r.c.add('surfaces', 'array');
-  for (const e of r.c.errors) c.errors.push({ ...e, field: `${field}.${e.field}` });
-  if (r.c.errors.length || unit === undefined) return undefined;
-  const defaultTax = nature === 'medical' && buyer === 'citizen' ? 'state_borne' : 'standard';
-  return {
-    nature,
-    qty,
-    unit_halalas: unit,
-    tax_category: tax ?? defaultTax,
-    code,
-    description,
-    tooth,
-    surfaces: surfaces as string[],
-  };
-};
-
 /** POST /sandbox/clinic/invoices/{id}/payments: a payment at the till; paid in full emits invoice.paid. */
+export const PAYMENT_WRITE = body(
+  { amount_halalas: S.int({ min: 1 }), method: S.str(), scheme: S.str(), last4: S.str() },
+  [],
+  true,
+);
+
 export const payInvoice = (world: World, lang: Lang, id: string, body: unknown) => {
   const inv = findInvoice(world, id);
-  const r = new BodyReader(body, lang, { optional: true });
-  const amount = r.int('amount_halalas', { min: 1 });
-  const method = r.string('method') ?? 'card';
-  const scheme = r.string('scheme');
-  const last4 = r.string('last4');
+  const b = (body ?? {}) as { amount_halalas?: number; method?: string; scheme?: string; last4?: string };
+  const { amount_halalas: amount, method = 'card', scheme, last4 } = b;
   if (amount !== undefined && amount > inv.due_halalas) {
-    r.c.add('amount_halalas', 'range', { min: 1, max: inv.due_halalas });
+    const c = new Checker(lang);
+    c.add('amount_halalas', 'range', { min: 1, max: inv.due_halalas });
+    c.done();
   }
-  r.done();
   if (inv.status === 'void' || inv.status === 'paid') {
     throw new ApiError(
       'invalid_transition',
@@ -183,19 +193,22 @@ const emitClaim = (world: World, claim: Claim) =>
   emit(world, 'claim.updated', claimView(claim), [claim.patient_id]);
 
 /** POST /sandbox/clinic/claims: a claim is sent to the payer for an invoice (event claim.updated). */
+export const CLAIM_WRITE = body({ invoice_id: S.str(), payer_id: S.int(), status: S.str(50) }, [
+  'invoice_id',
+]);
+
 export const createClaim = (world: World, lang: Lang, body: unknown) => {
   const clinic = world.store.clinic;
-  const r = new BodyReader(body, lang);
-  const invoiceId = r.string('invoice_id', { required: true });
-  const payerId = r.int('payer_id');
-  const status = r.string('status', { max: 50 }) ?? 'submitted';
-  const inv = invoiceId ? clinic.invoices.find((i) => i.id === invoiceId) : undefined;
-  if (invoiceId && !inv) r.c.add('invoice_id', 'unknown');
+  const b = body as { invoice_id: string; payer_id?: number; status?: string };
+  const { payer_id: payerId, status = 'submitted' } = b;
+  const c = new Checker(lang);
+  const inv = clinic.invoices.find((i) => i.id === b.invoice_id);
+  if (!inv) c.add('invoice_id', 'unknown');
   const patient = inv ? clinic.patients.find((p) => p.id === inv.patient_id) : undefined;
   const payer = payerId ?? patient?.payer_id ?? undefined;
-  if (payerId !== undefined && !clinic.payers.some((p) => p.id === payerId)) r.c.add('payer_id', 'unknown');
-  else if (inv && payer === undefined) r.c.add('payer_id', 'required');
-  r.done();
+  if (payerId !== undefined && !clinic.payers.some((p) => p.id === payerId)) c.add('payer_id', 'unknown');
+  else if (inv && payer === undefined) c.add('payer_id', 'required');
+  c.done();
   if (!inv || payer === undefined) throw new ApiError('validation_failed');
   const now = world.clock.now();
   const claim: Claim = {
@@ -217,16 +230,29 @@ export const createClaim = (world: World, lang: Lang, body: unknown) => {
 };
 
 /** PATCH /sandbox/clinic/claims/{id}: the payer answers (event claim.updated with previous_status). */
+export const CLAIM_CHANGE = body({
+  status: S.str(50),
+  outcome: S.oneOf(CLAIM_OUTCOMES),
+  approved_halalas: S.int(),
+  patient_share_halalas: S.int({ min: 0 }),
+});
+
 export const updateClaim = (world: World, lang: Lang, id: string, body: unknown) => {
   const claim = world.store.clinic.claims.find((c) => c.id === id);
   if (!claim) throw new ApiError('not_found');
-  const r = new BodyReader(body, lang);
-  const status = r.string('status', { max: 50 });
-  const outcome = r.oneOf('outcome', CLAIM_OUTCOMES);
-  const approved = r.int('approved_halalas', { min: 0, max: claim.claimed_halalas });
-  const share = r.int('patient_share_halalas', { min: 0 });
-  if ([status, outcome, approved, share].every((v) => v === undefined)) r.c.add('body', 'no_changes');
-  r.done();
+  const b = body as {
+    status?: string;
+    outcome?: Claim['outcome'];
+    approved_halalas?: number;
+    patient_share_halalas?: number;
+  };
+  const { status, outcome, approved_halalas: approved, patient_share_halalas: share } = b;
+  const c = new Checker(lang);
+  if (approved !== undefined && (approved < 0 || approved > claim.claimed_halalas)) {
+    c.add('approved_halalas', 'range', { min: 0, max: claim.claimed_halalas });
+  }
+  if ([status, outcome, approved, share].every((v) => v === undefined)) c.add('body', 'no_changes');
+  c.done();
   claim.previous_status = claim.status;
   if (status !== undefined) claim.status = status;
   if (outcome !== undefined) claim.outcome = outcome;

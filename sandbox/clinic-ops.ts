@@ -14,7 +14,6 @@ import type {
   Patient,
 } from './store/types';
 import { nextFileNo } from './store/money';
-import { BodyReader } from './body-reader';
 import { body, S } from './validate';
 import type { Emitted } from './webhooks';
 import type { World } from './world';
@@ -325,25 +324,46 @@ export const APPOINTMENT_MOVES: Record<AppointmentStatus, readonly AppointmentSt
  * PATCH /sandbox/clinic/appointments/{id}: status, reschedule (starts_at), practitioner, room or note, as the
  * front desk would; emits appointment.updated with `changes` (or appointment.cancelled).
  */
+export const APPOINTMENT_CHANGE = body({
+  status: S.oneOf(APPOINTMENT_STATUSES),
+  starts_at: S.dateTime,
+  practitioner_id: S.str(),
+  room_id: S.int(),
+  note: S.nullable(S.str(2000)),
+  cancel_reason: S.oneOf(CANCEL_REASONS),
+  force: S.bool,
+});
+
 export const changeAppointment = (world: World, lang: Lang, id: string, body: unknown) => {
   const clinic = world.store.clinic;
   const a = findAppointment(world, id);
-  const r = new BodyReader(body, lang);
-  const status = r.oneOf('status', APPOINTMENT_STATUSES);
-  const startMs = r.dateTime('starts_at');
-  const practitionerId = r.string('practitioner_id');
-  const roomId = r.int('room_id');
-  const note = r.has('note') ? (r.obj.note === null ? null : r.string('note', { max: 2000 })) : undefined;
-  const reason = r.oneOf('cancel_reason', CANCEL_REASONS);
-  const force = r.bool('force') ?? false;
+  const b = body as {
+    status?: AppointmentStatus;
+    starts_at?: string;
+    practitioner_id?: string;
+    room_id?: number;
+    note?: string | null;
+    cancel_reason?: Appointment['cancel_reason'];
+    force?: boolean;
+  };
+  const {
+    status,
+    practitioner_id: practitionerId,
+    room_id: roomId,
+    cancel_reason: reason,
+    force = false,
+  } = b;
+  const startMs = b.starts_at === undefined ? undefined : parseDateTime(b.starts_at);
+  const note = b.note === '' ? undefined : b.note;
+  const c = new Checker(lang);
   if (practitionerId && !clinic.practitioners.some((p) => p.id === practitionerId)) {
-    r.c.add('practitioner_id', 'unknown');
+    c.add('practitioner_id', 'unknown');
   }
-  if (roomId !== undefined && !clinic.rooms.some((x) => x.id === roomId)) r.c.add('room_id', 'unknown');
+  if (roomId !== undefined && !clinic.rooms.some((x) => x.id === roomId)) c.add('room_id', 'unknown');
   if ([status, startMs, practitionerId, roomId, note].every((v) => v === undefined)) {
-    r.c.add('body', 'no_changes');
+    c.add('body', 'no_changes');
   }
-  r.done();
+  c.done();
 
   if (status && status !== a.status && !force && !APPOINTMENT_MOVES[a.status].includes(status)) {
     throw new ApiError('invalid_transition', { from: a.status, to: status }, { from: a.status, to: status });

@@ -25,8 +25,19 @@ import {
 import { customerView, orderView, receiptView, sessionView, stockView } from './cashier-views';
 import { CASHIER_PREFIX } from './cashier';
 import { CLINIC_PREFIX, plannableEndpoints } from './clinic';
-import { createClaim, issueInvoice, payInvoice, updateClaim, voidInvoice } from './clinic-billing';
 import {
+  CLAIM_CHANGE,
+  CLAIM_WRITE,
+  createClaim,
+  INVOICE_WRITE,
+  issueInvoice,
+  PAYMENT_WRITE,
+  payInvoice,
+  updateClaim,
+  voidInvoice,
+} from './clinic-billing';
+import {
+  APPOINTMENT_CHANGE,
   appointmentView,
   BOOKING,
   BOOKING_REQUIRED,
@@ -38,7 +49,7 @@ import {
   invoiceView,
   patientView,
 } from './clinic-ops';
-import { ApiError, codeTable, languageOf, type Lang } from './errors';
+import { ApiError, Checker, codeTable, languageOf, type Lang } from './errors';
 import { makeFault } from './faults';
 import {
   checked,
@@ -50,11 +61,10 @@ import {
   type RouteContext,
 } from './routing';
 import type { Api, ApiClientRecord } from './store';
-import { BodyReader } from './body-reader';
 import { S, body as schemaBody } from './validate';
 import { clientView, clockView, configView, deliveryDetail, openapi } from './control-views';
 import { deliveryView, subscriptionView, type Emitted } from './webhooks';
-import { FAULT_KINDS, type World } from './world';
+import { FAULT_KINDS, type Fault, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
 export { clientView };
@@ -68,6 +78,19 @@ interface ControlContext {
 }
 
 type Handler = (ctx: ControlContext) => Answer | Promise<Answer>;
+
+interface FaultWrite {
+  path_prefix: string;
+  kind?: Fault['kind'];
+  when?: 'before' | 'after';
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  status?: number;
+  error?: string;
+  token?: string;
+  times?: number;
+  delay_ms?: number;
+  body?: string;
+}
 
 /** Hooks the server gives the control endpoints for what only it can do. */
 export interface ControlHooks {
@@ -109,27 +132,25 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
     'POST',
     '/tokens',
     ({ world, lang, body }) => {
-      const r = new BodyReader(body, lang);
-      const api = r.oneOf('interface', ['clinic', 'cashier'] as const, { required: true });
-      const abilities = r.array('abilities', { required: true });
-      const owner = r.bool('owner') ?? true;
-      const name = r.string('name', { max: 100 });
-      const allowed = api ? abilitiesOf(api) : [];
-      if (abilities?.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
-        r.c.add('abilities', 'one_of', { values: allowed.join(', ') });
+      const b = body as { interface: Api; abilities: unknown[]; owner?: boolean; name?: string };
+      const { interface: api, abilities, owner = true, name } = b;
+      const allowed = abilitiesOf(api);
+      if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
+        const c = new Checker(lang);
+        c.add('abilities', 'one_of', { values: allowed.join(', ') });
+        c.done();
       }
-      r.done();
       const store = world.store;
       store.counters.client += 1;
       const id = store.counters.client;
       const client: ApiClientRecord = {
         id,
         tenantId: api === 'clinic' ? store.clinic.tenantId : store.cashier.tenantId,
-        api: api as Api,
+        api,
         key: name ?? `custom${id}`,
         name: name ?? `Custom client ${id}`,
         token: `sbx_custom_${id}_${world.random.hex(12)}`,
-        abilities: (abilities ?? []) as string[],
+        abilities: abilities as string[],
         owner,
         tokenRevoked: false,
         clientRevoked: false,
@@ -139,48 +160,54 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       store.clients.push(client);
       return { status: 201, body: { data: clientView(client) } };
     },
+    schemaBody(
+      {
+        interface: S.oneOf(['clinic', 'cashier']),
+        abilities: S.array(),
+        owner: S.bool,
+        name: S.str(100),
+      },
+      ['interface', 'abilities'],
+    ),
   ],
   [
     'POST',
     '/tokens/{token}/revoke',
-    ({ world, lang, params, body }) => {
+    ({ world, params, body }) => {
       const client = world.store.clients.find((c) => c.token === params.token || c.key === params.token);
       if (!client) throw new ApiError('not_found');
-      const r = new BodyReader(body, lang, { optional: true });
-      const what = r.oneOf('what', ['token', 'client'] as const) ?? 'token';
-      r.done();
-      if (what === 'token') client.tokenRevoked = true;
-      else client.clientRevoked = true;
+      if ((body as { what?: string } | undefined)?.what === 'client') client.clientRevoked = true;
+      else client.tokenRevoked = true;
       return { body: { data: clientView(client) } };
     },
+    schemaBody({ what: S.oneOf(['token', 'client']) }, [], true),
   ],
   ['GET', '/refs', ({ world }) => ({ body: { data: world.store.refs } })],
   ['GET', '/config', ({ world }) => ({ body: { data: configView(world) } })],
   [
     'PATCH',
     '/config',
-    ({ world, lang, body }) => {
-      const r = new BodyReader(body, lang);
-      const rate = r.int('rate_limit_per_minute', { min: 1 });
-      const anon = r.int('anonymous_rate_limit_per_minute', { min: 1 });
-      const hold = r.int('hold_back_ms', { min: 0 });
-      const limit = r.int('webhook_limit', { min: 0 });
-      const loopback = r.bool('allow_loopback_receivers');
-      const timeout = r.int('delivery_timeout_ms', { min: 1 });
-      const scale =
-        typeof r.obj.time_scale === 'number' && r.obj.time_scale >= 0 ? r.obj.time_scale : undefined;
-      if (r.has('time_scale') && scale === undefined) r.c.add('time_scale', 'min', { min: 0 });
-      r.done();
+    ({ world, body }) => {
+      const b = body as Record<string, number | undefined> & { allow_loopback_receivers?: boolean };
       const c = world.config;
-      if (rate !== undefined) c.rateLimitPerMinute = rate;
-      if (anon !== undefined) c.anonymousRateLimitPerMinute = anon;
-      if (hold !== undefined) c.holdBackMs = hold;
-      if (limit !== undefined) c.webhookLimit = limit;
-      if (loopback !== undefined) c.allowLoopbackReceivers = loopback;
-      if (timeout !== undefined) c.deliveryTimeoutMs = timeout;
-      if (scale !== undefined) world.clock.setTimeScale(scale);
+      c.rateLimitPerMinute = b.rate_limit_per_minute ?? c.rateLimitPerMinute;
+      c.anonymousRateLimitPerMinute = b.anonymous_rate_limit_per_minute ?? c.anonymousRateLimitPerMinute;
+      c.holdBackMs = b.hold_back_ms ?? c.holdBackMs;
+      c.webhookLimit = b.webhook_limit ?? c.webhookLimit;
+      c.allowLoopbackReceivers = b.allow_loopback_receivers ?? c.allowLoopbackReceivers;
+      c.deliveryTimeoutMs = b.delivery_timeout_ms ?? c.deliveryTimeoutMs;
+      if (b.time_scale !== undefined) world.clock.setTimeScale(b.time_scale);
       return { body: { data: configView(world) } };
     },
+    schemaBody({
+      rate_limit_per_minute: S.int({ min: 1 }),
+      anonymous_rate_limit_per_minute: S.int({ min: 1 }),
+      hold_back_ms: S.int({ min: 0 }),
+      webhook_limit: S.int({ min: 0 }),
+      allow_loopback_receivers: S.bool,
+      delivery_timeout_ms: S.int({ min: 1 }),
+      time_scale: { type: 'number', minimum: 0 },
+    }),
   ],
   [
     'GET',
@@ -193,23 +220,21 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
     'POST',
     '/planned',
     ({ world, lang, body }) => {
-      const r = new BodyReader(body, lang);
-      const raw = r.string('endpoint', { required: true });
-      const planned = r.bool('planned') ?? true;
+      const { endpoint: raw, planned = true } = body as { endpoint: string; planned?: boolean };
       const endpoint = raw
-        ?.trim()
+        .trim()
         .replace(/\s+/, ' ')
         .replace(/^(\w+)/, (m) => m.toUpperCase());
-      if (endpoint && !plannableEndpoints().includes(endpoint)) {
-        r.c.add('endpoint', 'one_of', { values: plannableEndpoints().join(', ') });
+      if (!plannableEndpoints().includes(endpoint)) {
+        const c = new Checker(lang);
+        c.add('endpoint', 'one_of', { values: plannableEndpoints().join(', ') });
+        c.done();
       }
-      r.done();
-      if (endpoint) {
-        if (planned) world.config.planned.add(endpoint);
-        else world.config.planned.delete(endpoint);
-      }
+      if (planned) world.config.planned.add(endpoint);
+      else world.config.planned.delete(endpoint);
       return { body: { data: { planned: [...world.config.planned] } } };
     },
+    schemaBody({ endpoint: S.str(), planned: S.bool }, ['endpoint']),
   ],
   [
     'POST',
@@ -224,15 +249,17 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
     'POST',
     '/clock/advance',
     async ({ world, lang, body }) => {
-      const r = new BodyReader(body, lang);
-      const ms = r.int('ms', { min: 0 });
-      const seconds = r.int('seconds', { min: 0 });
-      if (ms === undefined && seconds === undefined) r.c.add('ms', 'required');
-      r.done();
+      const { ms, seconds } = body as { ms?: number; seconds?: number };
+      if (ms === undefined && seconds === undefined) {
+        const c = new Checker(lang);
+        c.add('ms', 'required');
+        c.done();
+      }
       await world.clock.advance(ms ?? (seconds ?? 0) * 1000);
       await world.webhooks.settle();
       return { body: { data: clockView(world) } };
     },
+    schemaBody({ ms: S.int({ min: 0 }), seconds: S.int({ min: 0 }) }),
   ],
   [
     'POST',
@@ -292,36 +319,43 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
     'POST',
     '/faults',
     ({ world, lang, body }) => {
-      const r = new BodyReader(body, lang);
-      const prefix = r.string('path_prefix', { required: true });
-      const kind = r.oneOf('kind', FAULT_KINDS) ?? 'status';
-      const when = r.oneOf('when', ['before', 'after'] as const);
-      const method = r.oneOf('method', ['GET', 'POST', 'PUT', 'DELETE'] as const);
-      const status = r.int('status', {
-        required: kind === 'status',
-        min: kind === 'status' ? 400 : 200,
-        max: 599,
-      });
-      const error = r.string('error', { max: 100 });
-      const token = r.string('token', { max: 200 });
-      const times = r.int('times', { min: 1 }) ?? 1;
-      const delay = r.int('delay_ms', { min: 0, max: 60_000 });
-      const raw = r.string('body', { max: 10_000 });
-      r.done();
+      const b = body as FaultWrite;
+      const { kind = 'status', status } = b;
+      const c = new Checker(lang);
+      if (kind === 'status' && status === undefined) c.add('status', 'required');
+      else if (kind === 'status' && status !== undefined && status < 400) {
+        c.add('status', 'range', { min: 400, max: 599 });
+      }
+      c.done();
       const fault = makeFault(world, {
-        pathPrefix: prefix ?? '',
+        pathPrefix: b.path_prefix,
         kind,
-        when,
-        method,
+        when: b.when,
+        method: b.method,
         status,
-        error,
-        token,
-        times,
-        delayMs: delay,
-        body: raw,
+        error: b.error,
+        token: b.token,
+        times: b.times ?? 1,
+        delayMs: b.delay_ms,
+        body: b.body,
       });
       return { status: 201, body: { data: fault } };
     },
+    schemaBody(
+      {
+        path_prefix: S.str(),
+        kind: S.oneOf(FAULT_KINDS),
+        when: S.oneOf(['before', 'after']),
+        method: S.oneOf(['GET', 'POST', 'PUT', 'DELETE']),
+        status: S.int({ min: 200, max: 599 }),
+        error: S.str(100),
+        token: S.str(200),
+        times: S.int({ min: 1 }),
+        delay_ms: S.int({ min: 0, max: 60_000 }),
+        body: S.str(10_000),
+      },
+      ['path_prefix'],
+    ),
   ],
   ['GET', '/faults', ({ world }) => ({ body: { data: world.faults.map((f) => ({ ...f })) } })],
   [
@@ -398,6 +432,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { appointment, events } = changeAppointment(world, lang, params.id ?? '', body);
       return withEvents(appointmentView(appointment), events);
     },
+    APPOINTMENT_CHANGE,
   ],
   [
     'POST',
@@ -406,6 +441,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { invoice, events } = issueInvoice(world, lang, body);
       return { status: 201, ...withEvents(invoiceView(invoice, 'event'), events) };
     },
+    INVOICE_WRITE,
   ],
   [
     'POST',
@@ -414,6 +450,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { invoice, events } = payInvoice(world, lang, params.id ?? '', body);
       return withEvents(invoiceView(invoice, 'event'), events);
     },
+    PAYMENT_WRITE,
   ],
   [
     'POST',
@@ -430,6 +467,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { claim, events } = createClaim(world, lang, body);
       return { status: 201, ...withEvents(claimView(claim), events) };
     },
+    CLAIM_WRITE,
   ],
   [
     'PATCH',
@@ -438,6 +476,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { claim, events } = updateClaim(world, lang, params.id ?? '', body);
       return withEvents(claimView(claim), events);
     },
+    CLAIM_CHANGE,
   ],
   [
     'POST',

@@ -185,6 +185,84 @@ describe('sandbox: clinic and cashier interfaces', () => {
     ]);
   });
 
+  it('checks partner and sandbox-only bodies by their route schemas, then what only the data can say', async () => {
+    const cases: Array<[string, unknown, Array<[string, string]>]> = [
+      [
+        cashier('/orders'),
+        { external_id: 'x'.repeat(101), branch_id: 1, lines: [{ qty: 1, unit_price_halalas: -1 }] },
+        [
+          ['external_id', 'range'],
+          ['lines[0].unit_price_halalas', 'min'],
+        ],
+      ],
+      [
+        cashier('/orders'),
+        { external_id: 'e-1', lines: 'none' },
+        [
+          ['branch_id', 'required'],
+          ['lines', 'array'],
+        ],
+      ],
+      [
+        control('/cashier/receipts'),
+        { branch_id: 1, lines: [{ variant_id: 1.5, qty: 0 }] },
+        [
+          ['lines[0].variant_id', 'integer'],
+          ['lines[0].qty', 'number'],
+        ],
+      ],
+      [
+        control('/clinic/invoices'),
+        { patient_id: 'p', lines: [{ nature: 'toy' }] },
+        [
+          ['lines[0].unit_halalas', 'required'],
+          ['lines[0].nature', 'one_of'],
+        ],
+      ],
+      [
+        control('/faults'),
+        { kind: 'status', times: 0 },
+        [
+          ['path_prefix', 'required'],
+          ['times', 'min'],
+        ],
+      ],
+      [
+        control('/config'),
+        { rate_limit_per_minute: '5', allow_loopback_receivers: 'yes' },
+        [
+          ['rate_limit_per_minute', 'integer'],
+          ['allow_loopback_receivers', 'boolean'],
+        ],
+      ],
+      [
+        control('/tokens'),
+        { interface: 'shop' },
+        [
+          ['abilities', 'required'],
+          ['interface', 'one_of'],
+        ],
+      ],
+    ];
+    for (const [url, body, problems] of cases) {
+      const method = url.endsWith('/config') ? 'PATCH' : 'POST';
+      const answer = await call(url, { token: sb.tokens.cashierOwner, method, body });
+      expect([url, answer.status, answer.body.error]).toEqual([url, 422, 'validation_failed']);
+      expect(
+        answer.body.details.errors.map((e: { field: string; code: string }) => [e.field, e.code]),
+      ).toEqual(problems);
+    }
+    // Once the schema passes, the operation checks what only the stored data can say.
+    const unknown = await call(cashier('/orders'), {
+      token: sb.tokens.cashierOwner,
+      body: { external_id: 'e-2', branch_id: 999, lines: [{ name: 'Tea', qty: '2' }] },
+    });
+    expect(unknown.body.details.errors).toEqual([
+      { field: 'branch_id', code: 'unknown', message: 'does not exist' },
+      { field: 'lines[0].unit_price_halalas', code: 'open_item_price', message: expect.any(String) },
+    ]);
+  });
+
   it('answers every authentication failure with its code, in English or Arabic', async () => {
     const cases: Array<[string | undefined, number, string]> = [
       [undefined, 401, 'unauthenticated'],
