@@ -2,7 +2,7 @@
  * What happens to the cashier's objects: receipts, credit notes, till sessions, stock, customers and orders (partner
  * endpoints) and what in life happens on a till or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, type Lang } from './errors';
+import { ApiError, Checker, type Lang, refuse, invalidTransition } from './errors';
 import { dateLocal, isoLocal, parseDateTime } from './ids';
 import type {
   CashierData,
@@ -245,11 +245,7 @@ export const closeSession = (world: World, id: string, body: unknown) => {
   if (!s) throw new ApiError('not_found');
   const counted = (body as { counted_cash_halalas?: number } | null)?.counted_cash_halalas;
   if (s.status === 'closed') {
-    throw new ApiError(
-      'invalid_transition',
-      { from: 'closed', to: 'closed' },
-      { from: 'closed', to: 'closed' },
-    );
+    throw invalidTransition('closed', 'closed');
   }
   s.counted_cash_halalas = counted ?? sessionFigures(cashier, s).expected.cash_halalas;
   s.status = 'closed';
@@ -283,10 +279,7 @@ export const setStock = (world: World, lang: Lang, body: unknown) => {
     (s) => s.branch_id === b.branch_id && s.variant_id === b.variant_id,
   );
   if (!level) {
-    const c = new Checker(lang);
-    c.add('variant_id', 'unknown');
-    c.done();
-    throw new ApiError('validation_failed');
+    throw refuse(lang, 'variant_id', 'unknown');
   }
   if (reorderPoint !== undefined) level.reorder_point = reorderPoint;
   const target = qty ?? Math.max(0, level.reorder_point - 1);
@@ -546,14 +539,11 @@ export const moveOrder = (world: World, lang: Lang, id: string, body: unknown, f
   const b = (body ?? {}) as { status?: OrderStatus; issue_receipt?: boolean };
   const to = fixed ?? b.status;
   if (!to) {
-    const c = new Checker(lang);
-    c.add('status', 'required');
-    c.done();
-    throw new ApiError('validation_failed');
+    throw refuse(lang, 'status', 'required');
   }
   const issue = b.issue_receipt ?? to === 'accepted';
   if (!ORDER_MOVES[o.status].includes(to)) {
-    throw new ApiError('invalid_transition', { from: o.status, to }, { from: o.status, to });
+    throw invalidTransition(o.status, to);
   }
   const from = o.status;
   o.status = to;

@@ -15,7 +15,7 @@ import {
   stockView,
   zReportView,
 } from './cashier-views';
-import { ApiError, Checker } from './errors';
+import { ApiError, refuse } from './errors';
 import { CASHIER_EVENTS, sampleFor } from './events';
 import { parseDateOrDateTime } from './ids';
 import type { PartnerRoute, RouteContext } from './routing';
@@ -98,9 +98,7 @@ const listReceipts = (ctx: RouteContext) => {
   const { since_id: sinceId, branch_id: branchId, kind, per_page: perPage } = ctx.query;
   const after = sinceId === undefined ? undefined : cashierOf(ctx).receipts.find((r) => r.id === sinceId);
   if (sinceId !== undefined && !after) {
-    const c = new Checker(ctx.lang);
-    c.add('since_id', 'cursor');
-    c.done();
+    throw refuse(ctx.lang, 'since_id', 'cursor');
   }
   const { data, last, hasMore } = receiptsAfter(ctx.world, after?.seq ?? 0, { branchId, kind }, perPage);
   return {

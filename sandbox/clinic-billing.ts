@@ -2,7 +2,7 @@
  * Invoices and insurance claims as the clinic issues, pays, voids and settles them (clinic spec §2 and §4), with the
  * events each change emits.
  */
-import { ApiError, Checker, type Lang } from './errors';
+import { ApiError, Checker, type Lang, refuse, invalidTransition } from './errors';
 import { isoLocal, dateLocal } from './ids';
 import type { Claim, Invoice } from './store/types';
 import { computeInvoice, nextInvoiceNumber, type LineInput } from './store/money';
@@ -141,16 +141,10 @@ export const payInvoice = (world: World, lang: Lang, id: string, body: unknown) 
   const b = (body ?? {}) as { amount_halalas?: number; method?: string; scheme?: string; last4?: string };
   const { amount_halalas: amount, method = 'card', scheme, last4 } = b;
   if (amount !== undefined && amount > inv.due_halalas) {
-    const c = new Checker(lang);
-    c.add('amount_halalas', 'range', { min: 1, max: inv.due_halalas });
-    c.done();
+    throw refuse(lang, 'amount_halalas', 'range', { min: 1, max: inv.due_halalas });
   }
   if (inv.status === 'void' || inv.status === 'paid') {
-    throw new ApiError(
-      'invalid_transition',
-      { from: inv.status, to: 'paid' },
-      { from: inv.status, to: 'paid' },
-    );
+    throw invalidTransition(inv.status, 'paid');
   }
   const paid = amount ?? inv.due_halalas;
   const card = method === 'card';
@@ -177,11 +171,7 @@ export const payInvoice = (world: World, lang: Lang, id: string, body: unknown) 
 export const voidInvoice = (world: World, id: string) => {
   const inv = findInvoice(world, id);
   if (inv.status === 'paid' || inv.status === 'void') {
-    throw new ApiError(
-      'invalid_transition',
-      { from: inv.status, to: 'void' },
-      { from: inv.status, to: 'void' },
-    );
+    throw invalidTransition(inv.status, 'void');
   }
   inv.status = 'void';
   return { invoice: inv, events: [] };

@@ -2,7 +2,7 @@
  * The clinic's objects as the interface shows them, and what happens to them: booking and cancelling (partner
  * endpoints) and what in life happens at the front desk or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, type Lang } from './errors';
+import { ApiError, Checker, type Lang, invalidTransition } from './errors';
 import { isoLocal, parseDateTime } from './ids';
 import type {
   Appointment,
@@ -366,7 +366,7 @@ export const changeAppointment = (world: World, lang: Lang, id: string, body: un
   c.done();
 
   if (status && status !== a.status && !force && !APPOINTMENT_MOVES[a.status].includes(status)) {
-    throw new ApiError('invalid_transition', { from: a.status, to: status }, { from: a.status, to: status });
+    throw invalidTransition(a.status, status);
   }
   if (status === 'cancelled' && a.status !== 'cancelled') {
     if (!force && (a.status === 'completed' || a.status === 'in_progress')) {

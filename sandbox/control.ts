@@ -49,7 +49,7 @@ import {
   invoiceView,
   patientView,
 } from './clinic-ops';
-import { ApiError, Checker, codeTable, languageOf, type Lang } from './errors';
+import { ApiError, Checker, codeTable, languageOf, type Lang, refuse } from './errors';
 import { makeFault } from './faults';
 import {
   checked,
@@ -136,9 +136,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       const { interface: api, abilities, owner = true, name } = b;
       const allowed = abilitiesOf(api);
       if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
-        const c = new Checker(lang);
-        c.add('abilities', 'one_of', { values: allowed.join(', ') });
-        c.done();
+        throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
       }
       const store = world.store;
       store.counters.client += 1;
@@ -226,9 +224,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
         .replace(/\s+/, ' ')
         .replace(/^(\w+)/, (m) => m.toUpperCase());
       if (!plannableEndpoints().includes(endpoint)) {
-        const c = new Checker(lang);
-        c.add('endpoint', 'one_of', { values: plannableEndpoints().join(', ') });
-        c.done();
+        throw refuse(lang, 'endpoint', 'one_of', { values: plannableEndpoints().join(', ') });
       }
       if (planned) world.config.planned.add(endpoint);
       else world.config.planned.delete(endpoint);
@@ -251,9 +247,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
     async ({ world, lang, body }) => {
       const { ms, seconds } = body as { ms?: number; seconds?: number };
       if (ms === undefined && seconds === undefined) {
-        const c = new Checker(lang);
-        c.add('ms', 'required');
-        c.done();
+        throw refuse(lang, 'ms', 'required');
       }
       await world.clock.advance(ms ?? (seconds ?? 0) * 1000);
       await world.webhooks.settle();

@@ -250,6 +250,22 @@ export class Checker {
   }
 }
 
+/** validation_failed with one field problem, to throw. */
+export const refuse = (
+  lang: Lang,
+  field: string,
+  problem: Problem,
+  vars: Record<string, string | number> = {},
+): ApiError => {
+  const c = new Checker(lang);
+  c.add(field, problem, vars);
+  return new ApiError('validation_failed', { errors: c.errors });
+};
+
+/** 409 invalid_transition of a sandbox-only status change. */
+export const invalidTransition = (from: string, to: string) =>
+  new ApiError('invalid_transition', { from, to }, { from, to });
+
 /* What a route schema finds (Fastify's Ajv errors), as validation_failed. */
 
 interface SchemaError {

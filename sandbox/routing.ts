@@ -12,7 +12,7 @@ import {
   tokenOf,
   type RateLimiter,
 } from './auth';
-import { ApiError, Checker, envelope, languageOf, schemaFailure, type Lang } from './errors';
+import { ApiError, envelope, languageOf, schemaFailure, type Lang, refuse } from './errors';
 import { applyFault, takeFault } from './faults';
 import type { ApiClientRecord, Api, Tenant } from './store';
 import { badJson, prepare } from './validate';
@@ -110,9 +110,7 @@ export const validation = (schema: FastifySchema | undefined) => ({
 /** Throws validation_failed for a body that is not JSON or what the route's schema refused. */
 export const checked = (req: FastifyRequest, lang: Lang): void => {
   if (badJson.has(req)) {
-    const c = new Checker(lang);
-    c.add('body', 'not_json');
-    c.done();
+    throw refuse(lang, 'body', 'not_json');
   }
   const problems = req.validationError?.validation;
   if (problems) throw schemaFailure(problems as Parameters<typeof schemaFailure>[0], lang);
