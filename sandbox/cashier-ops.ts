@@ -14,7 +14,7 @@ import type {
   TillSession,
 } from './store/types';
 import { buildReceipt, type SaleLine } from './store/money';
-import { body, S } from './validate';
+import { body, S, type BodyOf } from './validate';
 import {
   CONSENT_CHANNELS,
   customerEventView,
@@ -69,15 +69,7 @@ const moveStock = (world: World, branchId: number, variantId: number, delta: num
     : [];
 };
 
-interface SaleLineWrite {
-  variant_id?: number;
-  sku?: string;
-  barcode?: string;
-  qty?: number;
-  unit_price_halalas?: number;
-}
-
-const readSaleLines = (world: World, rows: SaleLineWrite[], c: Checker): SaleLine[] =>
+const readSaleLines = (world: World, rows: BodyOf<typeof RECEIPT_WRITE>['lines'], c: Checker): SaleLine[] =>
   rows.flatMap((row, i) => {
     const match = matchVariant(world.store.cashier, {
       variantId: row.variant_id,
@@ -144,14 +136,7 @@ export const RECEIPT_WRITE = body(
 
 export const issueReceipt = (world: World, lang: Lang, body: unknown) => {
   const cashier = world.store.cashier;
-  const b = body as {
-    branch_id: number;
-    register_id?: number;
-    kind?: 'simplified' | 'standard';
-    tender?: 'card' | 'cash';
-    issued_at?: string;
-    lines: SaleLineWrite[];
-  };
+  const b = body as BodyOf<typeof RECEIPT_WRITE>;
   const { register_id: registerId, kind, tender } = b;
   const c = new Checker(lang);
   const branch = cashier.branches.find((x) => x.id === b.branch_id);
@@ -191,7 +176,7 @@ export const issueCreditNote = (world: World, lang: Lang, receiptId: string, bod
   const cashier = world.store.cashier;
   const original = cashier.receipts.find((x) => x.id === receiptId && x.kind !== 'credit_note');
   if (!original) throw new ApiError('not_found');
-  const rawLines = (body as { lines?: Array<{ line_no: number; qty?: number }> } | null)?.lines;
+  const rawLines = (body as BodyOf<typeof CREDIT_NOTE_WRITE>)?.lines;
   const c = new Checker(lang);
   const picked: SaleLine[] = [];
   if (!rawLines) {
@@ -243,7 +228,7 @@ export const closeSession = (world: World, id: string, body: unknown) => {
   const cashier = world.store.cashier;
   const s = cashier.sessions.find((x) => x.id === id);
   if (!s) throw new ApiError('not_found');
-  const counted = (body as { counted_cash_halalas?: number } | null)?.counted_cash_halalas;
+  const counted = (body as BodyOf<typeof SESSION_CLOSE>)?.counted_cash_halalas;
   if (s.status === 'closed') {
     throw invalidTransition('closed', 'closed');
   }
@@ -259,7 +244,7 @@ export const STOCK_WRITE = body(
   {
     branch_id: S.int(),
     variant_id: S.int(),
-    qty: { type: 'number', minimum: 0 },
+    qty: S.nonNegative,
     reorder_point: S.int({ min: 0 }),
     force_event: S.bool,
   },
@@ -267,13 +252,7 @@ export const STOCK_WRITE = body(
 );
 
 export const setStock = (world: World, lang: Lang, body: unknown) => {
-  const b = body as {
-    branch_id: number;
-    variant_id: number;
-    qty?: number;
-    reorder_point?: number;
-    force_event?: boolean;
-  };
+  const b = body as BodyOf<typeof STOCK_WRITE>;
   const { qty, reorder_point: reorderPoint, force_event: force = false } = b;
   const level = world.store.cashier.stock.find(
     (s) => s.branch_id === b.branch_id && s.variant_id === b.variant_id,
@@ -354,7 +333,7 @@ export const CONSENT_WRITE = body({ granted: S.bool, channels: S.array() }, ['gr
 export const recordConsent = (world: World, lang: Lang, id: number, body: unknown) => {
   const customer = world.store.cashier.customers.find((x) => x.id === id);
   if (!customer) throw new ApiError('not_found');
-  const { granted, channels: raw } = body as { granted: boolean; channels?: unknown[] };
+  const { granted, channels: raw } = body as BodyOf<typeof CONSENT_WRITE>;
   const c = new Checker(lang);
   const channels = channelsOf(raw, 'channels', c);
   c.done();
@@ -536,7 +515,7 @@ export const ORDER_MOVE = body(
 export const moveOrder = (world: World, lang: Lang, id: string, body: unknown, fixed?: OrderStatus) => {
   const cashier = world.store.cashier;
   const o = findOrder(world, id);
-  const b = (body ?? {}) as { status?: OrderStatus; issue_receipt?: boolean };
+  const b = (body ?? {}) as NonNullable<BodyOf<typeof ORDER_MOVE>>;
   const to = fixed ?? b.status;
   if (!to) {
     throw refuse(lang, 'status', 'required');

@@ -6,7 +6,7 @@ import { ApiError, Checker, type Lang, refuse, invalidTransition } from './error
 import { isoLocal, dateLocal } from './ids';
 import type { Claim, Invoice } from './store/types';
 import { computeInvoice, nextInvoiceNumber, type LineInput } from './store/money';
-import { body, S } from './validate';
+import { body, S, type BodyOf } from './validate';
 import { claimView, emit, invoiceView } from './clinic-ops';
 import type { World } from './world';
 
@@ -55,19 +55,9 @@ export const INVOICE_WRITE = body(
   ['patient_id'],
 );
 
-type InvoiceLineWrite = Partial<Omit<LineInput, 'unit_halalas'>> & { unit_halalas: number };
-
 export const issueInvoice = (world: World, lang: Lang, body: unknown) => {
   const clinic = world.store.clinic;
-  const b = body as {
-    patient_id: string;
-    appointment_id?: string;
-    branch_id?: number;
-    kind?: Invoice['kind'];
-    buyer_kind?: Invoice['buyer_kind'];
-    discount_halalas?: number;
-    lines?: InvoiceLineWrite[];
-  };
+  const b = body as BodyOf<typeof INVOICE_WRITE>;
   const { appointment_id: appointmentId, branch_id: branchId, kind, discount_halalas: discount = 0 } = b;
   const c = new Checker(lang);
   const patient = clinic.patients.find((p) => p.id === b.patient_id);
@@ -138,7 +128,7 @@ export const PAYMENT_WRITE = body(
 
 export const payInvoice = (world: World, lang: Lang, id: string, body: unknown) => {
   const inv = findInvoice(world, id);
-  const b = (body ?? {}) as { amount_halalas?: number; method?: string; scheme?: string; last4?: string };
+  const b = (body ?? {}) as NonNullable<BodyOf<typeof PAYMENT_WRITE>>;
   const { amount_halalas: amount, method = 'card', scheme, last4 } = b;
   if (amount !== undefined && amount > inv.due_halalas) {
     throw refuse(lang, 'amount_halalas', 'range', { min: 1, max: inv.due_halalas });
@@ -189,7 +179,7 @@ export const CLAIM_WRITE = body({ invoice_id: S.str(), payer_id: S.int(), status
 
 export const createClaim = (world: World, lang: Lang, body: unknown) => {
   const clinic = world.store.clinic;
-  const b = body as { invoice_id: string; payer_id?: number; status?: string };
+  const b = body as BodyOf<typeof CLAIM_WRITE>;
   const { payer_id: payerId, status = 'submitted' } = b;
   const c = new Checker(lang);
   const inv = clinic.invoices.find((i) => i.id === b.invoice_id);
@@ -230,12 +220,7 @@ export const CLAIM_CHANGE = body({
 export const updateClaim = (world: World, lang: Lang, id: string, body: unknown) => {
   const claim = world.store.clinic.claims.find((c) => c.id === id);
   if (!claim) throw new ApiError('not_found');
-  const b = body as {
-    status?: string;
-    outcome?: Claim['outcome'];
-    approved_halalas?: number;
-    patient_share_halalas?: number;
-  };
+  const b = body as BodyOf<typeof CLAIM_CHANGE>;
   const { status, outcome, approved_halalas: approved, patient_share_halalas: share } = b;
   const c = new Checker(lang);
   if (approved !== undefined && (approved < 0 || approved > claim.claimed_halalas)) {

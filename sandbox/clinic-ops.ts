@@ -14,7 +14,7 @@ import type {
   Patient,
 } from './store/types';
 import { nextFileNo } from './store/money';
-import { body, S } from './validate';
+import { body, S, type BodyOf } from './validate';
 import type { Emitted } from './webhooks';
 import type { World } from './world';
 
@@ -177,20 +177,10 @@ export const BOOKING = {
   external_ref: S.str(100),
   note: S.str(2000),
 };
-export const BOOKING_REQUIRED = ['branch_id', 'appointment_type_id', 'starts_at'];
+export const BOOKING_REQUIRED = ['branch_id', 'appointment_type_id', 'starts_at'] as const;
 
 /** A body BOOKING's schema accepted. */
-export interface Booking {
-  branch_id: number;
-  appointment_type_id: number;
-  starts_at: string;
-  practitioner_id?: string;
-  patient_id?: string;
-  patient_phone?: string;
-  patient_name?: string;
-  external_ref?: string;
-  note?: string;
-}
+export type Booking = BodyOf<ReturnType<typeof body<typeof BOOKING, (typeof BOOKING_REQUIRED)[number]>>>;
 
 export const bookAppointment = (
   world: World,
@@ -337,15 +327,7 @@ export const APPOINTMENT_CHANGE = body({
 export const changeAppointment = (world: World, lang: Lang, id: string, body: unknown) => {
   const clinic = world.store.clinic;
   const a = findAppointment(world, id);
-  const b = body as {
-    status?: AppointmentStatus;
-    starts_at?: string;
-    practitioner_id?: string;
-    room_id?: number;
-    note?: string | null;
-    cancel_reason?: Appointment['cancel_reason'];
-    force?: boolean;
-  };
+  const b = body as BodyOf<typeof APPOINTMENT_CHANGE>;
   const {
     status,
     practitioner_id: practitionerId,

@@ -60,11 +60,11 @@ import {
   type Method,
   type RouteContext,
 } from './routing';
-import type { Api, ApiClientRecord } from './store';
-import { S, body as schemaBody } from './validate';
+import type { ApiClientRecord } from './store';
+import { S, body as schemaBody, type BodyOf } from './validate';
 import { clientView, clockView, configView, deliveryDetail, openapi } from './control-views';
 import { deliveryView, subscriptionView, type Emitted } from './webhooks';
-import { FAULT_KINDS, type Fault, type World } from './world';
+import { FAULT_KINDS, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
 export { clientView };
@@ -79,18 +79,27 @@ interface ControlContext {
 
 type Handler = (ctx: ControlContext) => Answer | Promise<Answer>;
 
-interface FaultWrite {
-  path_prefix: string;
-  kind?: Fault['kind'];
-  when?: 'before' | 'after';
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  status?: number;
-  error?: string;
-  token?: string;
-  times?: number;
-  delay_ms?: number;
-  body?: string;
-}
+const TOKEN_WRITE = schemaBody(
+  { interface: S.oneOf(['clinic', 'cashier']), abilities: S.array(), owner: S.bool, name: S.str(100) },
+  ['interface', 'abilities'],
+);
+const PLANNED_WRITE = schemaBody({ endpoint: S.str(), planned: S.bool }, ['endpoint']);
+const CLOCK_ADVANCE = schemaBody({ ms: S.int({ min: 0 }), seconds: S.int({ min: 0 }) });
+const FAULT_WRITE = schemaBody(
+  {
+    path_prefix: S.str(),
+    kind: S.oneOf(FAULT_KINDS),
+    when: S.oneOf(['before', 'after']),
+    method: S.oneOf(['GET', 'POST', 'PUT', 'DELETE']),
+    status: S.int({ min: 200, max: 599 }),
+    error: S.str(100),
+    token: S.str(200),
+    times: S.int({ min: 1 }),
+    delay_ms: S.int({ min: 0, max: 60_000 }),
+    body: S.str(10_000),
+  },
+  ['path_prefix'],
+);
 
 /** Hooks the server gives the control endpoints for what only it can do. */
 export interface ControlHooks {
@@ -132,7 +141,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
     'POST',
     '/tokens',
     ({ world, lang, body }) => {
-      const b = body as { interface: Api; abilities: unknown[]; owner?: boolean; name?: string };
+      const b = body as BodyOf<typeof TOKEN_WRITE>;
       const { interface: api, abilities, owner = true, name } = b;
       const allowed = abilitiesOf(api);
       if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
@@ -158,15 +167,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       store.clients.push(client);
       return { status: 201, body: { data: clientView(client) } };
     },
-    schemaBody(
-      {
-        interface: S.oneOf(['clinic', 'cashier']),
-        abilities: S.array(),
-        owner: S.bool,
-        name: S.str(100),
-      },
-      ['interface', 'abilities'],
-    ),
+    TOKEN_WRITE,
   ],
   [
     'POST',
@@ -204,7 +205,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       webhook_limit: S.int({ min: 0 }),
       allow_loopback_receivers: S.bool,
       delivery_timeout_ms: S.int({ min: 1 }),
-      time_scale: { type: 'number', minimum: 0 },
+      time_scale: S.nonNegative,
     }),
   ],
   [
@@ -218,7 +219,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
     'POST',
     '/planned',
     ({ world, lang, body }) => {
-      const { endpoint: raw, planned = true } = body as { endpoint: string; planned?: boolean };
+      const { endpoint: raw, planned = true } = body as BodyOf<typeof PLANNED_WRITE>;
       const endpoint = raw
         .trim()
         .replace(/\s+/, ' ')
@@ -230,7 +231,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       else world.config.planned.delete(endpoint);
       return { body: { data: { planned: [...world.config.planned] } } };
     },
-    schemaBody({ endpoint: S.str(), planned: S.bool }, ['endpoint']),
+    PLANNED_WRITE,
   ],
   [
     'POST',
@@ -245,7 +246,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
     'POST',
     '/clock/advance',
     async ({ world, lang, body }) => {
-      const { ms, seconds } = body as { ms?: number; seconds?: number };
+      const { ms, seconds } = body as BodyOf<typeof CLOCK_ADVANCE>;
       if (ms === undefined && seconds === undefined) {
         throw refuse(lang, 'ms', 'required');
       }
@@ -253,7 +254,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       await world.webhooks.settle();
       return { body: { data: clockView(world) } };
     },
-    schemaBody({ ms: S.int({ min: 0 }), seconds: S.int({ min: 0 }) }),
+    CLOCK_ADVANCE,
   ],
   [
     'POST',
@@ -313,7 +314,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
     'POST',
     '/faults',
     ({ world, lang, body }) => {
-      const b = body as FaultWrite;
+      const b = body as BodyOf<typeof FAULT_WRITE>;
       const { kind = 'status', status } = b;
       const c = new Checker(lang);
       if (kind === 'status' && status === undefined) c.add('status', 'required');
@@ -335,21 +336,7 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       });
       return { status: 201, body: { data: fault } };
     },
-    schemaBody(
-      {
-        path_prefix: S.str(),
-        kind: S.oneOf(FAULT_KINDS),
-        when: S.oneOf(['before', 'after']),
-        method: S.oneOf(['GET', 'POST', 'PUT', 'DELETE']),
-        status: S.int({ min: 200, max: 599 }),
-        error: S.str(100),
-        token: S.str(200),
-        times: S.int({ min: 1 }),
-        delay_ms: S.int({ min: 0, max: 60_000 }),
-        body: S.str(10_000),
-      },
-      ['path_prefix'],
-    ),
+    FAULT_WRITE,
   ],
   ['GET', '/faults', ({ world }) => ({ body: { data: world.faults.map((f) => ({ ...f })) } })],
   [

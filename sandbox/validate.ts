@@ -24,29 +24,70 @@ export const AJV_OPTIONS = {
 
 type Range = { min?: number; max?: number };
 
+/** A schema piece as TypeScript sees it, so that a route's body type is read off its schema (`BodyOf`). */
+type Piece = { type: string | readonly string[]; enum?: readonly string[] };
+type Scalar<T> = T extends 'integer' | 'number'
+  ? number
+  : T extends 'string'
+    ? string
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'null'
+        ? null
+        : unknown;
+type Shaped<P, R extends PropertyKey> = { [K in keyof P & R]: Infer<P[K]> } & {
+  [K in Exclude<keyof P, R>]?: Infer<P[K]>;
+};
+export type Infer<T> = T extends { enum: readonly (infer E)[] }
+  ? E
+  : T extends { properties: infer P; required: readonly (infer R extends PropertyKey)[] }
+    ? Shaped<P, R> | (T extends { type: readonly unknown[] } ? null : never)
+    : T extends { items: infer I }
+      ? Array<Infer<I>>
+      : T extends { type: 'array' }
+        ? unknown[]
+        : T extends { type: readonly (infer U)[] }
+          ? Scalar<U>
+          : T extends { type: infer U }
+            ? Scalar<U>
+            : unknown;
+/** The body a route's schema (`body(...)`) lets through. */
+export type BodyOf<T> = T extends { body: infer B } ? Infer<B> : never;
+
 /** Schema pieces, one per kind of value the interfaces take. */
 export const S = {
   int: ({ min, max }: Range = {}, fallback?: number) => ({
-    type: 'integer',
+    type: 'integer' as const,
     ...(min !== undefined ? { minimum: min } : {}),
     ...(max !== undefined ? { maximum: max } : {}),
     ...(fallback !== undefined ? { default: fallback } : {}),
   }),
   /** A number greater than 0. */
-  positive: { type: 'number', exclusiveMinimum: 0 },
-  str: (max?: number) => ({ type: 'string', ...(max !== undefined ? { maxLength: max } : {}) }),
-  oneOf: (values: readonly string[]) => ({ type: 'string', enum: [...values] }),
-  bool: { type: 'boolean' },
+  positive: { type: 'number' as const, exclusiveMinimum: 0 },
+  /** A number of at least 0. */
+  nonNegative: { type: 'number' as const, minimum: 0 },
+  str: (max?: number) => ({ type: 'string' as const, ...(max !== undefined ? { maxLength: max } : {}) }),
+  oneOf: <const T extends string>(values: readonly T[]) => ({ type: 'string' as const, enum: [...values] }),
+  bool: { type: 'boolean' as const },
   /** The member may be null (or empty): the operation reads that as "clear". */
-  nullable: (schema: { type: string }) => ({ ...schema, type: [schema.type, 'null'] }),
-  dateTime: { type: 'string', format: 'date_time' },
-  instant: { type: 'string', format: 'date_or_date_time' },
-  date: { type: 'string', format: 'date' },
-  phone: { type: 'string', format: 'phone' },
-  ulid: { type: 'string', format: 'ulid' },
-  array: (items?: object) => ({ type: 'array', ...(items ? { items } : {}) }),
-  object: (properties: Record<string, object>, required: string[] = [], nullable = false) => ({
-    type: nullable ? ['object', 'null'] : 'object',
+  nullable: <T extends string>(schema: { type: T }) => ({ ...schema, type: [schema.type, 'null'] as const }),
+  dateTime: { type: 'string' as const, format: 'date_time' },
+  instant: { type: 'string' as const, format: 'date_or_date_time' },
+  date: { type: 'string' as const, format: 'date' },
+  phone: { type: 'string' as const, format: 'phone' },
+  ulid: { type: 'string' as const, format: 'ulid' },
+  array: <I extends Piece | undefined = undefined>(items?: I) =>
+    ({ type: 'array' as const, ...(items ? { items } : {}) }) as I extends Piece
+      ? { type: 'array'; items: I }
+      : { type: 'array' },
+  object: <P extends Record<string, Piece>, R extends keyof P = never, N extends boolean = false>(
+    properties: P,
+    required: readonly R[] = [],
+    nullable?: N,
+  ) => ({
+    type: (nullable ? ['object', 'null'] : 'object') as N extends true
+      ? readonly ['object', 'null']
+      : 'object',
     properties,
     required,
   }),
@@ -60,14 +101,14 @@ export const PER_PAGE = S.int({ min: 1, max: PER_PAGE_MAX }, PER_PAGE_DEFAULT);
 export const PAGING = { page: S.int({ min: 1 }, 1), per_page: PER_PAGE };
 
 /** A route's schema: query parameters (all optional), and a body (required unless `optional`). */
-export const query = (properties: Record<string, object>): FastifySchema => ({
+export const query = (properties: Record<string, Piece>): FastifySchema => ({
   querystring: S.object(properties),
 });
-export const body = (
-  properties: Record<string, object>,
-  required: string[] = [],
-  optional = false,
-): FastifySchema => ({ body: S.object(properties, required, optional) });
+export const body = <P extends Record<string, Piece>, R extends keyof P = never, N extends boolean = false>(
+  properties: P,
+  required: readonly R[] = [],
+  optional?: N,
+) => ({ body: S.object(properties, required, optional) });
 
 /** The list envelope `{data, meta: {total, page, per_page}}`, for a query with PAGING. */
 export const pageOf = <T>(items: readonly T[], q: { page?: number; per_page?: number }) => {
