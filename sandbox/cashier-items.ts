@@ -5,7 +5,7 @@
 import { ApiError, Checker, type Lang } from './errors';
 import { isoLocal } from './ids';
 import type { CashierData, ComboSlot, Item, Variant } from './store/types';
-import { body, S } from './validate';
+import { body, S, type BodyOf } from './validate';
 import { findVariant } from './cashier-views';
 import type { World } from './world';
 
@@ -40,15 +40,7 @@ export const ITEM_UPDATE = body({
 
 type VariantRow = Partial<Variant> & { id?: number };
 
-interface ItemWrite {
-  name_ar?: string | null;
-  name_en?: string | null;
-  category_id?: number;
-  default_price_halalas?: number;
-  variants?: VariantRow[];
-  modifier_group_ids?: unknown[];
-  combo_slots?: Array<Record<string, unknown>>;
-}
+type ItemWrite = BodyOf<typeof ITEM_UPDATE>;
 
 /** Variant rows as the schema passed them; an empty sku or barcode is none. */
 const readVariantRows = (cashier: CashierData, rows: VariantRow[], c: Checker, item: Item | undefined) =>

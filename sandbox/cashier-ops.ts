@@ -376,6 +376,7 @@ export const ORDER_WRITE = body(
         sku: S.str(),
         barcode: S.str(),
         name: S.str(200),
+        qty: { type: ['number', 'string'] as const },
         unit_price_halalas: S.int({ min: 0 }),
       }),
     ),
@@ -383,23 +384,6 @@ export const ORDER_WRITE = body(
   },
   ['external_id', 'branch_id', 'lines'],
 );
-
-interface OrderWrite {
-  external_id: string;
-  branch_id: number;
-  order_type?: string;
-  prepaid?: boolean;
-  lines: Array<{
-    variant_id?: number;
-    plu?: string;
-    sku?: string;
-    barcode?: string;
-    name?: string;
-    qty?: unknown;
-    unit_price_halalas?: number;
-  }>;
-  customer?: { name?: string; phone?: string };
-}
 
 /** POST /orders: the same external_id from the same API client answers the same order with duplicate true. */
 export const createOrder = (
@@ -409,7 +393,7 @@ export const createOrder = (
   body: unknown,
 ): OrderResult => {
   const cashier = world.store.cashier;
-  const b = body as OrderWrite;
+  const b = body as BodyOf<typeof ORDER_WRITE>;
   const { external_id: externalId, branch_id: branchId, order_type: orderType, prepaid = false } = b;
   const customer = b.customer ? { name: b.customer.name ?? null, phone: b.customer.phone ?? null } : null;
   const c = new Checker(lang);

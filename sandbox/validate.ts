@@ -34,7 +34,9 @@ type Scalar<T> = T extends 'integer' | 'number'
       ? boolean
       : T extends 'null'
         ? null
-        : unknown;
+        : T extends 'object'
+          ? Record<string, unknown>
+          : unknown;
 type Shaped<P, R extends PropertyKey> = { [K in keyof P & R]: Infer<P[K]> } & {
   [K in Exclude<keyof P, R>]?: Infer<P[K]>;
 };
@@ -76,7 +78,7 @@ export const S = {
   date: { type: 'string' as const, format: 'date' },
   phone: { type: 'string' as const, format: 'phone' },
   ulid: { type: 'string' as const, format: 'ulid' },
-  array: <I extends Piece | undefined = undefined>(items?: I) =>
+  array: <const I extends Piece | undefined = undefined>(items?: I) =>
     ({ type: 'array' as const, ...(items ? { items } : {}) }) as I extends Piece
       ? { type: 'array'; items: I }
       : { type: 'array' },
