@@ -299,6 +299,8 @@ export const schemaFailure = (errors: readonly SchemaError[], lang: Lang): ApiEr
     if (c.has(field)) continue;
     const type = Array.isArray(s.type) ? s.type[0] : s.type;
     if (e.keyword === 'required') c.add(field, 'required');
+    else if (e.keyword === 'type' && type === 'number' && s.minimum !== undefined)
+      c.add(field, 'min', { min: Number(s.minimum) });
     else if (e.keyword === 'type') c.add(field, TYPE_PROBLEMS[String(type)] ?? 'object');
     else if (e.keyword === 'enum') c.add(field, 'one_of', { values: (s.enum as string[]).join(', ') });
     else if (e.keyword === 'format') c.add(field, e.params.format as Problem);

@@ -161,8 +161,9 @@ interface Shape {
 }
 
 /**
- * A null or empty-string member the schema declares is no value (as for a query), unless the schema lets it be
- * null: then the operation reads it (null clears). Members the schema does not declare are left as they are.
+ * A null member the schema declares, or an empty string where it declares text, is no value (as for a query),
+ * unless the schema lets it be null: then the operation reads it (null clears). An empty string where a number,
+ * flag or list is declared stays, for the schema to refuse. Members the schema does not declare are left as they are.
  */
 const dropEmpty = (value: unknown, schema: Shape | undefined): void => {
   if (Array.isArray(value)) value.forEach((v) => dropEmpty(v, schema?.items));
@@ -170,7 +171,10 @@ const dropEmpty = (value: unknown, schema: Shape | undefined): void => {
     for (const [k, v] of Object.entries(value)) {
       const prop = schema?.properties?.[k];
       if (!prop) continue;
-      if ((v === null || v === '') && !(Array.isArray(prop.type) && prop.type.includes('null')))
+      if (
+        (v === null || (v === '' && prop.type === 'string')) &&
+        !(Array.isArray(prop.type) && prop.type.includes('null'))
+      )
         delete value[k];
       else dropEmpty(v, prop);
     }

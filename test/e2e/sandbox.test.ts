@@ -236,6 +236,21 @@ describe('sandbox: clinic and cashier interfaces', () => {
         ],
       ],
       [
+        // An empty string is no value only where the schema declares text; elsewhere it is the wrong type.
+        control('/config'),
+        { allow_loopback_receivers: '', hold_back_ms: '', time_scale: 'x' },
+        [
+          ['hold_back_ms', 'integer'],
+          ['allow_loopback_receivers', 'boolean'],
+          ['time_scale', 'min'],
+        ],
+      ],
+      [
+        control(`/cashier/receipts/${sb.refs.cashier.receipt}/credit-note`),
+        { lines: '' },
+        [['lines', 'array']],
+      ],
+      [
         control('/tokens'),
         { interface: 'shop' },
         [
