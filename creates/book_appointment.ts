@@ -66,7 +66,13 @@ const inputs = declareInputs(
         'Your own unique reference for this booking, e.g. the form entry or lead number. The clinic never books the same reference twice. Leave blank and the app makes one from this Zap and every booking field (patient or phone, patient name, branch, type, practitioner, start time and note), so a replayed step cannot book twice while bookings that differ in any of them (e.g. a parent booking two children on one phone) stay separate. To book the very same booking again from this Zap (after a cancellation), give a new reference.',
     }),
   },
-  [{ ok: (i) => i.patient_id || i.patient_phone, message: 'patient_or_phone', at: 'patient_id' }],
+  [
+    {
+      ok: (i) => i.patient_id || i.patient_phone,
+      message: { en: 'choose the Patient or give the Patient Phone', ar: 'اختر المريض أو أدخل جوال المريض' },
+      at: 'patient_id',
+    },
+  ],
 );
 
 export const performBookAppointment = performOn('clinic', inputs, async (z, bundle, input, client) => {

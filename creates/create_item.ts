@@ -23,7 +23,10 @@ const inputs = declareInputs(
     {
       ok: (i) =>
         i.default_price_sar !== undefined || (i.variants ?? []).some((v) => v.price_sar !== undefined),
-      message: 'item_price',
+      message: {
+        en: 'give a Default Price or a Price on at least one Variant',
+        ar: 'أدخل السعر الافتراضي أو سعرًا لصنف فرعي واحد على الأقل',
+      },
       at: 'default_price_sar',
     },
   ],

@@ -52,7 +52,10 @@ const inputs = declareInputs({
     [
       {
         ok: (l) => l.variant_id || l.plu || l.sku || l.barcode || l.name,
-        message: 'line_product',
+        message: {
+          en: 'name the product by Variant, PLU, SKU, Barcode or Name',
+          ar: 'حدّد المنتج بالصنف أو PLU أو SKU أو الباركود أو الاسم',
+        },
         at: 'variant_id',
       },
     ],

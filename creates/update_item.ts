@@ -37,7 +37,7 @@ const inputs = declareInputs(
       ok: (i) =>
         [i.name_ar, i.name_en, i.category_id, i.default_price_sar].some((v) => v !== undefined) ||
         (i.variants ?? []).some((v) => Object.values(v).some((x) => x !== undefined)),
-      message: 'item_change',
+      message: { en: 'give at least one field to change', ar: 'أدخل حقلًا واحدًا على الأقل لتغييره' },
       at: 'item_id',
     },
   ],

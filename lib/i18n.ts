@@ -91,40 +91,10 @@ export const INPUT_MESSAGES = {
   },
   date: { en: 'must be a date like 2026-11-24', ar: 'يجب أن يكون تاريخًا مثل 2026-11-24' },
   at_least_one_line: { en: 'add at least one line', ar: 'أضف بندًا واحدًا على الأقل' },
-  // Rules across fields, each named after the operation that states it.
-  patient_or_phone: {
-    en: 'choose the Patient or give the Patient Phone',
-    ar: 'اختر المريض أو أدخل جوال المريض',
-  },
-  line_product: {
-    en: 'name the product by Variant, PLU, SKU, Barcode or Name',
-    ar: 'حدّد المنتج بالصنف أو PLU أو SKU أو الباركود أو الاسم',
-  },
-  item_price: {
-    en: 'give a Default Price or a Price on at least one Variant',
-    ar: 'أدخل السعر الافتراضي أو سعرًا لصنف فرعي واحد على الأقل',
-  },
-  item_change: { en: 'give at least one field to change', ar: 'أدخل حقلًا واحدًا على الأقل لتغييره' },
-  appointment_or_patient: {
-    en: 'choose the Appointment, or the Patient whose appointments to find',
-    ar: 'اختر الموعد، أو المريض الذي تبحث عن مواعيده',
-  },
-  invoice_or_patient: {
-    en: 'give the Invoice, or the Patient whose invoices to find',
-    ar: 'حدّد الفاتورة، أو المريض الذي تبحث عن فواتيره',
-  },
-  item_sku_or_barcode: {
-    en: 'choose the Item, or give a SKU or a Barcode',
-    ar: 'اختر الصنف، أو أدخل SKU أو الباركود',
-  },
-  patient_file_or_phone: {
-    en: 'give the Patient, a File Number or a Phone',
-    ar: 'حدّد المريض أو رقم الملف أو الجوال',
-  },
-  branch_or_variant: { en: 'choose the Branch, the Variant or both', ar: 'اختر الفرع أو الصنف أو كليهما' },
-  after_starts_from: { en: 'must be later than Starts From', ar: 'يجب أن يكون بعد Starts From' },
-  after_issued_from: { en: 'must be later than Issued From', ar: 'يجب أن يكون بعد Issued From' },
-  after_transfer_from: { en: 'must be later than Transfer From', ar: 'يجب أن يكون بعد Transfer From' },
+  later_than: (issue: { than?: unknown }) => ({
+    en: `must be later than ${String(issue.than)}`,
+    ar: `يجب أن يكون بعد ${String(issue.than)}`,
+  }),
 } satisfies Record<string, Bilingual | ((issue: Record<string, unknown>) => Bilingual)>;
 
 export type InputMessage = keyof typeof INPUT_MESSAGES;

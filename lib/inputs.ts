@@ -226,12 +226,27 @@ export type Parsed<D extends Record<string, Input>> = {
     : never;
 };
 
-/** A rule across inputs: when `ok` is false, the input `at` gets `message`. */
+/**
+ * A rule across inputs: when `ok` is false, the input `at` gets `message`, a key of INPUT_MESSAGES or the
+ * operation's own words. `than`: the other input a `later_than` names.
+ */
 export interface Check<P> {
   ok: (input: P) => unknown;
-  message: InputMessage;
+  message: InputMessage | Bilingual;
   at: string;
+  than?: string;
 }
+
+/** The input `to` must be later than the input `from` when both are given (dates, or dates and times). */
+export const later = <P extends Record<string, unknown>>(
+  from: keyof P & string,
+  to: keyof P & string,
+): Check<P> => ({
+  ok: (i) => !i[from] || !i[to] || Date.parse(String(i[from])) < Date.parse(String(i[to])),
+  message: 'later_than',
+  at: to,
+  than: from,
+});
 
 const declare =
   <S extends Zod.ZodType>(rule: () => S, fixed: Pick<InputField, 'type'> = {}) =>
@@ -248,7 +263,12 @@ const shapeOf = (inputs: Record<string, Input>) =>
 
 const checked = <P>(schema: Zod.ZodType, checks: ReadonlyArray<Check<P>>): Zod.ZodType =>
   checks.reduce<Zod.ZodType>(
-    (s, c) => s.refine((v) => Boolean(c.ok(v as P)), { message: m(c.message), path: [c.at] }),
+    (s, c) =>
+      s.refine((v) => Boolean(c.ok(v as P)), {
+        message: typeof c.message === 'string' ? m(c.message) : 'custom',
+        params: { words: typeof c.message === 'string' ? undefined : c.message, than: c.than },
+        path: [c.at],
+      }),
     schema,
   );
 
@@ -385,14 +405,15 @@ const isBilingual = (v: unknown): v is Bilingual =>
   typeof (v as Bilingual).ar === 'string';
 
 /** The words of an issue: its own (a money or phone error), its message key's, or zod's own text. */
-const wordsOf = (issue: Zod.core.$ZodIssue, input: unknown): Bilingual => {
+const wordsOf = (issue: Zod.core.$ZodIssue, input: unknown, labels: Record<string, string>): Bilingual => {
   if (issue.code === 'invalid_type' && isBlank(valueAt(input, issue.path))) return INPUT_MESSAGES.required;
-  const own: unknown = issue.code === 'custom' ? issue.params?.words : undefined;
-  if (isBilingual(own)) return own;
+  const params: Record<string, unknown> = (issue.code === 'custom' && issue.params) || {};
+  if (isBilingual(params.words)) return params.words;
   const key = issue.message;
   if (!Object.hasOwn(INPUT_MESSAGES, key)) return { en: key, ar: key };
   const words = INPUT_MESSAGES[key as InputMessage];
-  return typeof words === 'function' ? words(issue as unknown as Record<string, unknown>) : words;
+  const than = typeof params.than === 'string' ? (labels[params.than] ?? params.than) : undefined;
+  return typeof words === 'function' ? words({ ...(issue as object), than }) : words;
 };
 
 const describeIssue = (
@@ -406,7 +427,7 @@ const describeIssue = (
     typeof index === 'number' && leaf !== undefined
       ? `${label} #${index + 1}, ${labels[String(leaf)] ?? String(leaf)}`
       : label;
-  const { en, ar } = wordsOf(issue, input);
+  const { en, ar } = wordsOf(issue, input, labels);
   return { en: `${where}: ${en.replace(/\.$/, '')}`, ar: `${where}: ${ar.replace(/\.$/, '')}` };
 };
 

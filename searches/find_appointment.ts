@@ -1,6 +1,6 @@
 import { defineSearch } from 'zapier-platform-core';
 import { APPOINTMENT_STATUSES } from '../lib/hooks/filters';
-import { declareInputs, input } from '../lib/inputs';
+import { declareInputs, input, later } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { findOneOrList, performOn } from '../lib/operation';
 import { path } from '../lib/paths';
@@ -56,12 +56,15 @@ const inputs = declareInputs(
     }),
   },
   [
-    { ok: (i) => i.appointment_id || i.patient_id, message: 'appointment_or_patient', at: 'appointment_id' },
     {
-      ok: (i) => !i.from || !i.to || Date.parse(i.from) < Date.parse(i.to),
-      message: 'after_starts_from',
-      at: 'to',
+      ok: (i) => i.appointment_id || i.patient_id,
+      message: {
+        en: 'choose the Appointment, or the Patient whose appointments to find',
+        ar: 'اختر الموعد، أو المريض الذي تبحث عن مواعيده',
+      },
+      at: 'appointment_id',
     },
+    later('from', 'to'),
   ],
 );
 

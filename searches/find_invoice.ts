@@ -1,5 +1,5 @@
 import { defineSearch } from 'zapier-platform-core';
-import { declareInputs, input } from '../lib/inputs';
+import { declareInputs, input, later } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { findOneOrList, performOn } from '../lib/operation';
 import { path } from '../lib/paths';
@@ -42,12 +42,15 @@ const inputs = declareInputs(
     }),
   },
   [
-    { ok: (i) => i.invoice_id || i.patient_id, message: 'invoice_or_patient', at: 'invoice_id' },
     {
-      ok: (i) => !i.issued_from || !i.issued_to || i.issued_from < i.issued_to,
-      message: 'after_issued_from',
-      at: 'issued_to',
+      ok: (i) => i.invoice_id || i.patient_id,
+      message: {
+        en: 'give the Invoice, or the Patient whose invoices to find',
+        ar: 'حدّد الفاتورة، أو المريض الذي تبحث عن فواتيره',
+      },
+      at: 'invoice_id',
     },
+    later('issued_from', 'issued_to'),
   ],
 );
 

@@ -28,7 +28,16 @@ const inputs = declareInputs(
         'Used when neither Item nor SKU is given: the barcode printed on the product and kept in the back office catalogue, e.g. 6281000001187.',
     }),
   },
-  [{ ok: (i) => i.item_id || i.sku || i.barcode, message: 'item_sku_or_barcode', at: 'item_id' }],
+  [
+    {
+      ok: (i) => i.item_id || i.sku || i.barcode,
+      message: {
+        en: 'choose the Item, or give a SKU or a Barcode',
+        ar: 'اختر الصنف، أو أدخل SKU أو الباركود',
+      },
+      at: 'item_id',
+    },
+  ],
 );
 
 /** The variant a SKU or barcode named (CONTRACT §8), labelled apart from the item's own variants. */

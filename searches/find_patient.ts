@@ -24,7 +24,13 @@ const inputs = declareInputs(
       placeholder: '0501234567',
     }),
   },
-  [{ ok: (i) => i.patient_id || i.file_no || i.phone, message: 'patient_file_or_phone', at: 'patient_id' }],
+  [
+    {
+      ok: (i) => i.patient_id || i.file_no || i.phone,
+      message: { en: 'give the Patient, a File Number or a Phone', ar: 'حدّد المريض أو رقم الملف أو الجوال' },
+      at: 'patient_id',
+    },
+  ],
 );
 
 export const performFindPatient = performOn('clinic', inputs, async (_z, _bundle, input, client) => {

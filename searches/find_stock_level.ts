@@ -28,7 +28,13 @@ const inputs = declareInputs(
         'Yes to find only levels the cashier counts as low (at or under the reorder point set in the back office).',
     }),
   },
-  [{ ok: (i) => i.branch_id || i.variant_id, message: 'branch_or_variant', at: 'branch_id' }],
+  [
+    {
+      ok: (i) => i.branch_id || i.variant_id,
+      message: { en: 'choose the Branch, the Variant or both', ar: 'اختر الفرع أو الصنف أو كليهما' },
+      at: 'branch_id',
+    },
+  ],
 );
 
 export const performFindStockLevel = performOn('cashier', inputs, async (_z, _bundle, input, client) => {

@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Query } from '../http';
 import { languageOf, say } from '../i18n';
-import { declareInputs, input } from '../inputs';
+import { declareInputs, input, later } from '../inputs';
 
 /**
  * Where a trigger's past objects come from, for Zapier Transfer (performList with `bundle.meta.isBulkRead`): a list
@@ -48,13 +48,7 @@ const rangeInputs = (by: string) =>
         helpText: `Only used with Zapier Transfer: move what has a ${by} before this day (e.g. 2026-01-01 for everything up to the end of 2025). Leave blank to move everything. Live events are not affected.`,
       }),
     },
-    [
-      {
-        ok: (r) => !r.transfer_from || !r.transfer_to || r.transfer_from < r.transfer_to,
-        message: 'after_transfer_from',
-        at: 'transfer_to',
-      },
-    ],
+    [later('transfer_from', 'transfer_to')],
   );
 
 export const transferRangeFields = (by: string) => rangeInputs(by).fields;
