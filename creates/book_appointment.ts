@@ -1,6 +1,6 @@
 import { defineCreate } from 'zapier-platform-core';
 import { derivedBookingRef, writeResult } from '../lib/idempotency';
-import { declareInputs, input } from '../lib/inputs';
+import { anyOf, declareInputs, input } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { carryingPatient, withPatient } from '../lib/patients';
@@ -67,11 +67,10 @@ const inputs = declareInputs(
     }),
   },
   [
-    {
-      ok: (i) => i.patient_id || i.patient_phone,
-      message: { en: 'choose the Patient or give the Patient Phone', ar: 'اختر المريض أو أدخل جوال المريض' },
-      at: 'patient_id',
-    },
+    anyOf(['patient_id', 'patient_phone'], {
+      en: 'choose the Patient or give the Patient Phone',
+      ar: 'اختر المريض أو أدخل جوال المريض',
+    }),
   ],
 );
 

@@ -1,6 +1,6 @@
 import { defineCreate } from 'zapier-platform-core';
 import { writeResult } from '../lib/idempotency';
-import { declareInputs, input } from '../lib/inputs';
+import { anyOf, declareInputs, input } from '../lib/inputs';
 import { CREATE, DROPDOWN, dynamicRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { order } from '../lib/resources/cashier';
@@ -50,14 +50,10 @@ const inputs = declareInputs({
       }),
     },
     [
-      {
-        ok: (l) => l.variant_id || l.plu || l.sku || l.barcode || l.name,
-        message: {
-          en: 'name the product by Variant, PLU, SKU, Barcode or Name',
-          ar: 'حدّد المنتج بالصنف أو PLU أو SKU أو الباركود أو الاسم',
-        },
-        at: 'variant_id',
-      },
+      anyOf(['variant_id', 'plu', 'sku', 'barcode', 'name'], {
+        en: 'name the product by Variant, PLU, SKU, Barcode or Name',
+        ar: 'حدّد المنتج بالصنف أو PLU أو SKU أو الباركود أو الاسم',
+      }),
     ],
   ),
   customer_name: input.text({

@@ -237,6 +237,12 @@ export interface Check<P> {
   than?: string;
 }
 
+/** At least one of the inputs `keys` must be given; the first of them gets `message`. */
+export const anyOf = <P extends Record<string, unknown>>(
+  keys: readonly [keyof P & string, ...Array<keyof P & string>],
+  message: Bilingual,
+): Check<P> => ({ ok: (i) => keys.some((k) => i[k]), message, at: keys[0] });
+
 /** The input `to` must be later than the input `from` when both are given (dates, or dates and times). */
 export const later = <P extends Record<string, unknown>>(
   from: keyof P & string,
@@ -331,34 +337,8 @@ export const input = {
 
 const fieldsOf = (inputs: Record<string, Input>): InputField[] =>
   Object.entries(inputs).map(([key, { shown, required, children }]) => {
-    const {
-      to: _to,
-      label,
-      helpText,
-      placeholder,
-      dynamic,
-      search,
-      type,
-      choices,
-      altersDynamicFields,
-    } = shown;
-    const field: Record<string, unknown> = {
-      key,
-      label,
-      helpText,
-      placeholder,
-      dynamic,
-      search,
-      type,
-      choices,
-      default: shown.default,
-      altersDynamicFields,
-      required,
-      children: children && fieldsOf(children),
-    };
-    return Object.fromEntries(
-      Object.entries(field).filter(([, v]) => v !== undefined),
-    ) as unknown as InputField;
+    const { to: _to, ...field } = shown;
+    return { key, ...field, required, ...(children ? { children: fieldsOf(children) } : {}) };
   });
 
 /** Field labels, children's included, so messages say "Start Time", not "starts_at". */

@@ -1,6 +1,6 @@
 import { defineSearch } from 'zapier-platform-core';
 import { APPOINTMENT_STATUSES } from '../lib/hooks/filters';
-import { declareInputs, input, later } from '../lib/inputs';
+import { anyOf, declareInputs, input, later } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { findOneOrList, performOn } from '../lib/operation';
 import { path } from '../lib/paths';
@@ -56,14 +56,10 @@ const inputs = declareInputs(
     }),
   },
   [
-    {
-      ok: (i) => i.appointment_id || i.patient_id,
-      message: {
-        en: 'choose the Appointment, or the Patient whose appointments to find',
-        ar: 'اختر الموعد، أو المريض الذي تبحث عن مواعيده',
-      },
-      at: 'appointment_id',
-    },
+    anyOf(['appointment_id', 'patient_id'], {
+      en: 'choose the Appointment, or the Patient whose appointments to find',
+      ar: 'اختر الموعد، أو المريض الذي تبحث عن مواعيده',
+    }),
     later('from', 'to'),
   ],
 );

@@ -1,5 +1,5 @@
 import { defineSearch } from 'zapier-platform-core';
-import { declareInputs, input, later } from '../lib/inputs';
+import { anyOf, declareInputs, input, later } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { findOneOrList, performOn } from '../lib/operation';
 import { path } from '../lib/paths';
@@ -42,14 +42,10 @@ const inputs = declareInputs(
     }),
   },
   [
-    {
-      ok: (i) => i.invoice_id || i.patient_id,
-      message: {
-        en: 'give the Invoice, or the Patient whose invoices to find',
-        ar: 'حدّد الفاتورة، أو المريض الذي تبحث عن فواتيره',
-      },
-      at: 'invoice_id',
-    },
+    anyOf(['invoice_id', 'patient_id'], {
+      en: 'give the Invoice, or the Patient whose invoices to find',
+      ar: 'حدّد الفاتورة، أو المريض الذي تبحث عن فواتيره',
+    }),
     later('issued_from', 'issued_to'),
   ],
 );

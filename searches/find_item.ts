@@ -1,5 +1,5 @@
 import { defineSearch } from 'zapier-platform-core';
-import { declareInputs, input } from '../lib/inputs';
+import { anyOf, declareInputs, input } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { withSar } from '../lib/money';
 import { item, variantFields } from '../lib/resources/cashier';
@@ -29,14 +29,10 @@ const inputs = declareInputs(
     }),
   },
   [
-    {
-      ok: (i) => i.item_id || i.sku || i.barcode,
-      message: {
-        en: 'choose the Item, or give a SKU or a Barcode',
-        ar: 'اختر الصنف، أو أدخل SKU أو الباركود',
-      },
-      at: 'item_id',
-    },
+    anyOf(['item_id', 'sku', 'barcode'], {
+      en: 'choose the Item, or give a SKU or a Barcode',
+      ar: 'اختر الصنف، أو أدخل SKU أو الباركود',
+    }),
   ],
 );
 

@@ -1,5 +1,5 @@
 import { defineSearch } from 'zapier-platform-core';
-import { declareInputs, input } from '../lib/inputs';
+import { anyOf, declareInputs, input } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { findOneOrList, performOn } from '../lib/operation';
 import { path } from '../lib/paths';
@@ -25,11 +25,10 @@ const inputs = declareInputs(
     }),
   },
   [
-    {
-      ok: (i) => i.patient_id || i.file_no || i.phone,
-      message: { en: 'give the Patient, a File Number or a Phone', ar: 'حدّد المريض أو رقم الملف أو الجوال' },
-      at: 'patient_id',
-    },
+    anyOf(['patient_id', 'file_no', 'phone'], {
+      en: 'give the Patient, a File Number or a Phone',
+      ar: 'حدّد المريض أو رقم الملف أو الجوال',
+    }),
   ],
 );
 

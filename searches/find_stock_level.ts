@@ -1,5 +1,5 @@
 import { defineSearch } from 'zapier-platform-core';
-import { declareInputs, input } from '../lib/inputs';
+import { anyOf, declareInputs, input } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { stockLevel } from '../lib/resources/cashier';
@@ -29,11 +29,10 @@ const inputs = declareInputs(
     }),
   },
   [
-    {
-      ok: (i) => i.branch_id || i.variant_id,
-      message: { en: 'choose the Branch, the Variant or both', ar: 'اختر الفرع أو الصنف أو كليهما' },
-      at: 'branch_id',
-    },
+    anyOf(['branch_id', 'variant_id'], {
+      en: 'choose the Branch, the Variant or both',
+      ar: 'اختر الفرع أو الصنف أو كليهما',
+    }),
   ],
 );
 
