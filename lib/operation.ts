@@ -79,3 +79,47 @@ export const searchById = <K extends string, I extends Input>(def: {
     },
   });
 };
+
+/**
+ * A search that finds one object by the id input `id` names (`GET {path}`, 404: nothing found) or, without it, the
+ * first page of the list at `list` filtered by the other inputs (their request names are the list's parameters).
+ * `then`: what the found objects carry besides (a clinic object's patient).
+ */
+export const searchByIdOrList = <D extends Record<string, Input>>(def: {
+  key: string;
+  noun: string;
+  display: { label: string; description: string };
+  api: Api;
+  inputs: Inputs<D>;
+  id: keyof D & string;
+  path: (id: string) => string;
+  list: { path: string; perPage: number };
+  present: (found: unknown) => Record<string, unknown>;
+  shown: { sample: Record<string, unknown>; outputFields: OutputField[] };
+  then?: (
+    z: ZObject,
+    bundle: Bundle,
+    found: Array<Record<string, unknown>>,
+  ) => Promise<Array<Record<string, unknown>>>;
+}) =>
+  defineSearch({
+    key: def.key,
+    noun: def.noun,
+    display: def.display,
+    operation: {
+      inputFields: def.inputs.fields,
+      perform: performOn(def.api, def.inputs, async (z, bundle, input, client) => {
+        const { [def.id]: _id, ...query } = def.inputs.request(input);
+        const id = input[def.id];
+        const found = await findOneOrList(
+          client,
+          id === undefined ? undefined : def.path(String(id)),
+          { path: def.list.path, query: { ...(query as Query), per_page: def.list.perPage } },
+          def.present,
+        );
+        return def.then ? def.then(z, bundle, found) : found;
+      }),
+      sample: def.shown.sample,
+      outputFields: def.shown.outputFields,
+    },
+  });

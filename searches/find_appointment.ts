@@ -1,8 +1,7 @@
-import { defineSearch } from 'zapier-platform-core';
 import { APPOINTMENT_STATUSES } from '../lib/hooks/filters';
 import { anyOf, declareInputs, input, later } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
-import { findOneOrList, performOn } from '../lib/operation';
+import { searchByIdOrList } from '../lib/operation';
 import { path } from '../lib/paths';
 import { carryingPatient, withPatients } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
@@ -64,19 +63,7 @@ const inputs = declareInputs(
   ],
 );
 
-export const performFindAppointment = performOn('clinic', inputs, async (z, bundle, input, client) => {
-  const { appointment_id, ...query } = inputs.request(input);
-  const found = await findOneOrList(
-    client,
-    input.appointment_id && path`/appointments/${input.appointment_id}`,
-    { path: '/appointments', query: { ...query, per_page: 25 } },
-    appointment.present,
-  );
-  // The patient's appointments share one patient: one GET /patients/{id} for the page.
-  return withPatients(z, bundle, found);
-});
-
-export const findAppointment = defineSearch({
+export const findAppointment = searchByIdOrList({
   key: SEARCH.findAppointment,
   noun: 'Appointment',
   display: {
@@ -84,9 +71,13 @@ export const findAppointment = defineSearch({
     description:
       'Finds an appointment, or a patient’s appointments filtered by status, dates, branch and practitioner.',
   },
-  operation: {
-    inputFields: inputs.fields,
-    perform: performFindAppointment,
-    ...carryingPatient(appointment),
-  },
+  api: 'clinic',
+  inputs,
+  id: 'appointment_id',
+  path: (id) => path`/appointments/${id}`,
+  list: { path: '/appointments', perPage: 25 },
+  present: appointment.present,
+  shown: carryingPatient(appointment),
+  // The patient's appointments share one patient: one GET /patients/{id} for the page.
+  then: (z, bundle, found) => withPatients(z, bundle, found),
 });

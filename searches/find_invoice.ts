@@ -1,7 +1,6 @@
-import { defineSearch } from 'zapier-platform-core';
 import { anyOf, declareInputs, input, later } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
-import { findOneOrList, performOn } from '../lib/operation';
+import { searchByIdOrList } from '../lib/operation';
 import { path } from '../lib/paths';
 import { carryingPatient, withPatients } from '../lib/patients';
 import { invoice } from '../lib/resources/clinic';
@@ -50,27 +49,19 @@ const inputs = declareInputs(
   ],
 );
 
-export const performFindInvoice = performOn('clinic', inputs, async (z, bundle, input, client) => {
-  const { invoice_id, ...query } = inputs.request(input);
-  const found = await findOneOrList(
-    client,
-    input.invoice_id && path`/invoices/${input.invoice_id}`,
-    { path: '/invoices', query: { ...query, per_page: 25 } },
-    invoice.present,
-  );
-  return withPatients(z, bundle, found);
-});
-
-export const findInvoice = defineSearch({
+export const findInvoice = searchByIdOrList({
   key: SEARCH.findInvoice,
   noun: 'Invoice',
   display: {
     label: 'Find Invoice',
     description: 'Finds an invoice by its id, or a patient’s invoices, optionally by status and issue dates.',
   },
-  operation: {
-    inputFields: inputs.fields,
-    perform: performFindInvoice,
-    ...carryingPatient(invoice),
-  },
+  api: 'clinic',
+  inputs,
+  id: 'invoice_id',
+  path: (id) => path`/invoices/${id}`,
+  list: { path: '/invoices', perPage: 25 },
+  present: invoice.present,
+  shown: carryingPatient(invoice),
+  then: (z, bundle, found) => withPatients(z, bundle, found),
 });

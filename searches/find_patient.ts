@@ -1,7 +1,6 @@
-import { defineSearch } from 'zapier-platform-core';
 import { anyOf, declareInputs, input } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
-import { findOneOrList, performOn } from '../lib/operation';
+import { searchByIdOrList } from '../lib/operation';
 import { path } from '../lib/paths';
 import { patient } from '../lib/resources/clinic';
 
@@ -32,27 +31,18 @@ const inputs = declareInputs(
   ],
 );
 
-export const performFindPatient = performOn('clinic', inputs, async (_z, _bundle, input, client) => {
-  const { patient_id, ...query } = inputs.request(input);
-  return findOneOrList(
-    client,
-    input.patient_id && path`/patients/${input.patient_id}`,
-    { path: '/patients', query: { ...query, per_page: 10 } },
-    patient.present,
-  );
-});
-
-export const findPatient = defineSearch({
+export const findPatient = searchByIdOrList({
   key: SEARCH.findPatient,
   noun: 'Patient',
   display: {
     label: 'Find Patient',
     description: 'Finds a patient by file number, phone or the patient chosen.',
   },
-  operation: {
-    inputFields: inputs.fields,
-    perform: performFindPatient,
-    sample: patient.sample,
-    outputFields: patient.outputFields,
-  },
+  api: 'clinic',
+  inputs,
+  id: 'patient_id',
+  path: (id) => path`/patients/${id}`,
+  list: { path: '/patients', perPage: 10 },
+  present: patient.present,
+  shown: patient,
 });
