@@ -1,19 +1,14 @@
-import type { Bundle, ZObject } from 'zapier-platform-core';
-import { defineCreate, defineInputFields } from 'zapier-platform-core';
-import { clientFor } from '../lib/http';
-import { labelsOf, oneOf, optional, parseInput, ulid } from '../lib/inputs';
+import { defineCreate } from 'zapier-platform-core';
+import { unwrapOne } from '../lib/http';
+import { declareInputs, input } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { performOn } from '../lib/operation';
 import { path } from '../lib/paths';
 import { carryingPatient, withPatient } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
-import { unwrapOne } from '../lib/http';
-import { lazy } from '../lib/zod';
 
-const REASONS = ['patient_request', 'clinic', 'no_show', 'other'] as const;
-
-const inputFields = defineInputFields([
-  {
-    key: 'appointment_id',
+const inputs = declareInputs({
+  appointment_id: input.ulid({
     label: 'Appointment',
     helpText:
       'Choose an upcoming appointment, or map one from a trigger or the Find Appointment step. Appointments in progress or completed cannot be cancelled.',
@@ -21,33 +16,31 @@ const inputFields = defineInputFields([
     dynamic: dynamicRef(DROPDOWN.upcomingAppointments),
     search: searchRef(SEARCH.findAppointment),
     required: true,
-  },
-  {
-    key: 'reason',
-    label: 'Reason',
-    helpText: 'Why the appointment is cancelled; shown in the clinic’s reports.',
-    choices: {
+  }),
+  reason: input.choice(
+    {
       patient_request: 'Patient asked to cancel',
       clinic: 'Clinic cancelled',
       no_show: 'Patient did not show up',
       other: 'Other',
     },
-    default: 'patient_request',
-    required: false,
-  },
-]);
+    {
+      label: 'Reason',
+      helpText: 'Why the appointment is cancelled; shown in the clinic’s reports.',
+      default: 'patient_request',
+    },
+  ),
+});
 
-const Input = lazy((z) => z.object({ appointment_id: ulid(), reason: optional(oneOf(REASONS)) }));
-
-export const performCancelAppointment = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
+export const performCancelAppointment = performOn('clinic', inputs, async (z, bundle, input, client) => {
+  const { appointment_id, ...body } = inputs.request(input);
   // Cancelling twice is harmless: the clinic answers the cancelled appointment again (spec §3).
-  const { body } = await clientFor(z_, bundle, 'clinic').post(
+  const { body: answer } = await client.post(
     path`/appointments/${input.appointment_id}/cancel`,
-    input.reason ? { reason: input.reason } : {},
+    input.reason ? body : {},
   );
-  return withPatient(z_, bundle, appointment.present(unwrapOne(body)));
-};
+  return withPatient(z, bundle, appointment.present(unwrapOne(answer)));
+});
 
 export const cancelAppointment = defineCreate({
   key: CREATE.cancelAppointment,
@@ -57,7 +50,7 @@ export const cancelAppointment = defineCreate({
     description: 'Cancels an appointment with a reason; an appointment already cancelled stays as it is.',
   },
   operation: {
-    inputFields,
+    inputFields: inputs.fields,
     perform: performCancelAppointment,
     sample: {
       ...carryingPatient(appointment).sample,

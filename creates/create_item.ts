@@ -1,45 +1,35 @@
-import type { Bundle, ZObject } from 'zapier-platform-core';
-import { defineCreate, defineInputFields } from 'zapier-platform-core';
-import { clientFor, unwrapOne } from '../lib/http';
-import { labelsOf, msg, optional, parseInput, positiveInt, sar, text } from '../lib/inputs';
+import { defineCreate } from 'zapier-platform-core';
+import { unwrapOne } from '../lib/http';
+import { declareInputs } from '../lib/inputs';
 import { fingerprint } from '../lib/idempotency';
-import { itemHolds, toVariantWrite, VariantInput, type ItemWrite } from '../lib/items';
+import { itemHolds, toVariantWrite, type ItemWrite } from '../lib/items';
 import { CREATE } from '../lib/keys';
+import { performOn } from '../lib/operation';
 import { path } from '../lib/paths';
 import { writeMemory } from '../lib/replay';
 import { SETTINGS } from '../lib/config';
 import { saudiTime } from '../lib/time';
 import { item } from '../lib/resources/cashier';
-import { itemFields, variantsField } from './item_fields';
-import { lazy } from '../lib/zod';
+import { itemInputs, variantsInput } from './item_fields';
 
-const inputFields = defineInputFields([
-  ...itemFields(true),
-  variantsField(
-    'One row per size or flavour; leave empty for a single default variant at the Default Price. SKUs and barcodes must be unique in the account.',
-    false,
-  ),
-]);
-
-const Input = lazy((z) =>
-  z
-    .object({
-      name_ar: text(),
-      name_en: optional(text()),
-      category_id: optional(positiveInt()),
-      default_price_sar: optional(sar()),
-      variants: optional(z.array(VariantInput())),
-    })
-    .refine(
-      (i) => i.default_price_sar !== undefined || (i.variants ?? []).some((v) => v.price_sar !== undefined),
-      {
-        message: msg(
-          'give a Default Price or a Price on at least one Variant',
-          'أدخل السعر الافتراضي أو سعرًا لصنف فرعي واحد على الأقل',
-        ),
-        path: ['default_price_sar'],
-      },
+const inputs = declareInputs(
+  {
+    ...itemInputs(true),
+    variants: variantsInput(
+      'One row per size or flavour; leave empty for a single default variant at the Default Price. SKUs and barcodes must be unique in the account.',
     ),
+  },
+  [
+    {
+      ok: (i) =>
+        i.default_price_sar !== undefined || (i.variants ?? []).some((v) => v.price_sar !== undefined),
+      message: {
+        en: 'give a Default Price or a Price on at least one Variant',
+        ar: 'أدخل السعر الافتراضي أو سعرًا لصنف فرعي واحد على الأقل',
+      },
+      at: 'default_price_sar',
+    },
+  ],
 );
 
 /*
@@ -57,19 +47,14 @@ const Input = lazy((z) =>
  *   there is none. A cache that cannot be read or written never stops the write (fail open): such a replay can
  *   then create a second item, the one case no lookup can rule out without a unique key.
  */
-export const performCreateItem = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
+export const performCreateItem = performOn('cashier', inputs, async (z, bundle, input, client) => {
+  const { variants: _rows, ...scalars } = inputs.request(input);
   const variants = (input.variants ?? []).filter((v) => Object.values(v).some((x) => x !== undefined));
+  // Rows become ItemWrite variants as Update Item writes them (lib/items.ts); a new item's rows name no stored id.
   const body: ItemWrite = {
-    name_ar: input.name_ar,
-    name_en: input.name_en,
-    category_id: input.category_id,
-    default_price_halalas: input.default_price_sar,
-    ...(variants.length
-      ? { variants: variants.map((v) => toVariantWrite({ ...v, variant_id: undefined })) }
-      : {}),
+    ...(scalars as ItemWrite),
+    ...(variants.length ? { variants: variants.map((v) => toVariantWrite(v)) } : {}),
   };
-  const client = clientFor(z_, bundle, 'cashier');
   const result = (found: Record<string, unknown>, duplicate: boolean) => ({
     ...item.present(found),
     duplicate,
@@ -84,7 +69,7 @@ export const performCreateItem = async (z_: ZObject, bundle: Bundle) => {
     return earlier ? result(earlier, true) : result(await create(), false);
   }
 
-  const memory = writeMemory(z_);
+  const memory = writeMemory(z);
   const key = `create_item:${fingerprint(bundle.meta?.zap?.id, body as Record<string, unknown>)}`;
   const record = await memory.recall(key);
   if (record !== 'unavailable' && record?.state === 'done') {
@@ -114,7 +99,7 @@ export const performCreateItem = async (z_: ZObject, bundle: Bundle) => {
     await memory.remember(key, { state: 'done', at, id: created.id });
   }
   return result(created, false);
-};
+});
 
 export const createItem = defineCreate({
   key: CREATE.createItem,
@@ -124,7 +109,7 @@ export const createItem = defineCreate({
     description: 'Creates a catalogue item with its variants (sizes, SKUs, barcodes, prices) for the tills.',
   },
   operation: {
-    inputFields,
+    inputFields: inputs.fields,
     perform: performCreateItem,
     sample: { ...item.sample, duplicate: false },
     outputFields: [

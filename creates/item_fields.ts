@@ -1,83 +1,69 @@
+import { input } from '../lib/inputs';
 import { DROPDOWN, dynamicRef } from '../lib/keys';
 
-/** Inputs create_item and update_item share: one definition, so both read the same. */
-export const itemFields = (required: boolean) => [
-  {
-    key: 'name_ar',
+/** Inputs create_item and update_item share: one declaration, so both read the same. */
+export const itemInputs = <const R extends boolean>(required: R) => ({
+  name_ar: input.text({
     label: 'Name (Arabic)',
     helpText: 'The item’s name as printed on Arabic receipts, e.g. `قهوة عربية`.',
     required,
-  },
-  {
-    key: 'name_en',
+  }),
+  name_en: input.text({
     label: 'Name (English)',
     helpText: 'The item’s English name, e.g. Arabic Coffee.',
-    required: false,
-  },
-  {
-    key: 'category_id',
+  }),
+  category_id: input.positiveInt({
     label: 'Category',
     helpText: 'The catalogue category the item is listed under on the till.',
     placeholder: '4',
     dynamic: dynamicRef(DROPDOWN.categories),
-    type: 'integer' as const,
-    required: false,
-  },
-  {
-    key: 'default_price_sar',
+    type: 'integer',
+  }),
+  default_price_sar: input.sar({
     label: 'Default Price (SAR)',
     helpText:
       'VAT-inclusive price, e.g. 9.00. Used for the single default variant when you give no Variants.',
     placeholder: '9.00',
-    required: false,
-  },
-];
+    to: 'default_price_halalas',
+  }),
+});
 
-/**
+/** A variant row's own inputs; `nameHelp` is the help of its Arabic name. */
+const variantRow = (nameHelp: string) => ({
+  variant_name_ar: input.text({ label: 'Variant Name (Arabic)', helpText: nameHelp }),
+  sku: input.text({ label: 'SKU', helpText: 'Unique in the account, e.g. COF-AR-L.' }),
+  barcode: input.text({ label: 'Barcode', helpText: 'Unique in the account (EAN/UPC).' }),
+  price_sar: input.sar({
+    label: 'Price (SAR)',
+    helpText: 'VAT-inclusive, e.g. 12.00.',
+    placeholder: '12.00',
+  }),
+  is_default: input.bool({ label: 'Default Variant', helpText: 'Yes for the variant the till picks first.' }),
+});
+
+const ARABIC_NAME = 'The variant’s Arabic name, e.g. `كبير` (large).';
+
+/*
  * The variants line items. Zapier forbids help text on a line-items field itself, so the first child carries the
  * guidance. Its Arabic name is `variant_name_ar`: keys must be unique across an action, children included, and
  * `name_ar` is the item's own (README, Assumptions).
  */
-export const variantsField = (help: string, withExisting: boolean) => ({
-  key: 'variants',
-  label: 'Variants',
-  required: false,
-  children: [
-    ...(withExisting
-      ? [
-          {
-            key: 'variant_id',
-            label: 'Existing Variant',
-            helpText: `${help} Choose the stored variant this row changes, or leave blank to match by SKU or Barcode.`,
-            placeholder: '118',
-            dynamic: dynamicRef(DROPDOWN.variants),
-            required: false,
-          },
-        ]
-      : []),
+
+/** New variants (Create Item). */
+export const variantsInput = (help: string) =>
+  input.lines({ label: 'Variants' }, variantRow(`${help} ${ARABIC_NAME}`));
+
+/** Variants that change stored ones (chosen, or matched by SKU or Barcode) or add new ones (Update Item). */
+export const existingVariantsInput = (help: string) =>
+  input.lines(
+    { label: 'Variants' },
     {
-      key: 'variant_name_ar',
-      label: 'Variant Name (Arabic)',
-      helpText: withExisting
-        ? 'The variant’s Arabic name, e.g. `كبير` (large).'
-        : `${help} The variant’s Arabic name, e.g. \`كبير\` (large).`,
-      required: false,
+      variant_id: input.positiveInt({
+        label: 'Existing Variant',
+        helpText: `${help} Choose the stored variant this row changes, or leave blank to match by SKU or Barcode.`,
+        placeholder: '118',
+        dynamic: dynamicRef(DROPDOWN.variants),
+      }),
+      ...variantRow(ARABIC_NAME),
     },
-    { key: 'sku', label: 'SKU', helpText: 'Unique in the account, e.g. COF-AR-L.', required: false },
-    { key: 'barcode', label: 'Barcode', helpText: 'Unique in the account (EAN/UPC).', required: false },
-    {
-      key: 'price_sar',
-      label: 'Price (SAR)',
-      helpText: 'VAT-inclusive, e.g. 12.00.',
-      placeholder: '12.00',
-      required: false,
-    },
-    {
-      key: 'is_default',
-      label: 'Default Variant',
-      helpText: 'Yes for the variant the till picks first.',
-      type: 'boolean' as const,
-      required: false,
-    },
-  ],
-});
+  );

@@ -1,60 +1,46 @@
-import type { Bundle, ZObject } from 'zapier-platform-core';
-import { defineCreate, defineInputFields } from 'zapier-platform-core';
-import { clientFor, unwrapOne } from '../lib/http';
-import { labelsOf, msg, oneOf, optional, parseInput, positiveInt, sar, text } from '../lib/inputs';
-import { itemHolds, mergeVariants, VariantInput, type ItemWrite, type VariantWrite } from '../lib/items';
+import { defineCreate } from 'zapier-platform-core';
+import { unwrapOne } from '../lib/http';
+import { declareInputs, input } from '../lib/inputs';
+import { itemHolds, mergeVariants, type ItemWrite, type VariantWrite } from '../lib/items';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { performOn } from '../lib/operation';
 import { path } from '../lib/paths';
 import { item } from '../lib/resources/cashier';
-import { itemFields, variantsField } from './item_fields';
-import { lazy } from '../lib/zod';
+import { existingVariantsInput, itemInputs } from './item_fields';
 
-const inputFields = defineInputFields([
+const inputs = declareInputs(
   {
-    key: 'item_id',
-    label: 'Item',
-    helpText: 'Choose the item, or map one found by the Find Item step (by SKU or barcode).',
-    placeholder: '311',
-    dynamic: dynamicRef(DROPDOWN.items),
-    search: searchRef(SEARCH.findItem),
-    required: true,
-  },
-  ...itemFields(false),
-  variantsField(
-    'Only rows you give are changed or added; leave empty to keep the variants as they are.',
-    true,
-  ),
-  {
-    key: 'variants_mode',
-    label: 'Other Variants',
-    helpText:
-      'What happens to stored variants you did not list in Variants. Keep them (the safe default), or remove them so the item has exactly the variants listed.',
-    choices: { merge: 'Keep them', replace: 'Remove them' },
-    default: 'merge',
-    required: false,
-  },
-]);
-
-const Input = lazy((z) =>
-  z
-    .object({
-      item_id: positiveInt(),
-      name_ar: optional(text()),
-      name_en: optional(text()),
-      category_id: optional(positiveInt()),
-      default_price_sar: optional(sar()),
-      variants: optional(z.array(VariantInput())),
-      variants_mode: optional(oneOf(['merge', 'replace'] as const)),
-    })
-    .refine(
-      (i) =>
-        [i.name_ar, i.name_en, i.category_id, i.default_price_sar].some((v) => v !== undefined) ||
-        (i.variants ?? []).some((v) => Object.values(v).some((x) => x !== undefined)),
+    item_id: input.positiveInt({
+      label: 'Item',
+      helpText: 'Choose the item, or map one found by the Find Item step (by SKU or barcode).',
+      placeholder: '311',
+      dynamic: dynamicRef(DROPDOWN.items),
+      search: searchRef(SEARCH.findItem),
+      required: true,
+    }),
+    ...itemInputs(false),
+    variants: existingVariantsInput(
+      'Only rows you give are changed or added; leave empty to keep the variants as they are.',
+    ),
+    variants_mode: input.choice(
+      { merge: 'Keep them', replace: 'Remove them' },
       {
-        message: msg('give at least one field to change', 'أدخل حقلًا واحدًا على الأقل لتغييره'),
-        path: ['item_id'],
+        label: 'Other Variants',
+        helpText:
+          'What happens to stored variants you did not list in Variants. Keep them (the safe default), or remove them so the item has exactly the variants listed.',
+        default: 'merge',
       },
     ),
+  },
+  [
+    {
+      ok: (i) =>
+        [i.name_ar, i.name_en, i.category_id, i.default_price_sar].some((v) => v !== undefined) ||
+        (i.variants ?? []).some((v) => Object.values(v).some((x) => x !== undefined)),
+      message: { en: 'give at least one field to change', ar: 'أدخل حقلًا واحدًا على الأقل لتغييره' },
+      at: 'item_id',
+    },
+  ],
 );
 
 /*
@@ -63,17 +49,11 @@ const Input = lazy((z) =>
  * row without id is matched to the variant the first run made (by SKU, barcode, or Arabic name and price:
  * lib/items.ts), so it is never added twice.
  */
-export const performUpdateItem = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
-  const client = clientFor(z_, bundle, 'cashier');
+export const performUpdateItem = performOn('cashier', inputs, async (_z, _bundle, input, client) => {
   const given = (input.variants ?? []).filter((v) => Object.values(v).some((x) => x !== undefined));
   const stored = unwrapOne(await client.get(path`/items/${input.item_id}`));
-  const body: ItemWrite = {
-    name_ar: input.name_ar,
-    name_en: input.name_en,
-    category_id: input.category_id,
-    default_price_halalas: input.default_price_sar,
-  };
+  const { item_id: _id, variants: _rows, variants_mode: _mode, ...scalars } = inputs.request(input);
+  const body = scalars as ItemWrite;
   // Arrays replace what is stored (spec §4 rule 1): send one only when the user gave rows, keeping stored ids so
   // none is deleted by accident.
   if (given.length) {
@@ -84,7 +64,7 @@ export const performUpdateItem = async (z_: ZObject, bundle: Bundle) => {
   if (!adds && itemHolds(stored, body)) return { ...item.present(stored), duplicate: true };
   const { body: answer } = await client.put(path`/items/${input.item_id}`, body);
   return { ...item.present(unwrapOne(answer)), duplicate: false };
-};
+});
 
 export const updateItem = defineCreate({
   key: CREATE.updateItem,
@@ -95,7 +75,7 @@ export const updateItem = defineCreate({
       'Updates a catalogue item’s names, category, price or variants; variants you do not mention are kept.',
   },
   operation: {
-    inputFields,
+    inputFields: inputs.fields,
     perform: performUpdateItem,
     sample: { ...item.sample, duplicate: false },
     outputFields: [

@@ -318,9 +318,26 @@ export const explain = (
 const serverSaid = (lang: Lang, api: Api, message: string): string =>
   `${say(lang, { en: `The ${APIS[api].name.en} interface said:`, ar: `رد واجهة ${APIS[api].name.ar}` })} "${message}"`;
 
+/**
+ * Statuses an operation handles itself, passed with its request: `handle` come back to it (a search's 404: nothing
+ * found); `halt` end the step with the operation's own words, given the server's message (a till that can no
+ * longer cancel an order). Every other error answer is explained here, the same for every operation.
+ */
+export interface Handled {
+  handle?: readonly number[];
+  halt?: Readonly<Record<number, (server: string | undefined) => Bilingual>>;
+}
+
 /** Builds the Zapier error for an error answer of one of the interfaces. */
-export const toZapierError = (z: ZObject, response: HttpResponse, api: Api, lang: Lang): Error => {
+export const toZapierError = (
+  z: ZObject,
+  response: HttpResponse,
+  api: Api,
+  lang: Lang,
+  halt?: (server: string | undefined) => Bilingual,
+): Error => {
   const envelope = parseEnvelope(response);
+  if (halt) return new z.errors.HaltedError(say(lang, halt(envelope.message)));
   const explained = explain(
     envelope.error ?? (response.status === 429 ? 'rate_limited' : undefined),
     api,
@@ -342,19 +359,23 @@ export const toZapierError = (z: ZObject, response: HttpResponse, api: Api, lang
   }
 };
 
-/** The interface a request was sent to, as the client marked it. */
-const apiOfRequest = (response: HttpResponse): Api | undefined => {
-  const api: unknown = response.request.middlewareData?.api;
-  return api === 'clinic' || api === 'cashier' ? api : undefined;
+/** What the client marked on a request: the interface it was sent to, and the statuses its operation handles. */
+export interface Marked extends Handled {
+  api: Api;
+}
+
+const markOf = (response: HttpResponse): Marked | undefined => {
+  const mark = response.request.middlewareData as Partial<Marked> | undefined;
+  return mark?.api === 'clinic' || mark?.api === 'cashier' ? (mark as Marked) : undefined;
 };
 
 /**
- * afterResponse: maps every error answer of either interface (CONTRACT §6). A request that asked to handle
- * its own status (`skipThrowForStatus`, e.g. a search turning 404 into nothing found) is left alone.
+ * afterResponse, the one path of an error answer of either interface (CONTRACT §6): the statuses the operation
+ * handles itself (`handle`, passed with the request) come back to it, any other becomes the Zapier error here.
  */
 export const mapErrors = (response: HttpResponse, z: ZObject, bundle: Bundle): HttpResponse => {
-  if (response.status < 400 || response.skipThrowForStatus) return response;
-  const api = apiOfRequest(response);
-  if (!api) return response;
-  throw toZapierError(z, response, api, languageOf(bundle));
+  if (response.status < 400) return response;
+  const mark = markOf(response);
+  if (!mark || mark.handle?.includes(response.status)) return response;
+  throw toZapierError(z, response, mark.api, languageOf(bundle), mark.halt?.[response.status]);
 };

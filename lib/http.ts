@@ -1,6 +1,6 @@
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
 import { requestTimeoutMs, SETTINGS } from './config';
-import { toZapierError } from './errors';
+import type { Handled, Marked } from './errors';
 import { AppMessageError, joined, languageOf, say, type Bilingual, type Lang } from './i18n';
 import { APIS, requireBaseUrl, requireToken, type Api } from './interfaces';
 
@@ -41,28 +41,22 @@ export interface ApiClient {
   readonly api: Api;
   /** GET one object, unwrapped. */
   get(path: string, query?: Query): Promise<Record<string, unknown>>;
-  /** GET one object; `undefined` when the interface answers 404 (searches: nothing found). */
-  find(path: string, query?: Query): Promise<Record<string, unknown> | undefined>;
+  /**
+   * GET one object; `undefined` when the interface answers 404 (searches: nothing found). `halt`: other statuses
+   * the operation explains itself (lib/errors.ts, Handled).
+   */
+  find(path: string, query?: Query, halt?: Handled['halt']): Promise<Record<string, unknown> | undefined>;
   /** GET one list page; `per_page` is capped at the interfaces' maximum. */
   page<T = unknown>(path: string, query?: Query): Promise<Page<T>>;
   /** GET successive pages until `limit` objects or the last page. */
   all<T = unknown>(path: string, query: Query, limit: number): Promise<T[]>;
-  /** POST; without a body nothing is sent (e.g. "empty body" cancels). */
-  post(path: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  /** POST; without a body nothing is sent (e.g. "empty body" cancels). `halt`: as for `find`. */
+  post(path: string, body?: unknown, halt?: Handled['halt']): Promise<{ status: number; body: unknown }>;
   put(path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   /** DELETE; `true` when it was there, `false` on 404. */
   remove(path: string): Promise<boolean>;
   /** The raw answer, for callers that read the whole envelope. */
   raw(method: Method, path: string, options?: { query?: Query; body?: unknown }): Promise<unknown>;
-  /**
-   * A request whose listed error statuses come back to the caller (e.g. a 409 that means "not closed yet")
-   * instead of being thrown; any other error is mapped as usual.
-   */
-  attempt(
-    method: Method,
-    path: string,
-    options: { query?: Query; body?: unknown; handle: number[] },
-  ): Promise<{ status: number; body: unknown }>;
 }
 
 const SUPPORT: Bilingual = {
@@ -80,18 +74,12 @@ const appError = (lang: Lang, text: Bilingual, then: Bilingual = SUPPORT): Error
 
 /**
  * The body as JSON. A 204 has none (undefined); any other answer without a body, or with one that is not JSON,
- * is an error that says so (unless `emptyOk`: an error status the caller handles itself may come without one).
+ * is an error that says so.
  */
-const readJson = (
-  response: HttpResponse,
-  api: Api,
-  lang: Lang,
-  options: { emptyOk?: boolean } = {},
-): unknown => {
+const readJson = (response: HttpResponse, api: Api, lang: Lang): unknown => {
   if (response.status === 204) return undefined;
   const n = APIS[api].name;
   if (!response.content?.trim()) {
-    if (options.emptyOk) return undefined;
     throw appError(lang, {
       en: `The ${n.en} interface sent an empty answer (HTTP ${response.status}) where JSON was expected.`,
       ar: `أرسلت واجهة ${n.ar} ردًا فارغًا (HTTP ${response.status}) حيث يُنتظر JSON.`,
@@ -113,7 +101,7 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
   const send = async (
     method: Method,
     path: string,
-    options: { query?: Query; body?: unknown; handle?: number[] } = {},
+    options: { query?: Query; body?: unknown } & Handled = {},
   ): Promise<HttpResponse> => {
     // The token first: a connection without it is told to add it (CONTRACT §1), whatever the base address.
     const token = requireToken(bundle, api);
@@ -129,9 +117,9 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
         ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       timeout: requestTimeoutMs(),
-      // Statuses the caller handles itself skip the error mapper; the rest are mapped just below.
+      // The error mapper (lib/errors.ts, mapErrors) leaves the statuses the caller handles to it; core must too.
       skipThrowForStatus: !!options.handle?.length,
-      middlewareData: { api },
+      middlewareData: { api, handle: options.handle, halt: options.halt } satisfies Marked,
     };
     if (options.body !== undefined) request.body = JSON.stringify(options.body);
     let response: HttpResponse;
@@ -139,9 +127,6 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
       response = await z.request(request);
     } catch (err) {
       throw describeTransportError(err, api, lang);
-    }
-    if (response.status >= 400 && !options.handle?.includes(response.status)) {
-      throw toZapierError(z, response, api, lang);
     }
     return response;
   };
@@ -151,8 +136,8 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
     async get(path, query) {
       return unwrapOne(readJson(await send('GET', path, { query }), api, lang));
     },
-    async find(path, query) {
-      const response = await send('GET', path, { query, handle: [404] });
+    async find(path, query, halt) {
+      const response = await send('GET', path, { query, handle: [404], halt });
       return response.status === 404 ? undefined : unwrapOne(readJson(response, api, lang));
     },
     async page<T>(path: string, query?: Query) {
@@ -173,8 +158,8 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
       }
       return out.slice(0, limit);
     },
-    async post(path, body) {
-      const response = await send('POST', path, { body });
+    async post(path, body, halt) {
+      const response = await send('POST', path, { body, halt });
       return { status: response.status, body: readJson(response, api, lang) };
     },
     async put(path, body) {
@@ -187,13 +172,6 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
     },
     async raw(method, path, options) {
       return readJson(await send(method, path, options), api, lang);
-    },
-    async attempt(method, path, options) {
-      const response = await send(method, path, options);
-      return {
-        status: response.status,
-        body: readJson(response, api, lang, { emptyOk: response.status >= 400 }),
-      };
     },
   };
   return client;

@@ -42,3 +42,59 @@ export class BilingualError extends AppMessageError {
     super(text.en);
   }
 }
+
+/**
+ * What is wrong with an input, by message key (lib/inputs.ts): zod carries the key as its issue message, and the
+ * words are looked up here when the error is written. A key whose words depend on the rule reads them from the
+ * issue itself (the maximum of a `too_big`, the values of an `invalid_value`).
+ */
+export const INPUT_MESSAGES = {
+  required: { en: 'is required', ar: 'مطلوب' },
+  whole_number: { en: 'must be a whole number', ar: 'يجب أن يكون عددًا صحيحًا' },
+  number: { en: 'must be a number', ar: 'يجب أن يكون رقمًا' },
+  one_or_more: { en: 'must be 1 or more', ar: 'يجب أن يكون 1 أو أكثر' },
+  more_than_zero: { en: 'must be more than 0', ar: 'يجب أن يكون أكبر من 0' },
+  yes_or_no: { en: 'must be yes or no', ar: 'يجب أن يكون نعم أو لا' },
+  max_chars: (issue: { maximum?: unknown }) => ({
+    en: `must be at most ${String(issue.maximum)} characters`,
+    ar: `يجب ألا يتجاوز ${String(issue.maximum)} حرفًا`,
+  }),
+  max_id_chars: (issue: { maximum?: unknown }) => ({
+    en: `must be at most ${String(issue.maximum)} characters`,
+    ar: `يجب ألا يتجاوز ${String(issue.maximum)} حرف`,
+  }),
+  one_of: (issue: { values?: unknown }) => {
+    const values = Array.isArray(issue.values) ? issue.values.map(String) : [];
+    return { en: `must be one of: ${values.join(', ')}`, ar: `يجب أن يكون أحد: ${values.join('، ')}` };
+  },
+  ulid: {
+    en: 'is not a valid id (26 letters and digits, like 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
+    ar: 'ليس معرّفًا صالحًا (26 حرفًا ورقمًا، مثل 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
+  },
+  segment_id: {
+    en: 'is not a valid id (letters, digits and - _ . ~ : @ only, e.g. 01JDAD4E5F6G7H8J9K0M1N2P3Q)',
+    ar: 'ليس معرّفًا صالحًا (حروف وأرقام و - _ . ~ : @ فقط، مثل 01JDAD4E5F6G7H8J9K0M1N2P3Q)',
+  },
+  sar: { en: 'is not an amount in SAR', ar: 'ليس مبلغًا بالريال' },
+  phone: { en: 'is not a phone number', ar: 'ليس رقم هاتف' },
+  not_real: {
+    en: 'is not a real date or time (e.g. 31 April, 29 February outside a leap year, hour 24, minute or second 60)',
+    ar: 'ليس تاريخًا أو وقتًا حقيقيًا (مثل 31 أبريل، أو 29 فبراير في سنة غير كبيسة، أو الساعة 24، أو الدقيقة أو الثانية 60)',
+  },
+  datetime: {
+    en: 'must be a date and time with its offset, like 2026-11-24T10:30:00+03:00',
+    ar: 'يجب أن يكون تاريخًا ووقتًا مع فرق التوقيت، مثل 2026-11-24T10:30:00+03:00',
+  },
+  date_or_datetime: {
+    en: 'must be a date like 2026-11-24, or a date and time with its offset',
+    ar: 'يجب أن يكون تاريخًا مثل 2026-11-24، أو تاريخًا ووقتًا مع فرق التوقيت',
+  },
+  date: { en: 'must be a date like 2026-11-24', ar: 'يجب أن يكون تاريخًا مثل 2026-11-24' },
+  at_least_one_line: { en: 'add at least one line', ar: 'أضف بندًا واحدًا على الأقل' },
+  later_than: (issue: { than?: unknown }) => ({
+    en: `must be later than ${String(issue.than)}`,
+    ar: `يجب أن يكون بعد ${String(issue.than)}`,
+  }),
+} satisfies Record<string, Bilingual | ((issue: Record<string, unknown>) => Bilingual)>;
+
+export type InputMessage = keyof typeof INPUT_MESSAGES;

@@ -1,145 +1,119 @@
-import type { z } from 'zod';
+import type { z as Zod } from 'zod';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { BilingualError, joined, languageOf, say, type Bilingual } from './i18n';
+import {
+  BilingualError,
+  INPUT_MESSAGES,
+  joined,
+  languageOf,
+  say,
+  type Bilingual,
+  type InputMessage,
+} from './i18n';
 import { sarToHalalas } from './money';
 import { toE164 } from './phone';
 import { zod } from './zod';
 
 /*
- * Validation messages are written in both languages (CONTRACT §1: the app's own messages follow the connection's
- * language, and always carry their English). zod carries one string per issue, so `msg` packs both into it and
- * `parseInput` unpacks them for `say`.
+ * Inputs are declared once (as `f.*` declares outputs, lib/resources/define.ts): one declaration per key gives the
+ * Zapier input field (label, help, placeholder, required, type, dropdown and search references, choices, line-item
+ * children), the zod rule that checks and converts what a Zap builder typed (CONTRACT §5), and the request name the
+ * value is sent under. `required`, labels and validation therefore cannot drift apart. Validation messages are
+ * message keys (INPUT_MESSAGES, lib/i18n.ts), written in the connection's language when the error is made.
  */
-const PACKED = '\u0000i18n:';
 
-/** A validation message in English and Arabic, as a zod message string. */
-export const msg = (en: string, ar: string): string => `${PACKED}${JSON.stringify({ en, ar })}`;
-
-const unpack = (message: string): Bilingual =>
-  message.startsWith(PACKED)
-    ? (JSON.parse(message.slice(PACKED.length)) as Bilingual)
-    : { en: message, ar: message };
-
-const REQUIRED = msg('is required', 'مطلوب');
-const WHOLE = msg('must be a whole number', 'يجب أن يكون عددًا صحيحًا');
-const NUMBER = msg('must be a number', 'يجب أن يكون رقمًا');
-
-/** A money or phone error's own words, packed for zod. */
-const bilingual = (e: unknown, en: string, ar: string): string =>
-  e instanceof BilingualError ? msg(e.text.en, e.text.ar) : msg(en, ar);
+/** A rule's message: a key of INPUT_MESSAGES, carried by zod as the issue's message. */
+const m = (key: InputMessage): string => key;
 
 /*
- * Input rules shared by every action and search (CONTRACT §5): each one turns what a Zap builder typed into what
- * the interface takes, or says in plain words what is wrong. They run before any request.
+ * The rules: each one turns what a Zap builder typed into what the interface takes, or says what is wrong. They
+ * run before any request.
  */
 
 const blankToUndefined = (v: unknown) =>
   v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v;
 
-/** Text of at most `n` characters. */
-export const maxChars = (n: number) =>
-  zod()
-    .string()
-    .trim()
-    .min(1, REQUIRED)
-    .max(n, msg(`must be at most ${n} characters`, `يجب ألا يتجاوز ${n} حرفًا`));
-
 /** Optional: blank text counts as not given. */
-export const optional = <S extends z.ZodType>(schema: S) =>
-  zod().preprocess(blankToUndefined, schema.optional());
+const optional = <S extends Zod.ZodType>(schema: S) => zod().preprocess(blankToUndefined, schema.optional());
+
+const text = () => zod().string().trim().min(1, m('required'));
+
+/** Text of at most `n` characters. */
+const maxChars = (n: number) => text().max(n, m('max_chars'));
 
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
-export const ulid = () =>
+const ulid = () =>
   zod()
     .string()
     .trim()
     .transform((s) => s.toUpperCase())
-    .refine(
-      (s) => ULID.test(s),
-      msg(
-        'is not a valid id (26 letters and digits, like 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
-        'ليس معرّفًا صالحًا (26 حرفًا ورقمًا، مثل 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
-      ),
-    );
+    .refine((s) => ULID.test(s), m('ulid'));
 
 /**
  * An id that goes into a request path as one segment (cashier order, receipt and session ids are strings of a
  * form the spec does not show): letters, digits and - _ . ~ : @ only, not made of dots alone, so it can never
  * turn into another path ("..", "/", "?", "#", "%2e").
  */
-export const segmentId = () =>
-  zod()
-    .string()
-    .trim()
-    .min(1, REQUIRED)
-    .max(100, msg('must be at most 100 characters', 'يجب ألا يتجاوز 100 حرف'))
-    .refine(
-      (s) => /^[A-Za-z0-9._~:@-]+$/.test(s) && !/^\.+$/.test(s),
-      msg(
-        'is not a valid id (letters, digits and - _ . ~ : @ only, e.g. 01JDAD4E5F6G7H8J9K0M1N2P3Q)',
-        'ليس معرّفًا صالحًا (حروف وأرقام و - _ . ~ : @ فقط، مثل 01JDAD4E5F6G7H8J9K0M1N2P3Q)',
-      ),
-    );
+const segmentId = () =>
+  text()
+    .max(100, m('max_id_chars'))
+    .refine((s) => /^[A-Za-z0-9._~:@-]+$/.test(s) && !/^\.+$/.test(s), m('segment_id'));
 
-export const text = () => zod().string().trim().min(1, REQUIRED);
-
-export const positiveInt = () =>
+const positiveInt = () =>
   zod().preprocess(
     (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-    zod().number({ error: WHOLE }).int(WHOLE).positive(msg('must be 1 or more', 'يجب أن يكون 1 أو أكثر')),
+    zod()
+      .number({ error: m('whole_number') })
+      .int(m('whole_number'))
+      .positive(m('one_or_more')),
   );
 
-export const quantity = () =>
+const quantity = () =>
   zod().preprocess(
     // Plain decimals only: Number() would also read "0x10" as 16 and "1e2" as 100.
     (v) => (typeof v === 'string' && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
     zod()
-      .number({ error: NUMBER })
-      .finite(NUMBER)
-      .positive(msg('must be more than 0', 'يجب أن يكون أكبر من 0')),
+      .number({ error: m('number') })
+      .finite(m('number'))
+      .positive(m('more_than_zero')),
   );
 
-export const bool = () =>
+const bool = () =>
   zod().preprocess(
     (v) => {
       if (typeof v !== 'string') return v;
       const t = v.trim().toLowerCase();
       return ['true', 'yes', '1'].includes(t) ? true : ['false', 'no', '0'].includes(t) ? false : v;
     },
-    zod().boolean({ error: msg('must be yes or no', 'يجب أن يكون نعم أو لا') }),
+    zod().boolean({ error: m('yes_or_no') }),
   );
 
+/**
+ * A conversion whose failure explains itself (money, phone: a BilingualError with its own words), carried in the
+ * issue's `params`; any other failure gets the rule's message.
+ */
+const converted = <T>(
+  convert: (v: string | number) => T,
+  fallback: InputMessage,
+  input: Zod.ZodType<string | number>,
+) =>
+  input.transform((v, ctx) => {
+    try {
+      return convert(v);
+    } catch (e) {
+      ctx.addIssue({
+        code: 'custom',
+        message: m(fallback),
+        params: e instanceof BilingualError ? { words: e.text } : undefined,
+      });
+      return zod().NEVER;
+    }
+  });
+
 /** Riyals as decimal text → integer halalas. */
-export const sar = () =>
-  zod()
-    .union([zod().string(), zod().number()])
-    .transform((v, ctx) => {
-      try {
-        return sarToHalalas(v);
-      } catch (e) {
-        ctx.addIssue({
-          code: 'custom',
-          message: bilingual(e, 'is not an amount in SAR', 'ليس مبلغًا بالريال'),
-        });
-        return zod().NEVER;
-      }
-    });
+const sar = () => converted(sarToHalalas, 'sar', zod().union([zod().string(), zod().number()]));
 
 /** A Saudi (or +-prefixed foreign) phone → E.164. */
-export const phone = () =>
-  zod()
-    .string()
-    .transform((v, ctx) => {
-      try {
-        return toE164(v);
-      } catch (e) {
-        ctx.addIssue({
-          code: 'custom',
-          message: bilingual(e, 'is not a phone number', 'ليس رقم هاتف'),
-        });
-        return zod().NEVER;
-      }
-    });
+const phone = () => converted((v) => toE164(String(v)), 'phone', zod().string());
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME_WITH_OFFSET =
@@ -160,11 +134,6 @@ const daysIn = (year: number, month: number) =>
  */
 const realDay = (y: string, m: string, d: string) =>
   Number(m) >= 1 && Number(m) <= 12 && Number(d) >= 1 && Number(d) <= daysIn(Number(y), Number(m));
-
-const NOT_REAL = msg(
-  'is not a real date or time (e.g. 31 April, 29 February outside a leap year, hour 24, minute or second 60)',
-  'ليس تاريخًا أو وقتًا حقيقيًا (مثل 31 أبريل، أو 29 فبراير في سنة غير كبيسة، أو الساعة 24، أو الدقيقة أو الثانية 60)',
-);
 
 /** Whether a "YYYY-MM-DD" date is real; undefined when the text is not of that shape. */
 const realDate = (s: string): boolean | undefined => {
@@ -189,61 +158,214 @@ const realDatetime = (s: string): boolean | undefined => {
 
 /**
  * A string of one of the given shapes that names a real calendar value: a wrong shape gets `shape`, a real-looking
- * value that does not exist (2027-02-29, 2026-04-31, T24:00) gets NOT_REAL. One message per field, never both.
+ * value that does not exist (2027-02-29, 2026-04-31, T24:00) gets `not_real`. One message per field, never both.
  */
-const calendar = (checks: Array<(s: string) => boolean | undefined>, shape: string) =>
+const calendar = (checks: Array<(s: string) => boolean | undefined>, shape: InputMessage) =>
   zod()
     .string()
     .trim()
     .superRefine((s, ctx) => {
       const verdicts = checks.map((check) => check(s)).filter((v) => v !== undefined);
       if (verdicts.includes(true)) return;
-      ctx.addIssue({ code: 'custom', message: verdicts.length ? NOT_REAL : shape });
+      ctx.addIssue({ code: 'custom', message: m(verdicts.length ? 'not_real' : shape) });
     });
 
 /** "…T10:30:00+0300" → "…T10:30:00+03:00": the interfaces take ISO-8601 offsets with a colon only. */
 const colonOffset = (s: string) => s.replace(/(T[\d:.]+[+-]\d{2})(\d{2})$/, '$1:$2');
 
 /** A date and time that says its offset, so a booking never lands three hours off, nor on a day that is not. */
-export const datetime = () =>
-  calendar(
-    [realDatetime],
-    msg(
-      'must be a date and time with its offset, like 2026-11-24T10:30:00+03:00',
-      'يجب أن يكون تاريخًا ووقتًا مع فرق التوقيت، مثل 2026-11-24T10:30:00+03:00',
-    ),
-  ).transform(colonOffset);
+const datetime = () => calendar([realDatetime], 'datetime').transform(colonOffset);
 
 /** A date, or a date and time with its offset (range filters). */
-export const dateOrDatetime = () =>
-  calendar(
-    [realDate, realDatetime],
-    msg(
-      'must be a date like 2026-11-24, or a date and time with its offset',
-      'يجب أن يكون تاريخًا مثل 2026-11-24، أو تاريخًا ووقتًا مع فرق التوقيت',
-    ),
-  ).transform(colonOffset);
+const dateOrDatetime = () => calendar([realDate, realDatetime], 'date_or_datetime').transform(colonOffset);
 
-export const date = () =>
-  calendar([realDate], msg('must be a date like 2026-11-24', 'يجب أن يكون تاريخًا مثل 2026-11-24'));
+const date = () => calendar([realDate], 'date');
 
-export const oneOf = <T extends string>(values: readonly [T, ...T[]]) =>
-  zod().enum(values, {
-    error: msg(`must be one of: ${values.join(', ')}`, `يجب أن يكون أحد: ${values.join('، ')}`),
-  });
+const oneOf = <T extends string>(values: readonly [T, ...T[]]) => zod().enum(values, { error: m('one_of') });
 
-interface Labelled {
+/** A Zapier input field, as the definition shows it. */
+export interface InputField {
   key: string;
-  label?: string;
-  children?: ReadonlyArray<{ key: string; label?: string }>;
+  label: string;
+  helpText?: string;
+  placeholder?: string;
+  dynamic?: string;
+  search?: string;
+  type?: 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime';
+  choices?: Record<string, string>;
+  default?: string;
+  altersDynamicFields?: boolean;
+  required: boolean;
+  children?: InputField[];
 }
 
-/** Field labels of an operation's inputs, so messages say "Start Time", not "starts_at". */
-export const labelsOf = (fields: readonly Labelled[]): Record<string, string> => {
+/** How an input shows in the editor, and the name its value is sent under. */
+export interface Shown<R extends boolean> extends Omit<
+  InputField,
+  'key' | 'required' | 'choices' | 'children'
+> {
+  required?: R;
+  /** The request's name for the value (`customer.name`: a member of an object); the key when not given. */
+  to?: string;
+}
+
+/** One input: how it shows, whether it is required, and its rule (built with zod on first use). */
+export interface Input<S extends Zod.ZodType = Zod.ZodType, R extends boolean = boolean> {
+  shown: Shown<R> & { choices?: Record<string, string> };
+  required: R;
+  rule: () => S;
+  children?: Record<string, Input>;
+}
+
+/** What the inputs are once checked: required ones given, optional ones possibly undefined. */
+export type Parsed<D extends Record<string, Input>> = {
+  [K in keyof D]: D[K] extends Input<infer S, infer R>
+    ? R extends true
+      ? Zod.output<S>
+      : Zod.output<S> | undefined
+    : never;
+};
+
+/**
+ * A rule across inputs: when `ok` is false, the input `at` gets `message`, a key of INPUT_MESSAGES or the
+ * operation's own words. `than`: the other input a `later_than` names.
+ */
+export interface Check<P> {
+  ok: (input: P) => unknown;
+  message: InputMessage | Bilingual;
+  at: string;
+  than?: string;
+}
+
+/** At least one of the inputs `keys` must be given; the first of them gets `message`. */
+export const anyOf = <P extends Record<string, unknown>>(
+  keys: readonly [keyof P & string, ...Array<keyof P & string>],
+  message: Bilingual,
+): Check<P> => ({ ok: (i) => keys.some((k) => i[k]), message, at: keys[0] });
+
+/** The input `to` must be later than the input `from` when both are given (dates, or dates and times). */
+export const later = <P extends Record<string, unknown>>(
+  from: keyof P & string,
+  to: keyof P & string,
+): Check<P> => ({
+  ok: (i) => !i[from] || !i[to] || Date.parse(String(i[from])) < Date.parse(String(i[to])),
+  message: 'later_than',
+  at: to,
+  than: from,
+});
+
+const declare =
+  <S extends Zod.ZodType>(rule: () => S, fixed: Pick<InputField, 'type'> = {}) =>
+  <const R extends boolean = false>(shown: Shown<R>): Input<S, R> => ({
+    shown: { ...fixed, ...shown },
+    required: (shown.required ?? false) as R,
+    rule,
+  });
+
+const shapeOf = (inputs: Record<string, Input>) =>
+  Object.fromEntries(
+    Object.entries(inputs).map(([key, i]) => [key, i.required ? i.rule() : optional(i.rule())]),
+  );
+
+const checked = <P>(schema: Zod.ZodType, checks: ReadonlyArray<Check<P>>): Zod.ZodType =>
+  checks.reduce<Zod.ZodType>(
+    (s, c) =>
+      s.refine((v) => Boolean(c.ok(v as P)), {
+        message: typeof c.message === 'string' ? m(c.message) : 'custom',
+        params: { words: typeof c.message === 'string' ? undefined : c.message, than: c.than },
+        path: [c.at],
+      }),
+    schema,
+  );
+
+/** Input builders, one per rule (CONTRACT §5). Each takes how the input shows and where its value goes. */
+export const input = {
+  /** Text, trimmed; blank counts as not given. */
+  text: declare(text),
+  /** Text of at most `n` characters. */
+  maxChars: (n: number) => declare(() => maxChars(n)),
+  /** A clinic id (ULID), upper-cased. */
+  ulid: declare(ulid),
+  /** A cashier id that goes into a request path as one segment. */
+  segmentId: declare(segmentId),
+  /** A whole number of 1 or more (ids of the cashier, branches, types). */
+  positiveInt: declare(positiveInt),
+  /** A quantity: a number more than 0, decimals allowed. */
+  quantity: declare(quantity, { type: 'number' }),
+  bool: declare(bool, { type: 'boolean' }),
+  /** Riyals as decimal text, sent as integer halalas. */
+  sar: declare(sar),
+  /** A Saudi (or +-prefixed foreign) phone, sent in E.164. */
+  phone: declare(phone),
+  /** A date and time with its offset. */
+  datetime: declare(datetime, { type: 'datetime' }),
+  /** A date, or a date and time with its offset (range filters). */
+  dateOrDatetime: declare(dateOrDatetime, { type: 'datetime' }),
+  date: declare(date),
+  /** One of the choices' keys, the choices shown as a dropdown. */
+  choice: <T extends string, const R extends boolean = false>(
+    choices: Readonly<Record<T, string>>,
+    shown: Shown<R>,
+  ) => ({
+    ...declare(() => oneOf(Object.keys(choices) as [T, ...T[]]))(shown),
+    shown: { ...shown, choices: { ...choices } },
+  }),
+  /**
+   * Line items: one row per element, each with the children's inputs and rules across them. A required list needs
+   * at least one row.
+   */
+  lines: <C extends Record<string, Input>, const R extends boolean = false>(
+    shown: Shown<R>,
+    children: C,
+    checks: ReadonlyArray<Check<Parsed<C>>> = [],
+  ): Input<Zod.ZodType<Array<Parsed<C>>>, R> => ({
+    shown,
+    required: (shown.required ?? false) as R,
+    children,
+    rule: () => {
+      const row = checked(zod().object(shapeOf(children)), checks);
+      return (
+        shown.required
+          ? zod()
+              .array(row, { error: m('at_least_one_line') })
+              .min(1, m('at_least_one_line'))
+          : zod().array(row)
+      ) as Zod.ZodType<Array<Parsed<C>>>;
+    },
+  }),
+};
+
+const fieldsOf = (inputs: Record<string, Input>): InputField[] =>
+  Object.entries(inputs).map(([key, { shown, required, children }]) => {
+    const { to: _to, ...field } = shown;
+    return { key, ...field, required, ...(children ? { children: fieldsOf(children) } : {}) };
+  });
+
+/** Field labels, children's included, so messages say "Start Time", not "starts_at". */
+const labelsOf = (fields: readonly InputField[]): Record<string, string> => {
   const out: Record<string, string> = {};
   for (const f of fields) {
-    out[f.key] = f.label ?? f.key;
-    for (const c of f.children ?? []) out[c.key] = c.label ?? c.key;
+    out[f.key] = f.label;
+    for (const c of f.children ?? []) out[c.key] = c.label;
+  }
+  return out;
+};
+
+/** The values under the names the request gives them (`to`), line items row by row. */
+const toRequest = (
+  inputs: Record<string, Input>,
+  values: Record<string, unknown>,
+): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  for (const [key, { shown, children }] of Object.entries(inputs)) {
+    const value = values[key];
+    const sent =
+      children && Array.isArray(value)
+        ? value.map((row) => toRequest(children, row as Record<string, unknown>))
+        : value;
+    const [name, member] = (shown.to ?? key).split('.') as [string, string | undefined];
+    if (member === undefined) out[name] = sent;
+    else if (sent !== undefined) out[name] = { ...(out[name] as object | undefined), [member]: sent };
   }
   return out;
 };
@@ -256,8 +378,26 @@ const valueAt = (input: unknown, path: readonly PropertyKey[]): unknown =>
 
 const isBlank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
+const isBilingual = (v: unknown): v is Bilingual =>
+  !!v &&
+  typeof v === 'object' &&
+  typeof (v as Bilingual).en === 'string' &&
+  typeof (v as Bilingual).ar === 'string';
+
+/** The words of an issue: its own (a money or phone error), its message key's, or zod's own text. */
+const wordsOf = (issue: Zod.core.$ZodIssue, input: unknown, labels: Record<string, string>): Bilingual => {
+  if (issue.code === 'invalid_type' && isBlank(valueAt(input, issue.path))) return INPUT_MESSAGES.required;
+  const params: Record<string, unknown> = (issue.code === 'custom' && issue.params) || {};
+  if (isBilingual(params.words)) return params.words;
+  const key = issue.message;
+  if (!Object.hasOwn(INPUT_MESSAGES, key)) return { en: key, ar: key };
+  const words = INPUT_MESSAGES[key as InputMessage];
+  const than = typeof params.than === 'string' ? (labels[params.than] ?? params.than) : undefined;
+  return typeof words === 'function' ? words({ ...(issue as object), than }) : words;
+};
+
 const describeIssue = (
-  issue: z.core.$ZodIssue,
+  issue: Zod.core.$ZodIssue,
   labels: Record<string, string>,
   input: unknown,
 ): Bilingual => {
@@ -267,32 +407,53 @@ const describeIssue = (
     typeof index === 'number' && leaf !== undefined
       ? `${label} #${index + 1}, ${labels[String(leaf)] ?? String(leaf)}`
       : label;
-  const message =
-    issue.code === 'invalid_type' && isBlank(valueAt(input, issue.path)) ? REQUIRED : issue.message;
-  const { en, ar } = unpack(message);
+  const { en, ar } = wordsOf(issue, input, labels);
   return { en: `${where}: ${en.replace(/\.$/, '')}`, ar: `${where}: ${ar.replace(/\.$/, '')}` };
 };
 
-/**
- * Validates an operation's inputs (`bundle.inputData`). Throws one z.errors.Error naming every bad field by its
- * label, in the connection's language; nothing is sent.
- */
-export const parseInput = <S extends z.ZodType>(
-  z_: ZObject,
-  schema: () => S,
-  bundle: Pick<Bundle, 'inputData' | 'authData'>,
-  labels: Record<string, string>,
-): z.infer<S> => {
-  const input: unknown = bundle.inputData;
-  const result = schema().safeParse(input ?? {});
-  if (result.success) return result.data;
-  const problems = joined(
-    result.error.issues.map((i) => describeIssue(i, labels, input)),
-    { en: '; ', ar: '؛ ' },
-  );
-  throw new z_.errors.Error(
-    say(languageOf(bundle), { en: `Please fix: ${problems.en}.`, ar: `يرجى تصحيح ما يلي: ${problems.ar}.` }),
-    'invalid_input',
-    400,
-  );
+/** An operation's inputs, declared once: the fields Zapier shows, their check, and the request they make. */
+export interface Inputs<D extends Record<string, Input>> {
+  /** The declarations, by key. */
+  declared: D;
+  /** The Zapier input fields, in the order declared. */
+  fields: InputField[];
+  /**
+   * Checks `bundle.inputData`. Throws one z.errors.Error naming every bad field by its label, in the connection's
+   * language; nothing is sent.
+   */
+  parse(z: ZObject, bundle: Pick<Bundle, 'inputData' | 'authData'>): Parsed<D>;
+  /** The checked values under the request's names (body or query), every declared input included. */
+  request(values: Parsed<D>): Record<string, unknown>;
+}
+
+export const declareInputs = <D extends Record<string, Input>>(
+  inputs: D,
+  checks: ReadonlyArray<Check<Parsed<D>>> = [],
+): Inputs<D> => {
+  const fields = fieldsOf(inputs);
+  const labels = labelsOf(fields);
+  let schema: Zod.ZodType | undefined;
+  return {
+    declared: inputs,
+    fields,
+    parse(z, bundle) {
+      const given: unknown = bundle.inputData;
+      schema ??= checked(zod().object(shapeOf(inputs)), checks);
+      const result = schema.safeParse(given ?? {});
+      if (result.success) return result.data as Parsed<D>;
+      const problems = joined(
+        result.error.issues.map((i) => describeIssue(i, labels, given)),
+        { en: '; ', ar: '؛ ' },
+      );
+      throw new z.errors.Error(
+        say(languageOf(bundle), {
+          en: `Please fix: ${problems.en}.`,
+          ar: `يرجى تصحيح ما يلي: ${problems.ar}.`,
+        }),
+        'invalid_input',
+        400,
+      );
+    },
+    request: (values) => toRequest(inputs, values as Record<string, unknown>),
+  };
 };

@@ -1,19 +1,15 @@
-import type { z } from 'zod';
-import { bool, optional, positiveInt, sar, text } from './inputs';
-import { lazy } from './zod';
-
-/** A variant as a Zap builder gives it (create_item / update_item line items). */
-export const VariantInput = lazy((z) =>
-  z.object({
-    variant_id: optional(positiveInt()),
-    variant_name_ar: optional(text()),
-    sku: optional(text()),
-    barcode: optional(text()),
-    price_sar: optional(sar()),
-    is_default: optional(bool()),
-  }),
-);
-export type VariantInput = z.infer<ReturnType<typeof VariantInput>>;
+/**
+ * A variant row as a Zap builder gives it, once checked (create_item / update_item line items, declared in
+ * creates/item_fields.ts): the price already in halalas.
+ */
+export interface VariantInput {
+  variant_id?: number;
+  variant_name_ar?: string;
+  sku?: string;
+  barcode?: string;
+  price_sar?: number;
+  is_default?: boolean;
+}
 
 /** A variant as ItemWrite takes it (cashier spec §2). */
 export interface VariantWrite {

@@ -1,48 +1,39 @@
-import type { Bundle, ZObject } from 'zapier-platform-core';
-import { defineInputFields, defineSearch } from 'zapier-platform-core';
-import { clientFor } from '../lib/http';
-import { labelsOf, msg, optional, parseInput, positiveInt, text } from '../lib/inputs';
+import { defineSearch } from 'zapier-platform-core';
+import { anyOf, declareInputs, input } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { withSar } from '../lib/money';
 import { item, variantFields } from '../lib/resources/cashier';
 import { f, outputFieldsOf } from '../lib/resources/define';
+import { findOne, performOn } from '../lib/operation';
 import { path } from '../lib/paths';
-import { lazy } from '../lib/zod';
 
-const inputFields = defineInputFields([
+const inputs = declareInputs(
   {
-    key: 'item_id',
-    label: 'Item',
-    helpText:
-      'Choose the item from the catalogue, or map one from an earlier step (e.g. Create Item). Leave blank to find by SKU or Barcode.',
-    placeholder: '311',
-    dynamic: dynamicRef(DROPDOWN.items),
-    type: 'integer',
-    required: false,
-  },
-  {
-    key: 'sku',
-    label: 'SKU',
-    helpText:
-      'Used when no Item is chosen: the SKU of one of the item’s variants, as set in the back office catalogue, e.g. COF-AR-L.',
-    required: false,
-  },
-  {
-    key: 'barcode',
-    label: 'Barcode',
-    helpText:
-      'Used when neither Item nor SKU is given: the barcode printed on the product and kept in the back office catalogue, e.g. 6281000001187.',
-    required: false,
-  },
-]);
-
-const Input = lazy((z) =>
-  z
-    .object({ item_id: optional(positiveInt()), sku: optional(text()), barcode: optional(text()) })
-    .refine((i) => i.item_id || i.sku || i.barcode, {
-      message: msg('choose the Item, or give a SKU or a Barcode', 'اختر الصنف، أو أدخل SKU أو الباركود'),
-      path: ['item_id'],
+    item_id: input.positiveInt({
+      label: 'Item',
+      helpText:
+        'Choose the item from the catalogue, or map one from an earlier step (e.g. Create Item). Leave blank to find by SKU or Barcode.',
+      placeholder: '311',
+      dynamic: dynamicRef(DROPDOWN.items),
+      type: 'integer',
     }),
+    sku: input.text({
+      label: 'SKU',
+      helpText:
+        'Used when no Item is chosen: the SKU of one of the item’s variants, as set in the back office catalogue, e.g. COF-AR-L.',
+    }),
+    barcode: input.text({
+      label: 'Barcode',
+      helpText:
+        'Used when neither Item nor SKU is given: the barcode printed on the product and kept in the back office catalogue, e.g. 6281000001187.',
+    }),
+  },
+  [
+    anyOf(['item_id', 'sku', 'barcode'], {
+      en: 'choose the Item, or give a SKU or a Barcode',
+      ar: 'اختر الصنف، أو أدخل SKU أو الباركود',
+    }),
+  ],
 );
 
 /** The variant a SKU or barcode named (CONTRACT §8), labelled apart from the item's own variants. */
@@ -70,13 +61,13 @@ const matchedVariantOf = (found: Found, by: 'sku' | 'barcode', wanted: string): 
   return withSar({ id, plu, sku, barcode, name_ar, price_halalas });
 };
 
-export const performFindItem = async (z_: ZObject, bundle: Bundle) => {
-  const input = parseInput(z_, Input, bundle, labelsOf(inputFields));
-  const client = clientFor(z_, bundle, 'cashier');
+export const performFindItem = performOn('cashier', inputs, async (_z, _bundle, input, client) => {
   if (input.item_id) {
-    const found = await client.find(path`/items/${input.item_id}`);
     // Found by id, no variant was named: the fields stay empty rather than guess the default one.
-    return found ? [{ ...item.present(found), matched_variant: null }] : [];
+    return findOne(client, path`/items/${input.item_id}`, (found) => ({
+      ...item.present(found),
+      matched_variant: null,
+    }));
   }
   // SKUs and barcodes are unique per account (cashier spec §2): one of them names one item at most.
   const [by, wanted] = input.sku
@@ -87,7 +78,7 @@ export const performFindItem = async (z_: ZObject, bundle: Bundle) => {
     const found = item.present(i);
     return { ...found, matched_variant: matchedVariantOf(found, by, wanted) };
   });
-};
+});
 
 export const findItem = defineSearch({
   key: SEARCH.findItem,
@@ -97,7 +88,7 @@ export const findItem = defineSearch({
     description: 'Finds an item of the catalogue, with its variants, by the item chosen, a SKU or a barcode.',
   },
   operation: {
-    inputFields,
+    inputFields: inputs.fields,
     perform: performFindItem,
     // As found by the SKU of the sample's second variant, so the sample shows a matched variant.
     sample: { ...item.sample, matched_variant: matchedVariantOf(item.sample, 'sku', 'COF-AR-L') },

@@ -1,8 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Query } from '../http';
 import { languageOf, say } from '../i18n';
-import { date, labelsOf, msg, optional, parseInput } from '../inputs';
-import { lazy } from '../zod';
+import { declareInputs, input, later } from '../inputs';
 
 /**
  * Where a trigger's past objects come from, for Zapier Transfer (performList with `bundle.meta.isBulkRead`): a list
@@ -34,37 +33,30 @@ export interface HistorySource {
   range?: { from: string; to: string; by: string };
 }
 
-/** The two inputs of a trigger whose history can be limited to dates (only Transfer reads them). */
-export const transferRangeFields = (by: string) => [
-  {
-    key: 'transfer_from',
-    label: 'Transfer From',
-    required: false,
-    altersDynamicFields: false,
-    helpText: `Only used when you move past data with Zapier Transfer: the first ${by} to move (e.g. 2025-01-01). Leave blank to start from the oldest. Live events are not affected.`,
-  },
-  {
-    key: 'transfer_to',
-    label: 'Transfer Before',
-    required: false,
-    altersDynamicFields: false,
-    helpText: `Only used with Zapier Transfer: move what has a ${by} before this day (e.g. 2026-01-01 for everything up to the end of 2025). Leave blank to move everything. Live events are not affected.`,
-  },
-];
+/** The two inputs of a trigger whose history can be limited to dates (only Transfer reads them), and their check. */
+const rangeInputs = (by: string) =>
+  declareInputs(
+    {
+      transfer_from: input.date({
+        label: 'Transfer From',
+        altersDynamicFields: false,
+        helpText: `Only used when you move past data with Zapier Transfer: the first ${by} to move (e.g. 2025-01-01). Leave blank to start from the oldest. Live events are not affected.`,
+      }),
+      transfer_to: input.date({
+        label: 'Transfer Before',
+        altersDynamicFields: false,
+        helpText: `Only used with Zapier Transfer: move what has a ${by} before this day (e.g. 2026-01-01 for everything up to the end of 2025). Leave blank to move everything. Live events are not affected.`,
+      }),
+    },
+    [later('transfer_from', 'transfer_to')],
+  );
 
-const Range = lazy((z) =>
-  z
-    .object({ transfer_from: optional(date()), transfer_to: optional(date()) })
-    .refine((r) => !r.transfer_from || !r.transfer_to || r.transfer_from < r.transfer_to, {
-      message: msg('must be later than Transfer From', 'يجب أن يكون بعد Transfer From'),
-      path: ['transfer_to'],
-    }),
-);
+export const transferRangeFields = (by: string) => rangeInputs(by).fields;
 
 /** The list query of the dates the Zap builder gave, checked before any request. */
 export const rangeQuery = (z: ZObject, bundle: Bundle, source: HistorySource): Query => {
   if (!source.range) return {};
-  const range = parseInput(z, Range, bundle, labelsOf(transferRangeFields(source.range.by)));
+  const range = rangeInputs(source.range.by).parse(z, bundle);
   return { [source.range.from]: range.transfer_from, [source.range.to]: range.transfer_to };
 };
 

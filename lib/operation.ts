@@ -1,0 +1,125 @@
+import type { Bundle, ZObject } from 'zapier-platform-core';
+import { defineSearch } from 'zapier-platform-core';
+import type { Handled } from './errors';
+import { clientFor, type ApiClient, type Query } from './http';
+import { declareInputs, type Input, type Inputs, type Parsed } from './inputs';
+import type { Api } from './interfaces';
+import type { OutputField } from './resources/define';
+
+/**
+ * An operation's perform: the interface it speaks to, stated once, and its inputs checked before any request (bad
+ * input gets one clear error and nothing is sent).
+ */
+export const performOn =
+  <D extends Record<string, Input>, T>(
+    api: Api,
+    inputs: Inputs<D>,
+    run: (z: ZObject, bundle: Bundle, input: Parsed<D>, client: ApiClient) => Promise<T>,
+  ) =>
+  async (z: ZObject, bundle: Bundle): Promise<T> =>
+    run(z, bundle, inputs.parse(z, bundle), clientFor(z, bundle, api));
+
+/** The object at `path` as the search's result, or nothing found when the interface answers 404. */
+export const findOne = async <T>(
+  client: ApiClient,
+  path: string,
+  present: (found: Record<string, unknown>) => T,
+  halt?: Handled['halt'],
+): Promise<T[]> => {
+  const found = await client.find(path, undefined, halt);
+  return found ? [present(found)] : [];
+};
+
+/**
+ * The object at `one` when the search names it by id (404: nothing found), else the first page of the list at
+ * `list` filtered by `query`.
+ */
+export const findOneOrList = async <T>(
+  client: ApiClient,
+  one: string | undefined,
+  list: { path: string; query: Query },
+  present: (found: Record<string, unknown>) => T,
+): Promise<T[]> => {
+  if (one !== undefined) return findOne(client, one, present);
+  const { data } = await client.page<Record<string, unknown>>(list.path, list.query);
+  return data.map(present);
+};
+
+/**
+ * A search that finds one object by the id its one input names: `GET {path}`, 404 → nothing found, the object
+ * presented as its resource shows it. `halt`: statuses that mean the object cannot be read yet (lib/errors.ts).
+ */
+export const searchById = <K extends string, I extends Input>(def: {
+  key: string;
+  noun: string;
+  display: { label: string; description: string };
+  api: Api;
+  input: Record<K, I>;
+  path: (id: string) => string;
+  resource: {
+    present: (found: unknown) => Record<string, unknown>;
+    sample: Record<string, unknown>;
+    outputFields: OutputField[];
+  };
+  halt?: Handled['halt'];
+}) => {
+  const inputs = declareInputs(def.input);
+  const [key] = Object.keys(def.input) as [K];
+  return defineSearch({
+    key: def.key,
+    noun: def.noun,
+    display: def.display,
+    operation: {
+      inputFields: inputs.fields,
+      perform: performOn(def.api, inputs, (_z, _bundle, input, client) =>
+        findOne(client, def.path(String(input[key])), (found) => def.resource.present(found), def.halt),
+      ),
+      sample: def.resource.sample,
+      outputFields: def.resource.outputFields,
+    },
+  });
+};
+
+/**
+ * A search that finds one object by the id input `id` names (`GET {path}`, 404: nothing found) or, without it, the
+ * first page of the list at `list` filtered by the other inputs (their request names are the list's parameters).
+ * `then`: what the found objects carry besides (a clinic object's patient).
+ */
+export const searchByIdOrList = <D extends Record<string, Input>>(def: {
+  key: string;
+  noun: string;
+  display: { label: string; description: string };
+  api: Api;
+  inputs: Inputs<D>;
+  id: keyof D & string;
+  path: (id: string) => string;
+  list: { path: string; perPage: number };
+  present: (found: unknown) => Record<string, unknown>;
+  shown: { sample: Record<string, unknown>; outputFields: OutputField[] };
+  then?: (
+    z: ZObject,
+    bundle: Bundle,
+    found: Array<Record<string, unknown>>,
+  ) => Promise<Array<Record<string, unknown>>>;
+}) =>
+  defineSearch({
+    key: def.key,
+    noun: def.noun,
+    display: def.display,
+    operation: {
+      inputFields: def.inputs.fields,
+      perform: performOn(def.api, def.inputs, async (z, bundle, input, client) => {
+        const { [def.id]: _id, ...query } = def.inputs.request(input);
+        const id = input[def.id];
+        const found = await findOneOrList(
+          client,
+          id === undefined ? undefined : def.path(String(id)),
+          { path: def.list.path, query: { ...(query as Query), per_page: def.list.perPage } },
+          def.present,
+        );
+        return def.then ? def.then(z, bundle, found) : found;
+      }),
+      sample: def.shown.sample,
+      outputFields: def.shown.outputFields,
+    },
+  });
