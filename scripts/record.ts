@@ -1129,7 +1129,13 @@ const main = async () => {
 
   const written = new Set<string>();
   const unknown = only.filter((n) => n !== 'deliveries' && !SCENARIOS.some((s) => s.name === n));
-  if (unknown.length) throw new Error(`No scenario named ${unknown.join(', ')}`);
+  if (unknown.length) {
+    // A list to choose from, not a stack trace.
+    console.error(
+      `No scenario named ${unknown.join(', ')}. The scenarios:\n  ${[...SCENARIOS.map((s) => s.name), 'deliveries'].join('\n  ')}`,
+    );
+    process.exit(2);
+  }
   const selected = SCENARIOS.filter((s) => !only.length || only.includes(s.name));
   for (const scenario of selected) {
     await withSandbox(scenario.sandbox ?? {}, async (ctx, skip) => {
