@@ -3,8 +3,8 @@ import App from '../index';
 import { EVENTS, type HookEvent } from '../lib/hooks/events';
 import { WITH_PATIENT } from '../lib/hooks/extensions';
 import type { SubscribeData } from '../lib/hooks/factory';
-import { halalasToSar } from '../lib/money';
 import { body, data, delivered, HOOK_TARGET_URL, reply, type Json } from './fixtures';
+import { expectSarSiblings } from './support/money';
 import {
   appTester,
   AUTH,
@@ -89,22 +89,6 @@ const subscribeData = (def: HookEvent, id = 41): SubscribeData => ({
 });
 const expectedId = (def: HookEvent, data: Record<string, unknown>) =>
   def.key === 'stock_low' ? `${data.branch_id}:${data.variant_id}` : data.id;
-
-/** Every *_halalas at any depth has its *_sar sibling with two decimals. */
-const expectSarSiblings = (value: unknown): number => {
-  let count = 0;
-  if (Array.isArray(value)) return value.reduce((n: number, v) => n + expectSarSiblings(v), 0);
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k.endsWith('_halalas') && typeof v === 'number') {
-        expect((value as Record<string, unknown>)[k.replace(/_halalas$/, '_sar')]).toBe(halalasToSar(v));
-        count += 1;
-      }
-      count += expectSarSiblings(v);
-    }
-  }
-  return count;
-};
 
 describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) => {
   it('subscribes with POST /webhooks {target_url, event} and keeps what perform needs', async () => {
