@@ -1,6 +1,6 @@
 import type { ZObject } from 'zapier-platform-core';
 import { NO_PATIENT, wantsPatient, withPatients } from '../lib/patients';
-import { data, replay } from './fixtures';
+import { data, replay, reply } from './fixtures';
 import { appTester, AUTH, clinicApi, clinicPath, contactOf, useNock } from './helpers';
 
 useNock();
@@ -25,7 +25,7 @@ describe('withPatients', () => {
     const other = clinicApi()
       .get(clinicPath(`/patients/${OTHER}`))
       .once()
-      .reply(replay('find-patient-not-found'));
+      .reply(...reply('find-patient-not-found')); // the 404 of another id: the answer only
     const items = [
       { id: 'a', patient_id: NOURA.id },
       { id: 'b', patient_id: OTHER },
