@@ -11,4 +11,8 @@ module.exports = {
   setupFiles: ['<rootDir>/test/setup-env.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/support/no-memory-kill.ts'],
   clearMocks: true,
+  // The unit suites prove behaviour, not speed (speed is `npm run bench`): on a loaded machine (shared CI runners, a
+  // few test runs at once on two cores) jest's default 5 s per test failed Transfer pages of 25 items with patients,
+  // so a test has 30 s; a hang still fails.
+  testTimeout: 30_000,
 };

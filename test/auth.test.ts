@@ -3,7 +3,7 @@ import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { connectionLabel, testAuth } from '../authentication';
 import { connectionLabelProblem } from '../scripts/checks/rules';
-import { body, data, reply } from './fixtures';
+import { body, data, replay, reply } from './fixtures';
 import {
   App,
   appTester,
@@ -246,7 +246,7 @@ describe('connection (CONTRACT §1)', () => {
         .reply(...CLINIC_PING);
       cashierApi()
         .get(cashierPath('/ping'))
-        .reply(...reply('ping-token-invalid', { api: 'cashier', error: 'token_invalid' }));
+        .reply(replay('ping-token-invalid', { api: 'cashier', error: 'token_invalid' }));
 
       const err = await failure(appTester(testAuth, { authData: AUTH }));
 

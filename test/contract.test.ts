@@ -14,6 +14,7 @@ import {
   parseContract,
 } from '../scripts/contract';
 import { readSnapshot, SNAPSHOT_PATH } from '../scripts/snapshot';
+import { sharedFile } from '../scripts/shared';
 import { App } from './helpers';
 
 /*
@@ -24,7 +25,7 @@ import { App } from './helpers';
 
 const definition = loadDefinition(App);
 const current = contractOf(definition);
-const CONTRACT_MD = path.resolve(__dirname, '..', '..', 'shared', 'CONTRACT.md');
+const CONTRACT_MD = sharedFile('CONTRACT.md');
 
 describe('the committed contract snapshot (C001–C003)', () => {
   const snapshot = readSnapshot();

@@ -1,5 +1,5 @@
 import App from '../index';
-import { data, reply } from './fixtures';
+import { data, ORDER_INPUT, replay, reply } from './fixtures';
 import {
   appTester,
   AUTH,
@@ -199,7 +199,7 @@ describe('cancel_appointment', () => {
     const cancelled = data('cancel-appointment');
     clinicApi()
       .post(clinicPath(`/appointments/${cancelled.id}/cancel`), { reason: 'no_show' })
-      .reply(...reply('cancel-appointment'));
+      .reply(replay('cancel-appointment'));
     const patient = recordedPatientRead('cancel-appointment');
     const result = await run('cancel_appointment', {
       appointment_id: cancelled.id.toLowerCase(),
@@ -232,19 +232,7 @@ describe('cancel_appointment', () => {
 });
 
 describe('create_order', () => {
-  const orderInput = {
-    external_id: 'SHOP-100482',
-    branch_id: '2',
-    customer_name: 'خالد الغامدي',
-    customer_phone: '0555012345',
-    prepaid: 'true',
-    order_type: 'pickup',
-    lines: [
-      { variant_id: '118', qty: '2', unit_price_sar: '12.5' },
-      { sku: 'DATE-CAKE', qty: '1' },
-      { name: 'Gift wrap', qty: '1', unit_price_sar: '5' },
-    ],
-  };
+  const orderInput = ORDER_INPUT;
   const orderAnswer = data('create-order');
 
   it('posts halalas, E.164 and typed values, and shows the total in SAR', async () => {
@@ -257,11 +245,11 @@ describe('create_order', () => {
         customer: { name: 'خالد الغامدي', phone: '+966555012345' },
         lines: [
           { variant_id: 118, qty: 2, unit_price_halalas: 1250 },
-          { sku: 'DATE-CAKE', qty: 1 },
+          { sku: 'BAK-DATE', qty: 1 },
           { name: 'Gift wrap', qty: 1, unit_price_halalas: 500 },
         ],
       })
-      .reply(...reply('create-order'));
+      .reply(replay('create-order'));
     const result = await run('create_order', orderInput);
     expect(result).toMatchObject({
       id: orderAnswer.id,
@@ -272,9 +260,7 @@ describe('create_order', () => {
   });
 
   it('shows a repeated order reference as duplicate instead of a second order', async () => {
-    cashierApi()
-      .post(cashierPath('/orders'))
-      .reply(...reply('create-order-repeat'));
+    cashierApi().post(cashierPath('/orders')).reply(replay('create-order-repeat'));
     const result = await run('create_order', orderInput);
     expect(result.duplicate).toBe(true);
     expect(result.id).toBe(data('create-order-repeat').id);
@@ -311,7 +297,7 @@ describe('cancel_order', () => {
     const cancelled = data('cancel-order');
     cashierApi()
       .post(cashierPath(`/orders/${cancelled.id}/cancel`), (body) => body === '' || body === undefined)
-      .reply(...reply('cancel-order'));
+      .reply(replay('cancel-order'));
     const result = await run('cancel_order', { order_id: cancelled.id });
     expect(cancelled.status).toBe('cancelled');
     expect(result).toMatchObject({
@@ -417,10 +403,10 @@ describe('update_item', () => {
     const updated = data('update-item', { method: 'PUT' });
     cashierApi()
       .get(cashierPath(`/items/${ITEM}`))
-      .reply(...reply('update-item', { method: 'GET' }));
+      .reply(replay('update-item', { method: 'GET' }));
     cashierApi()
       .put(cashierPath(`/items/${ITEM}`), { name_en: 'Saudi Coffee' })
-      .reply(...reply('update-item', { method: 'PUT' }));
+      .reply(replay('update-item', { method: 'PUT' }));
     const result = await run('update_item', { item_id: String(ITEM), name_en: 'Saudi Coffee', variants: [] });
     expect(updated.name_en).toBe('Saudi Coffee');
     expect(result).toMatchObject({
@@ -471,7 +457,7 @@ describe('update_item', () => {
   it('removes the variants not listed only when asked to', async () => {
     cashierApi()
       .get(cashierPath(`/items/${ITEM}`))
-      .reply(...reply('update-item-replace', { method: 'GET' }));
+      .reply(replay('update-item-replace', { method: 'GET' }));
     cashierApi()
       .put(cashierPath(`/items/${ITEM}`), {
         variants: [
@@ -485,7 +471,7 @@ describe('update_item', () => {
           },
         ],
       })
-      .reply(...reply('update-item-replace', { method: 'PUT' }));
+      .reply(replay('update-item-replace', { method: 'PUT' }));
     const result = await run('update_item', {
       item_id: ITEM,
       variants_mode: 'replace',

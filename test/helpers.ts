@@ -2,7 +2,7 @@ import nock from 'nock';
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
 import { sign } from '../lib/signature';
-import { definition, pathOf, reply, type Json } from './fixtures';
+import { definition, type Json, pathOf, replay, replayMismatches } from './fixtures';
 
 // jest.config.js lists 'ts' before 'js', so `../index` is index.ts (the sources), not the root index.js that
 // loads the last build in dist/.
@@ -51,7 +51,7 @@ export const recordedPatientRead = (scenario: string, times = 1) => {
   const scope = clinicApi()
     .get(clinicPath(pathOf(definition(scenario, pick))))
     .times(times)
-    .reply(...reply(scenario, pick));
+    .reply(replay(scenario, pick));
   return { scope, contact: contactOf(definition(scenario, pick).response.data) };
 };
 
@@ -108,9 +108,11 @@ export const useNock = () => {
   afterEach(() => {
     const pending = nock.pendingMocks();
     const strays = unmatched.splice(0);
+    const drifted = replayMismatches.splice(0);
     nock.cleanAll();
     expect(pending).toEqual([]);
     expect(strays).toEqual([]);
+    expect(drifted).toEqual([]);
   });
   afterAll(() => {
     nock.emitter.removeListener('no match', onNoMatch);

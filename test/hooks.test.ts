@@ -3,8 +3,8 @@ import App from '../index';
 import { EVENTS, type HookEvent } from '../lib/hooks/events';
 import { WITH_PATIENT } from '../lib/hooks/extensions';
 import type { SubscribeData } from '../lib/hooks/factory';
-import { halalasToSar } from '../lib/money';
-import { body, data, delivered, HOOK_TARGET_URL, reply, type Json } from './fixtures';
+import { body, data, definition, delivered, HOOK_TARGET_URL, type Json, replay, reply } from './fixtures';
+import { expectSarSiblings } from './support/money';
 import {
   appTester,
   AUTH,
@@ -79,6 +79,11 @@ const LIST_FIXTURE: Record<string, string> = {
   '/customers': 'customers-list',
 };
 const recentPath = (def: HookEvent) => `/webhooks/events/${def.event}/recent`;
+/** The recorded read of a trigger's recent events: its path and limit (a status trigger asks more). */
+const recentPick = (def: HookEvent) => ({
+  path: recentPath(def),
+  query: { limit: String(recentLimit(def)) },
+});
 
 const subscribeData = (def: HookEvent, id = 41): SubscribeData => ({
   id,
@@ -90,30 +95,15 @@ const subscribeData = (def: HookEvent, id = 41): SubscribeData => ({
 const expectedId = (def: HookEvent, data: Record<string, unknown>) =>
   def.key === 'stock_low' ? `${data.branch_id}:${data.variant_id}` : data.id;
 
-/** Every *_halalas at any depth has its *_sar sibling with two decimals. */
-const expectSarSiblings = (value: unknown): number => {
-  let count = 0;
-  if (Array.isArray(value)) return value.reduce((n: number, v) => n + expectSarSiblings(v), 0);
-  if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k.endsWith('_halalas') && typeof v === 'number') {
-        expect((value as Record<string, unknown>)[k.replace(/_halalas$/, '_sar')]).toBe(halalasToSar(v));
-        count += 1;
-      }
-      count += expectSarSiblings(v);
-    }
-  }
-  return count;
-};
-
 describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) => {
   it('subscribes with POST /webhooks {target_url, event} and keeps what perform needs', async () => {
-    const pick = { api: def.api, sent: { event: def.event } };
+    // The recording subscribed each trigger in the order of the event table (status triggers share an event).
+    const pick = EVENTS.indexOf(def);
     const answer = body('webhook-subscribe', pick);
     const scope = apiOf(def)
       .post(pathOf(def, '/webhooks'), { target_url: TARGET, event: def.event })
       .matchHeader('content-type', 'application/json')
-      .reply(...reply('webhook-subscribe', pick));
+      .reply(replay('webhook-subscribe', pick));
     const result = await run(op(def.key).performSubscribe, {
       authData: AUTH,
       targetUrl: TARGET,
@@ -125,23 +115,26 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
   });
 
   it('unsubscribes with DELETE /webhooks/{id}, and takes a 404 as already gone', async () => {
+    // The subscription the recording removed (and then found gone).
+    const removed = definition('webhook-unsubscribe', { api: def.api, status: 204 });
+    const id = Number(removed.path.split('/').pop());
     apiOf(def)
-      .delete(pathOf(def, '/webhooks/41'))
-      .reply(...reply('webhook-unsubscribe', { api: def.api, status: 204 }));
+      .delete(removed.path)
+      .reply(replay('webhook-unsubscribe', { api: def.api, status: 204 }));
     await expect(
       run(op(def.key).performUnsubscribe, {
         authData: AUTH,
-        subscribeData: subscribeData(def),
+        subscribeData: subscribeData(def, id),
         inputData: {},
       }),
     ).resolves.toEqual({ removed: true });
     apiOf(def)
-      .delete(pathOf(def, '/webhooks/41'))
-      .reply(...reply('webhook-unsubscribe', { api: def.api, status: 404 }));
+      .delete(removed.path)
+      .reply(replay('webhook-unsubscribe', { api: def.api, status: 404 }));
     await expect(
       run(op(def.key).performUnsubscribe, {
         authData: AUTH,
-        subscribeData: subscribeData(def),
+        subscribeData: subscribeData(def, id),
         inputData: {},
       }),
     ).resolves.toEqual({ removed: false });
@@ -201,6 +194,7 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
       forgetDeliveries();
       clinicApi()
         .get(clinicPath(`/patients/${String(envelope.data.patient_id)}`))
+        // The 403 a token without patients:read gets (recorded on a patient search): the answer only.
         .reply(...reply('find-patient-insufficient-ability'));
       const noAbility = await run<Array<Record<string, unknown>>>(op(def.key).perform, {
         authData: AUTH,
@@ -234,16 +228,16 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
     // What the recorded answer holds: [raw object, its event id] for each sample the app should show.
     let expected: Array<[Json, string | undefined]>;
     if (def.sample.kind === 'recent') {
-      const pick = { path: recentPath(def) };
-      // A status trigger keeps the recent updates whose status became its own.
+      const pick = recentPick(def);
+      // A status trigger keeps the first three recent updates whose status became its own (of up to 25 read).
       expected = data('recent-events', pick)
         .filter((e: Json) => !def.when || def.when(e.data))
+        .slice(0, 3)
         .map((e: Json) => [e.data, e.id]);
-      // The sandbox holds three recent updates, recorded with limit=3; a status trigger asks up to 25 of them.
       clinicApi()
         .get(clinicPath(recentPath(def)))
         .query({ limit: recentLimit(def) })
-        .reply(...reply('recent-events', pick));
+        .reply(replay('recent-events', pick));
       if (withPatient(def)) for (const [o] of expected) expectPatientCall(String(o.patient_id));
     } else if (def.sample.kind === 'list') {
       const fixture = LIST_FIXTURE[def.sample.path]!;
@@ -251,7 +245,7 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
       cashierApi()
         .get(cashierPath(def.sample.path))
         .query({ ...def.sample.query, per_page: 3 })
-        .reply(...reply(fixture));
+        .reply(replay(fixture));
     } else {
       const catalogue = data('webhook-catalogue', { api: 'cashier' });
       const entry = catalogue.find((e: Json) => e.event === def.event);
@@ -259,7 +253,7 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
       expected = [[entry.sample.data, entry.sample.id]];
       cashierApi()
         .get(cashierPath('/webhooks/events'))
-        .reply(...reply('webhook-catalogue', { api: 'cashier' }));
+        .reply(replay('webhook-catalogue', { api: 'cashier' }));
     }
     if (!expected.length) {
       // Nothing recent of this status: the static sample, which is the trigger's own status.
@@ -292,13 +286,13 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
     if (def.sample.kind === 'recent') {
       // Nothing recent: the clinic's empty list still carries its sample (meta.sample) of the event, shown when it
       // is one this trigger fires on.
-      const pick = { path: recentPath(def) };
+      const pick = recentPick(def);
       const empty = body('recent-events-empty', pick);
       expect(empty.data).toEqual([]);
       clinicApi()
         .get(clinicPath(recentPath(def)))
         .query({ limit: recentLimit(def) })
-        .reply(...reply('recent-events-empty', pick));
+        .reply(replay('recent-events-empty', pick));
       const sampleFires = !def.when || def.when(empty.meta.sample.data);
       if (sampleFires && withPatient(def)) expectPatientCall(String(empty.meta.sample.data.patient_id));
       const [fromSample] = await list();
@@ -319,7 +313,7 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
       cashierApi()
         .get(cashierPath(def.sample.path))
         .query({ ...def.sample.query, per_page: 3 })
-        .reply(...reply('lists-empty', pick));
+        .reply(replay('lists-empty', pick));
     } else {
       // hand-built: an empty catalogue; the sandbox always lists a sample for every event.
       cashierApi().get(cashierPath('/webhooks/events')).reply(200, { data: [] });
@@ -452,14 +446,14 @@ describe('trigger filters', () => {
   });
 
   it('applies the filters to the samples too', async () => {
-    const pick = { path: '/webhooks/events/appointment.created/recent' };
+    const pick = { path: '/webhooks/events/appointment.created/recent', query: { limit: '3' } };
     const recent: Json[] = data('recent-events', pick);
     // The recorded list holds appointments of both clinic branches.
     expect(new Set(recent.map((e) => e.data.branch_id)).size).toBeGreaterThan(1);
     clinicApi()
       .get(clinicPath('/webhooks/events/appointment.created/recent'))
       .query({ limit: 3 })
-      .reply(...reply('recent-events', pick));
+      .reply(replay('recent-events', pick));
     const items = await run<Array<{ id: string }>>(op('appointment_created').performList, {
       authData: AUTH,
       inputData: { branch_id: '2', include_patient: false },
@@ -533,7 +527,7 @@ describe('customer_created: Consent Channel', () => {
     const env = envelope();
     expect(env.occurred_at).toBe('2026-11-24T10:00:00+03:00');
     expect(data('customer-consent-email').map((c: Json) => c.id)).toContain(env.data.id);
-    const scope = consentCheck('email', '2026-11-24T06:50:00.000Z').reply(...reply('customer-consent-email'));
+    const scope = consentCheck('email', '2026-11-24T06:50:00.000Z').reply(replay('customer-consent-email'));
 
     const items = await deliver({ consent_channel: 'email' });
 
@@ -545,7 +539,7 @@ describe('customer_created: Consent Channel', () => {
 
   it('does not fire for a customer the answer leaves out', async () => {
     const env = envelope();
-    consentCheck('whatsapp', '2026-11-24T06:50:00.000Z').reply(...reply('customer-consent-whatsapp'));
+    consentCheck('whatsapp', '2026-11-24T06:50:00.000Z').reply(replay('customer-consent-whatsapp'));
     expect(await deliver({ consent_channel: 'whatsapp' })).toEqual([]);
     // hand-built: another customer's delivery, ten minutes later, against the recorded answer that holds others.
     const other = { ...env, id: `${env.id}_other`, occurred_at: '2026-11-24T10:10:00+03:00' };
@@ -587,7 +581,7 @@ describe('customer_created: Consent Channel', () => {
     const scope = cashierApi()
       .get(cashierPath('/customers'))
       .query({ consented_only: 'true', consent_channel: 'email', per_page: '3' })
-      .reply(...reply('customers-list-consent-email'));
+      .reply(replay('customers-list-consent-email'));
 
     const items = await run<Item[]>(op(def.key).performList, {
       authData: AUTH,
@@ -633,13 +627,13 @@ describe('privacy (CONTRACT §7)', () => {
   });
 
   it('strips the same fields from samples taken from the recent list', async () => {
-    const pick = { path: '/webhooks/events/invoice.paid/recent' };
+    const pick = { path: '/webhooks/events/invoice.paid/recent', query: { limit: '3' } };
     // The recorded recent list carries the procedure details too.
     expect(JSON.stringify(body('recent-events', pick))).toMatch(/"tooth"/);
     clinicApi()
       .get(clinicPath('/webhooks/events/invoice.paid/recent'))
       .query({ limit: 3 })
-      .reply(...reply('recent-events', pick));
+      .reply(replay('recent-events', pick));
     const items = await run<unknown[]>(op(def.key).performList, {
       authData: AUTH,
       inputData: { include_patient: false },
@@ -656,7 +650,7 @@ describe('Accept-Language', () => {
       reqheaders: { authorization: `Bearer ${CASHIER_TOKEN}`, 'accept-language': 'ar' },
     })
       .post(cashierPath('/webhooks'), { target_url: TARGET, event: 'stock.low' })
-      .reply(...reply('webhook-subscribe', { sent: { event: 'stock.low' } }));
+      .reply(replay('webhook-subscribe', { sent: { event: 'stock.low' } }));
     await run(op(def.key).performSubscribe, {
       authData: { ...AUTH, language: 'ar' },
       targetUrl: TARGET,

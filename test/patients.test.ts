@@ -1,6 +1,6 @@
 import type { ZObject } from 'zapier-platform-core';
 import { NO_PATIENT, wantsPatient, withPatients } from '../lib/patients';
-import { data, reply } from './fixtures';
+import { data, replay, reply } from './fixtures';
 import { appTester, AUTH, clinicApi, clinicPath, contactOf, useNock } from './helpers';
 
 useNock();
@@ -21,11 +21,11 @@ describe('withPatients', () => {
     const noura = clinicApi()
       .get(clinicPath(`/patients/${String(NOURA.id)}`))
       .once()
-      .reply(...reply('find-patient-by-id'));
+      .reply(replay('find-patient-by-id'));
     const other = clinicApi()
       .get(clinicPath(`/patients/${OTHER}`))
       .once()
-      .reply(...reply('find-patient-not-found'));
+      .reply(...reply('find-patient-not-found')); // the 404 of another id: the answer only
     const items = [
       { id: 'a', patient_id: NOURA.id },
       { id: 'b', patient_id: OTHER },

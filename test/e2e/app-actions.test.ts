@@ -4,6 +4,7 @@
  */
 import { DROPDOWN } from '../../lib/keys';
 import { expectSarSiblings, failure, freeSlot, startWorld, type Json, type World } from './app-helpers';
+import { frontDeskBooking } from './app-helpers';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 /** A well-formed ULID no sandbox object has. */
@@ -139,15 +140,7 @@ describe('app: clinic actions against the sandbox', () => {
   });
 
   it('cancel_appointment cancels with the reason; cancelling again is harmless', async () => {
-    const booked = await w.control('/clinic/appointments', {
-      body: {
-        branch_id: 1,
-        appointment_type_id: 1,
-        starts_at: freeSlot(),
-        patient_id: w.sb.refs.clinic.patient,
-      },
-    });
-    const id = booked.body.data.id;
+    const { id } = await frontDeskBooking(w);
     const cancelled = await w.run('creates', 'cancel_appointment', { appointment_id: id, reason: 'clinic' });
     expect(cancelled).toMatchObject({ id, status: 'cancelled', cancel_reason: 'clinic' });
     expect(cancelled.patient).toEqual(await patientContact(w.sb.refs.clinic.patient));

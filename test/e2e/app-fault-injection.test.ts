@@ -7,8 +7,8 @@
  * after the interface performed it (`when: 'after'`), run again as a Zapier replay would, leaves one object.
  *
  * A baseline without a fault proves every operation's check and replay. The app's time-out is 1.5 s here
- * (./short-timeout, imported before the app); a hang fails its case at jest's per-case time-out. afterAll prints
- * faults × operations with the outcomes and the slowest case of each operation.
+ * (./short-timeout, imported before the app); a hang fails its case at jest's per-case time-out. afterAll reports
+ * (VERBOSE=1 prints it) faults × operations with the outcomes and the slowest case of each operation.
  *
  * Each case has an API client of its own, and its fault matches only that client's token: the cases run
  * concurrently (those that wait out the time-out wait together) without taking each other's faults.
@@ -16,6 +16,7 @@
 import { REQUEST_TIMEOUT_MS } from './short-timeout';
 import { abilitiesOf, type FaultSpec, type FaultWhen } from '../../sandbox';
 import { freeSlot, startWorld, type Json, type Kind, type World } from './app-helpers';
+import { report } from '../support/report';
 
 /** A slow answer comes this long after the request: well past the app's time-out. */
 const SLOW_MS = REQUEST_TIMEOUT_MS + 1000;
@@ -606,7 +607,7 @@ const printSummary = () => {
     `${first.padEnd(width)} | ${cells.map((t, i) => t.padEnd(cols[i] ?? 0)).join(' | ')} | ${ms.padStart(6)} | ${replay}`;
   const count = (pred: (r: Row) => boolean) => results.filter(pred).length;
   const ms = (rows: Row[]) => String(Math.max(...rows.map((r) => r.ms)));
-  console.log(
+  report(
     [
       `Fault injection: ${results.length} cases, ${FAULTS.filter((f) => f.spec).length} faults and none × ` +
         `${OPERATIONS.length} operations: ` +

@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SubscribeData } from '../../lib/hooks/factory';
-import { failure, freeSlot, startWorld, type Json, type World } from './app-helpers';
+import { failure, frontDeskBooking, startWorld, type Json, type World } from './app-helpers';
 
 let w: World;
 
@@ -23,20 +23,13 @@ const subscriptionOf = (hook: string) =>
 
 /** An appointment booked at the front desk, then cancelled there: appointment.cancelled. */
 const cancelAtFrontDesk = async () => {
-  const booked = await w.control('/clinic/appointments', {
-    body: {
-      branch_id: 1,
-      appointment_type_id: 1,
-      starts_at: freeSlot(),
-      patient_id: w.sb.refs.clinic.patient,
-    },
-  });
-  await w.control(`/clinic/appointments/${booked.body.data.id}`, {
+  const booked = await frontDeskBooking(w);
+  await w.control(`/clinic/appointments/${booked.id}`, {
     method: 'PATCH',
     body: { status: 'cancelled', cancel_reason: 'clinic' },
   });
   await w.sb.settle();
-  return booked.body.data.id as string;
+  return booked.id as string;
 };
 
 /** A claim sent to the payer: one claim.updated. */

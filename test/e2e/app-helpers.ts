@@ -7,42 +7,14 @@
 import { createAppTester } from 'zapier-platform-core';
 import App from '../../index';
 import { appConnection, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
+import { call, type Answer, type Json } from '../support/call';
 import { startIntake, type Intake } from '../support/intake';
 
 export { App };
 
-/** Answers are JSON of many shapes; the tests read them loosely. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Json = any;
+export type { Answer, Json } from '../support/call';
 
-export interface Answer {
-  status: number;
-  headers: Headers;
-  body: Json;
-}
-
-/**
- * Node's own fetch, taken before the app's first run: core then wraps the global one to log every request made
- * inside the run, which only slows a test's own requests down.
- */
-const nativeFetch = globalThis.fetch;
-
-/** One request to the sandbox (partner interfaces or /sandbox control endpoints) over real HTTP. */
-export const call = async (
-  url: string,
-  options: { token?: string; method?: string; body?: unknown } = {},
-): Promise<Answer> => {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await nativeFetch(url, {
-    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-};
+export { call };
 
 type Fn = (z: unknown, bundle: unknown) => unknown;
 type Operations = Record<string, { operation: Record<string, unknown> }>;
@@ -149,32 +121,22 @@ export const freeSlot = (): string => {
   return at.toISOString().replace(/\.\d+Z$/, 'Z');
 };
 
-/** Riyals with two decimals, computed independently of the app's own helper. */
-export const sar = (halalas: number): string =>
-  `${halalas < 0 ? '-' : ''}${(Math.abs(halalas) / 100).toFixed(2)}`;
-
-/**
- * Checks every `*_halalas` integer at any depth has its `*_sar` sibling, and answers how many it checked (so a
- * test can insist there were some).
- */
-export const expectSarSiblings = (value: unknown, path = 'item'): number => {
-  if (Array.isArray(value))
-    return value.reduce<number>((n, v, i) => n + expectSarSiblings(v, `${path}[${i}]`), 0);
-  if (!value || typeof value !== 'object') return 0;
-  let checked = 0;
-  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
-    checked += expectSarSiblings(v, `${path}.${key}`);
-    const base = /^(.*)_halalas$/.exec(key)?.[1];
-    if (base !== undefined && typeof v === 'number') {
-      expect([`${path}.${base}_sar`, (value as Record<string, unknown>)[`${base}_sar`]]).toEqual([
-        `${path}.${base}_sar`,
-        sar(v),
-      ]);
-      checked += 1;
-    }
-  }
-  return checked;
+/** An appointment booked at the front desk (not through the app) for the seeded patient, at a free slot. */
+export const frontDeskBooking = async (w: World, extra: object = {}): Promise<Json> => {
+  const res = await w.control('/clinic/appointments', {
+    body: {
+      branch_id: 1,
+      appointment_type_id: 1,
+      starts_at: freeSlot(),
+      patient_id: w.sb.refs.clinic.patient,
+      ...extra,
+    },
+  });
+  expect(res.status).toBe(201);
+  return res.body.data;
 };
+
+export { expectSarSiblings, sar } from '../support/money';
 
 /** The thrown error of a promise that must fail. */
 export const failure = (p: Promise<unknown>): Promise<Error> =>

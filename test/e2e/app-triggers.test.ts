@@ -8,6 +8,7 @@ import { WITH_PATIENT } from '../../lib/hooks/extensions';
 import { EVENTS } from '../../lib/hooks/events';
 import type { SubscribeData } from '../../lib/hooks/factory';
 import { expectSarSiblings, freeSlot, startWorld, type Json, type World } from './app-helpers';
+import { frontDeskBooking } from './app-helpers';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -110,21 +111,6 @@ const issueInvoice = async (w: World) =>
       body: { patient_id: w.sb.refs.clinic.patient, lines: dentalLines },
     })
   ).body.data;
-
-/** Booked at the front desk (not through the app), far from every other booking. */
-const frontDeskBooking = async (w: World, extra: object = {}) => {
-  const res = await w.control('/clinic/appointments', {
-    body: {
-      branch_id: 1,
-      appointment_type_id: 1,
-      starts_at: freeSlot(),
-      patient_id: w.sb.refs.clinic.patient,
-      ...extra,
-    },
-  });
-  expect(res.status).toBe(201);
-  return res.body.data;
-};
 
 const appointmentOf = async (w: World, id: string | number) =>
   (await w.clinic(`/appointments/${id}`)).body.data;

@@ -5,7 +5,7 @@
  * computed here with Intl, never copied from the app.
  */
 import { DROPDOWN } from '../../lib/keys';
-import { failure, freeSlot, sar, startWorld, type Json, type World } from './app-helpers';
+import { failure, freeSlot, frontDeskBooking, sar, startWorld, type Json, type World } from './app-helpers';
 
 const E164 = /^\+9665\d{8}$/;
 const ARABIC = /[\u0600-\u06FF]/;
@@ -85,21 +85,6 @@ const expectSar = (got: Json, held: Json, keys: string[]) => {
   }
 };
 
-/** Booked at the front desk for the seeded patient, far from every other booking. */
-const frontDeskBooking = async (extra: object = {}) => {
-  const res = await w.control('/clinic/appointments', {
-    body: {
-      branch_id: 1,
-      appointment_type_id: 1,
-      starts_at: freeSlot(),
-      patient_id: w.sb.refs.clinic.patient,
-      ...extra,
-    },
-  });
-  expect(res.status).toBe(201);
-  return res.body.data;
-};
-
 /** A front-desk booking that starts within the next hour, in whichever branch and type still has the slot. */
 const bookingStartingSoon = async () => {
   const at = new Date(Math.ceil((Date.now() + 40 * 60_000) / 300_000) * 300_000).toISOString();
@@ -132,7 +117,7 @@ describe('recipe 2: New Appointment → calendar event', () => {
   it('gives the patient’s name and the start and end with their offset', async () => {
     let booked: Json;
     const [item, ...more] = await w.fire('appointment_created', async () => {
-      booked = await frontDeskBooking({ appointment_type_id: 2 });
+      booked = await frontDeskBooking(w, { appointment_type_id: 2 });
     });
     expect(more).toEqual([]);
     const held = await appointmentOf(booked.id);
@@ -410,7 +395,7 @@ describe('recipe 7: online-shop order → Create Order', () => {
 
 describe('recipe 8: Appointment Completed → review request by WhatsApp or SMS', () => {
   it('gives the patient’s names and E.164 phone', async () => {
-    const booked = await frontDeskBooking();
+    const booked = await frontDeskBooking(w);
     for (const status of ['arrived', 'in_progress'])
       expect(
         (await w.control(`/clinic/appointments/${booked.id}`, { method: 'PATCH', body: { status } })).status,

@@ -6,30 +6,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { verify } from '../../lib/signature';
 import { startSandbox, type Sandbox } from '../../sandbox';
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  // Answers are JSON of many shapes; the tests read them loosely.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
-}
-
-const call = async (
-  url: string,
-  options: { token?: string; method?: string; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<Answer> => {
-  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(url, {
-    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
-    headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-};
+import { call } from '../support/call';
 
 interface Received {
   path: string;

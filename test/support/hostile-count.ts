@@ -1,12 +1,14 @@
+import { report } from './report';
+
 /**
- * The hostile-input suites count their cases by name and print the totals at the end of the file, so `npm test`
- * shows how many hostile cases ran and that none was accepted wrongly.
+ * The hostile-input suites count their cases by name and report the totals at the end of the file (`VERBOSE=1`
+ * prints them): how many hostile cases ran and that none was accepted wrongly.
  */
 export const caseCounter = (title: string) => {
   const counts: Record<string, number> = {};
   afterAll(() => {
     const total = Object.values(counts).reduce((a, b) => a + b, 0);
-    console.log(
+    report(
       `${title}: ${total} cases, none accepted wrongly\n${Object.entries(counts)
         .map(([k, v]) => `  ${String(v).padStart(6)}  ${k}`)
         .join('\n')}`,
