@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineTrigger } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
-import { deliveryKey, remember, seenBefore } from '../dedupe';
+import { deliveryKey, remember } from '../dedupe';
 import { clientFor } from '../http';
 import { languageOf, say } from '../i18n';
 import { APIS } from '../interfaces';
@@ -161,11 +161,10 @@ export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBu
   // A test delivery from POST /webhooks/{id}/test, another event sent to this hook, or an update this trigger
   // is not about (e.g. Patient Arrived for a reschedule): nothing to trigger.
   if (envelope.event !== def.event || (def.when && !def.when(envelope.data))) return [];
+  // The item first, then the id: only a delivery that made its item is remembered (an extension that throws leaves
+  // it retryable), and of two copies only the one that remembers it first triggers. One cache round trip: the nx
+  // write answers whether the id is new. Filters come before the extensions, so a filtered-out item costs no request.
   const key = deliveryKey(def.api, sub.id ?? '', envelope.id);
-  if (await seenBefore(z, key)) return [];
-  // The item first (neither present nor an extension can fail), then the id: only a delivery that made its item is
-  // remembered, and of two copies racing only the one that remembers it first triggers. Filters come before the
-  // extensions, so an item the Zap filters out costs no request.
   const base = itemOf(def, envelope.data, envelope.id, envelope.occurred_at);
   const item = passes(def.filters, bundle.inputData, base)
     ? await extend(def, z, bundle, base, { occurredAt: envelope.occurred_at, listed: false })
