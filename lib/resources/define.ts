@@ -263,8 +263,12 @@ const readerOf = (field: Field): Reader => {
       return keep;
     case 'rows': {
       const row = objectReader(field.children!, false);
-      return (v, level) =>
-        Array.isArray(v) ? v.filter(isObject).map((r) => row(r, level + 1)) : nullish(v) ? v : null;
+      return (v, level) => {
+        if (!Array.isArray(v)) return nullish(v) ? v : null;
+        const out: Array<Record<string, unknown>> = [];
+        for (const r of v) if (isObject(r)) out.push(row(r, level + 1));
+        return out;
+      };
     }
     case 'object': {
       const read = objectReader(field.children!, !!field.looseChildren);
@@ -273,27 +277,59 @@ const readerOf = (field: Field): Reader => {
   }
 };
 
+/** The type checks of `readerOf` as expressions over `v`, for the kinds whose check is one expression. */
+const INLINE: Partial<Record<Kind, string>> = {
+  id: "(typeof v === 'string' && v.length > 0 ? v : null)",
+  intId: '(Number.isSafeInteger(v) ? v : null)',
+  text: "(v == null || typeof v === 'string' ? v : null)",
+  int: '(v == null || Number.isSafeInteger(v) ? v : null)',
+  bool: "(v == null || typeof v === 'boolean' ? v : null)",
+};
+
+type ObjectReader = (data: Record<string, unknown>, level: number) => Record<string, unknown>;
+
 /**
  * The presenter of an object with these fields, built once from the field table: one pass that whitelists the
  * members (keeps the others where the object is loose), reads each by its kind, and adds the SAR siblings. Absent
  * members stay absent; what fails its type becomes null; rows and nested objects are read the same way.
+ *
+ * It is compiled to a function with one statement a member (the keys are the field table's, never a delivery's), so
+ * each item is built with constant keys in one shape: the hot path of a delivery with thousands of lines.
  */
-const objectReader = (fields: Record<string, Field>, loose: boolean) => {
-  const members = Object.entries(fields).map(([key, field]) => ({ key, read: readerOf(field) }));
-  const keys = members.map((m) => m.key);
-  return (data: Record<string, unknown>, level: number): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
-    for (const { key, read } of members) {
-      if (Object.hasOwn(data, key)) out[key] = read(data[key], level + 1);
-    }
-    if (!loose) {
-      addSiblings(out, keys);
-      return out;
-    }
-    for (const k of Object.keys(data)) if (!Object.hasOwn(fields, k)) out[k] = keep(data[k], level + 1);
-    addSiblings(out, Object.keys(out));
-    return out;
-  };
+const objectReader = (fields: Record<string, Field>, loose: boolean): ObjectReader => {
+  const readers: Reader[] = [];
+  const lines = Object.entries(fields).map(([key, field]) => {
+    const k = JSON.stringify(key);
+    // A key Object.prototype also has (`constructor`…) is looked up as the object's own only.
+    const get = key in Object.prototype ? `hasOwn(data, ${k}) ? data[${k}] : undefined` : `data[${k}]`;
+    const inline = INLINE[field.kind];
+    const read = inline ?? `R[${readers.push(readerOf(field)) - 1}](v, level + 1)`;
+    return `v = ${get}; if (v !== undefined || hasOwn(data, ${k})) out[${k}] = ${read};`;
+  });
+  const siblings = loose
+    ? [
+        'for (const k of Object.keys(data)) if (!hasOwn(fields, k)) out[k] = keep(data[k], level + 1);',
+        'addSiblings(out, Object.keys(out));',
+      ]
+    : Object.keys(fields).flatMap((key) => {
+        const sar = sarKeyOf(key);
+        if (sar === undefined) return [];
+        const k = JSON.stringify(key);
+        return [
+          `v = out[${k}]; if (typeof v === 'number' && Number.isInteger(v)) out[${JSON.stringify(sar)}] = sar(v);`,
+        ];
+      });
+  const body = ['const out = {};', 'let v;', ...lines, ...siblings, 'return out;'].join('\n');
+  const make = new Function(
+    'hasOwn',
+    'R',
+    'sar',
+    'keep',
+    'addSiblings',
+    'fields',
+    `return function read(data, level) {\n${body}\n};`,
+  );
+  return make(Object.hasOwn, readers, halalasToSar, keep, addSiblings, fields) as ObjectReader;
 };
 
 export const defineResource = <F extends Record<string, Field>, Extra extends object = object>(def: {
