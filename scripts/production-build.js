@@ -7,8 +7,8 @@
 // tool's dependency lists it, and marked optional rather than dev, so `--omit=dev` keeps it). This copies only
 // what ships (package.json without `workspaces`, the lockfile, index.js, dist/, .zapierapprc) next to a hard-link
 // copy of node_modules, prunes it with `npm prune --omit=dev --omit=optional`, and runs
-// `zapier-platform build --skip-dep-install --skip-validation` there. To ship exactly this, push from such a folder
-// with `zapier-platform push --skip-dep-install`.
+// `zapier-platform build --skip-dep-install --skip-validation` there. To ship exactly this, push from that folder
+// with `zapier-platform push --skip-dep-install` (`node scripts/production-build.js --keep` leaves it and says how).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -85,10 +85,15 @@ const productionBuild = () => {
 module.exports = { productionBuild, ONE_TRIGGER };
 
 if (require.main === module) {
+  // `node scripts/production-build.js [--keep]`: sizes; with --keep, the folder stays, to push from it.
   const { dir, app, oneTrigger } = productionBuild();
   const mib = (n) => `${(n / 1024 / 1024).toFixed(2)} MiB`;
   console.log(`build.zip: ${mib(app.bytes)} (${app.names.length} files, ${mib(app.unpacked)} unpacked)`);
   console.log(`one-trigger app: ${mib(oneTrigger.bytes)} (${oneTrigger.names.length} files)`);
   console.log(`ratio: ${(app.bytes / oneTrigger.bytes).toFixed(2)}×`);
-  fs.rmSync(dir, { recursive: true, force: true });
+  if (process.argv.includes('--keep')) {
+    console.log(`kept: cd ${path.join(dir, 'app')} && ${cli} push --skip-dep-install`);
+  } else {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
