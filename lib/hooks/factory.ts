@@ -113,18 +113,19 @@ const parseEnvelope = (content: string): Envelope | undefined => {
   };
 };
 
-/** The item a Zap sees for one object of an event. */
+/** The item a Zap sees for one object of an event (present makes a new object, which this completes in place). */
 export const itemOf = (
   def: HookEvent,
   data: Record<string, unknown>,
   eventId: string,
   occurredAt: string | undefined,
-) => ({
-  ...def.resource.present(data),
-  ...(def.derive ? def.derive(data) : {}),
-  event_id: eventId,
-  occurred_at: occurredAt ?? null,
-});
+): Record<string, unknown> => {
+  const item: Record<string, unknown> = def.resource.present(data);
+  if (def.derive) Object.assign(item, def.derive(data));
+  item.event_id = eventId;
+  item.occurred_at = occurredAt ?? null;
+  return item;
+};
 
 /** The trigger's own sample: authored data, shown without parsing (see Resource.presentAuthored). */
 export const staticSample = (def: HookEvent) => {
