@@ -351,13 +351,15 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
     }
     return schema;
   };
-  const read = objectReader(def.fields, !!def.loose);
+  // Compiled on the first item, so loading the app's definition compiles none.
+  let read: ObjectReader | undefined;
   /**
    * Never throws, whatever the data holds: an item that reached the app (a signed delivery, the answer to a write
    * that happened) is always shown, with what does not fit its type as null rather than lost. One pass over the
    * data, without zod (see objectReader).
    */
   const present = (data: unknown): Item<F> & Extra => {
+    read ??= objectReader(def.fields, !!def.loose);
     const out = read(isObject(data) ? data : {}, 0);
     if (!def.decorate) return out as Item<F> & Extra;
     // The decoration wins: a stock level's id is always `<branch_id>:<variant_id>` (CONTRACT §2).
