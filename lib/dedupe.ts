@@ -4,9 +4,6 @@ import { SETTINGS } from './config';
 /** Scoped to the connection, so two accounts whose interfaces number subscriptions alike never collide. */
 const SCOPE = ['auth'];
 
-/** z.cache.get takes a scope at run time (core 19), which its .d.ts leaves out. */
-type CacheGet = (key: string, scope?: string[]) => Promise<unknown>;
-
 /**
  * Remembers delivered event ids per subscription in z.cache, so a delivery the sender repeats triggers a Zap once.
  * Keyed by interface and subscription: several Zaps may subscribe to the same event and each must see it.
@@ -14,24 +11,15 @@ type CacheGet = (key: string, scope?: string[]) => Promise<unknown>;
  * Zapier has already answered the sender 200 when perform runs, so a delivery perform drops is lost for good. The
  * cache therefore fails open (an outage gives a possible duplicate, never a lost event), and an id is remembered
  * only once its item exists (`remember` after the item is made), so a delivery that failed half-way is not
- * blocked when the sender tries again.
+ * blocked when the sender tries again. One round trip a delivery: the nx write alone says whether it is new.
  */
 export const deliveryKey = (api: string, subscriptionId: string | number, eventId: string): string =>
   `delivery:${api}:${subscriptionId}:${eventId}`;
 
-/** Whether the id was already delivered. A cache that cannot answer counts as "not seen". */
-export const seenBefore = async (z: ZObject, key: string): Promise<boolean> => {
-  try {
-    const value = await (z.cache.get as CacheGet)(key, SCOPE);
-    return value !== null && value !== undefined;
-  } catch {
-    return false;
-  }
-};
-
 /**
- * Remembers the id; false when another copy remembered it first. `nx` makes the write atomic: of two copies racing,
- * Zapier's cache stores one and answers the other false (or null). A cache that fails answers true (fail open).
+ * Remembers the id; false when it was remembered before (an earlier delivery, or another copy racing this one). `nx`
+ * makes the write atomic: Zapier's cache stores the first and answers every later one false (or null). A cache that
+ * fails answers true (fail open).
  */
 export const remember = async (z: ZObject, key: string): Promise<boolean> => {
   try {

@@ -49,7 +49,11 @@ export const halalasToSar = (halalas: number): string => {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 };
 
-const HALALAS_KEY = /^(.*)_halalas$/;
+const HALALAS = '_halalas';
+
+/** The `_sar` sibling of a `*_halalas` key (`total_halalas` → `total_sar`), or undefined for any other key. */
+export const sarKeyOf = (key: string): string | undefined =>
+  key.endsWith(HALALAS) ? `${key.slice(0, -HALALAS.length)}_sar` : undefined;
 
 /** Adds `x_sar` beside every integer `x_halalas`, at any depth (arrays and nested objects included). */
 export const withSar = <T>(value: T): T => {
@@ -60,9 +64,8 @@ export const withSar = <T>(value: T): T => {
   for (const [key, v] of entries) out[key] = withSar(v);
   // Siblings last, so a stale `_sar` that came in with the object never wins over the amount in halalas.
   for (const [key, v] of entries) {
-    const base = HALALAS_KEY.exec(key)?.[1];
-    if (base !== undefined && typeof v === 'number' && Number.isInteger(v))
-      out[`${base}_sar`] = halalasToSar(v);
+    const sar = sarKeyOf(key);
+    if (sar !== undefined && typeof v === 'number' && Number.isInteger(v)) out[sar] = halalasToSar(v);
   }
   return out as T;
 };

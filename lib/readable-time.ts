@@ -126,29 +126,70 @@ const pad2 = (n: number) => String(n).padStart(2, '0');
 const hour12 = (hour: number) => hour % 12 || 12;
 
 /**
- * Umm al-Qura day, month (1–12) and year of a civil date, from ICU. ICU holds the Umm al-Qura tables for
- * 1300–1600 AH only and computes other years arithmetically, which is not Umm al-Qura: those give null.
+ * The Umm al-Qura calendar for 1300–1600 AH, the years ICU holds its table for: three hex digits a year, bit m−1
+ * set when month m has 30 days (29 otherwise), from 1 Muharram 1300 (12 November 1882, day -31826 of the Unix
+ * epoch). Read from ICU once (`Intl.DateTimeFormat('en-u-ca-islamic-umalqura')`, every day of the range) and kept
+ * as data because building that formatter costs 40–100 ms in a fresh process, which a cold container paid on
+ * loading the app (the samples) or on its first appointment. test/readable-time.test.ts holds it to ICU day by
+ * day over the whole range.
  */
-let hijriFormat: Intl.DateTimeFormat | undefined;
-const hijriOf = ({ year, month, day }: WallClock): { day: number; month: number; year: number } | null => {
-  // The civil date at noon UTC, formatted in UTC: the worker's zone never enters.
-  const at = new Date(Date.UTC(2000, 0, 1, 12));
-  at.setUTCFullYear(year, month - 1, day);
-  hijriFormat ??= new Intl.DateTimeFormat('en-u-ca-islamic-umalqura-nu-latn', {
-    timeZone: 'UTC',
-    day: 'numeric',
-    month: 'numeric',
-    year: 'numeric',
-  });
-  const parts = Object.fromEntries(hijriFormat.formatToParts(at).map((p) => [p.type, p.value]));
-  const h = { day: Number(parts.day), month: Number(parts.month), year: Number(parts.year) };
-  const known =
-    [h.day, h.month, h.year].every(Number.isInteger) &&
-    h.month >= 1 &&
-    h.month <= 12 &&
-    h.year >= 1300 &&
-    h.year <= 1600;
-  return known ? h : null;
+const UMALQURA_MONTHS =
+  '5552ab9372b657636cb55aaa95649e95d2ba5b53aab4ba9652e2ad56db5a752f25e8ad16a56ab56b4da9b92b2564ba9b' +
+  '35a6d95d4da5d4aa955369752f46e96d46a953525d4bd9ba3b4b69b2aa554ada5d2da6d9eaae94d2ac564aea6d56ad55' +
+  'd4aa9352ba5b53a6b5ea9d52d29a554ad56daea6e4ed1da2aaa95a2da5b9bb27646c95552ab4dbaba5b4da9d52aa592d' +
+  '26d8ed2daad5aa5a4b4979372b6975d69d52c9592b25b4db9d55d2da5d4aa9554daad3aabd2bc4b89a9552d5adb6a6d4' +
+  'dc9d92aa69562ae56d36ab55aaa94d49d95d2ba5b55aad55a9a92e26e55dada6d46a5b27a4d4ad56db5a754f49e92d26' +
+  'a563566b5baab92b2568ba9b55aada5b4da9b52a9a536276575af26d46a95552ad4bd9ba574b69b52a9552da5d4daad9' +
+  '6b2e95e2ac9692eaad56ad65d4ad1562bc5b53a6b5db2d64d29a554ad96daea6e8ed1da4d4aa6a2da5b9b72b686d1655' +
+  '4ab95b2ba5b5da9d52ca694e46e95d4daad5aaaa4d49b9374b6975d6ad52aa594b2ab55bad95d2dc5d92b25555ab55b4' +
+  'ba97a2745593aab4d69d65d2ba5b4aa954ad15d2dd9da5b45a952d25b8b717656db6aacaa9652b15b2bb5b6daab94d46' +
+  'a8d52da9d55a755749f13e4aa965566b5baab94';
+const UMALQURA_FIRST_YEAR = 1300;
+const UMALQURA_FIRST_DAY = -31826;
+const DAY_MS = 86_400_000;
+
+/** Day number (from the Unix epoch) of 1 Muharram of each year of the table, and of the day after its end. */
+let yearStarts: number[] | undefined;
+const monthsOf = (i: number) => parseInt(UMALQURA_MONTHS.slice(3 * i, 3 * i + 3), 16);
+const startsOfYears = () => {
+  const starts = [UMALQURA_FIRST_DAY];
+  for (let i = 0; i < UMALQURA_MONTHS.length / 3; i += 1) {
+    let days = 0;
+    for (let m = 0; m < 12; m += 1) days += 29 + ((monthsOf(i) >> m) & 1);
+    starts.push(starts[i]! + days);
+  }
+  return starts;
+};
+
+/**
+ * Umm al-Qura day, month (1–12) and year of a civil date, from the table above; null outside 1300–1600 AH, where
+ * ICU computes years arithmetically, which is not Umm al-Qura.
+ */
+export const hijriOf = ({
+  year,
+  month,
+  day,
+}: Pick<WallClock, 'year' | 'month' | 'day'>): { day: number; month: number; year: number } | null => {
+  const at = new Date(0);
+  at.setUTCFullYear(year, month - 1, day); // not Date.UTC, which reads years 0–99 as 1900–1999
+  const n = Math.floor(at.getTime() / DAY_MS);
+  const starts = (yearStarts ??= startsOfYears());
+  if (!(n >= starts[0]! && n < starts[starts.length - 1]!)) return null;
+  let lo = 0;
+  let hi = starts.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= n) lo = mid;
+    else hi = mid - 1;
+  }
+  let rest = n - starts[lo]!;
+  const months = monthsOf(lo);
+  for (let m = 0; m < 12; m += 1) {
+    const length = 29 + ((months >> m) & 1);
+    if (rest < length) return { day: rest + 1, month: m + 1, year: UMALQURA_FIRST_YEAR + lo };
+    rest -= length;
+  }
+  return null;
 };
 
 /**

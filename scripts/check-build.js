@@ -1,18 +1,22 @@
 #!/usr/bin/env node
-// Builds build/build.zip exactly as `zapier-platform push` would (offline variant), unpacks it, and loads the app
-// from the unpacked copy through core's own wrapper, as Zapier's runtime does. Fails if the zip lacks dist/ or
-// any trigger, or if the entry exports the app under `default` (which the runtime would not unwrap).
+// Builds build.zip from a production install exactly as it would ship (scripts/production-build.js), unpacks it,
+// and loads the app from the unpacked copy through core's own wrapper, as Zapier's runtime does. Fails if the zip
+// lacks dist/ or any trigger, if the entry exports the app under `default` (which the runtime would not unwrap),
+// if it carries the sandbox or a package only dev tools need, or if it grows past the ceiling beside the
+// one-trigger app's build (issue 13).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+const { productionBuild } = require('./production-build');
+
+/** build.zip ÷ the one-trigger app's build.zip: the issue's goal, and the ceiling this check holds today. */
+const GOAL = 1.5;
+const CEILING = 1.9;
 
 const root = path.resolve(__dirname, '..');
-const cli = path.join(root, 'node_modules', '.bin', 'zapier-platform');
-execFileSync(cli, ['build', '--skip-dep-install', '--skip-validation'], { cwd: root, stdio: 'inherit' });
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapier-build-'));
-execFileSync('unzip', ['-q', path.join(root, 'build', 'build.zip'), '-d', dir]);
+const built = productionBuild();
+const dir = path.join(built.dir, 'unpacked');
+execFileSync('unzip', ['-q', built.app.zip, '-d', dir]);
 
 const probe = `
   const wrapper = require(${JSON.stringify(path.join(dir, 'zapierwrapper.js'))});
@@ -34,6 +38,13 @@ const { TRIGGER } = require(path.join(root, 'dist', 'lib', 'keys.js'));
 const hookKeys = Object.values(TRIGGER).filter((k) => k !== TRIGGER.appointmentStartingSoon);
 
 const problems = [];
+const stray = built.app.names.filter((n) =>
+  /^sandbox\/|node_modules\/(clinic-pos-sandbox|fastify|encoding|iconv-lite)\//.test(`${n}/`),
+);
+if (stray.length) problems.push(`the zip carries what the app never loads: ${stray.slice(0, 5).join(', ')}`);
+const ratio = built.app.bytes / built.oneTrigger.bytes;
+if (ratio > CEILING)
+  problems.push(`build.zip is ${ratio.toFixed(2)}× the one-trigger app's (ceiling ${CEILING}×)`);
 if (result.handler !== 'function') problems.push('zapierwrapper.js has no handler');
 if (result.exportsDefault) problems.push('the entry exports `default`: use `export =`');
 for (const key of Object.values(TRIGGER)) {
@@ -45,11 +56,15 @@ for (const key of hookKeys) {
     problems.push(`definition.json: ${key} is not a complete hook trigger`);
   }
 }
-fs.rmSync(dir, { recursive: true, force: true });
+fs.rmSync(built.dir, { recursive: true, force: true });
 if (problems.length) {
   console.error(`Build check failed:\n- ${problems.join('\n- ')}`);
   process.exit(1);
 }
+const mib = (n) => `${(n / 1024 / 1024).toFixed(2)} MiB`;
 console.log(
   `Build check passed: build.zip loads through zapierwrapper.js with ${result.appTriggers.length} triggers (${hookKeys.length} hook triggers complete).`,
+);
+console.log(
+  `Production build.zip ${mib(built.app.bytes)} (${built.app.names.length} files), one-trigger app ${mib(built.oneTrigger.bytes)}: ${ratio.toFixed(2)}× (goal ≤ ${GOAL}×${ratio <= GOAL ? '' : ', not met yet'}; ceiling ${CEILING}×).`,
 );

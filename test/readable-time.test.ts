@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import fc from 'fast-check';
-import { HIJRI_MONTHS_AR, readableTimeOutputFields, readableTimes } from '../lib/readable-time';
+import { HIJRI_MONTHS_AR, hijriOf, readableTimeOutputFields, readableTimes } from '../lib/readable-time';
 
 /*
  * The readable forms of `starts_at` (CONTRACT §8) come from the string's own wall-clock digits in the offset it
@@ -157,6 +157,30 @@ describe('readableTimes', () => {
     ]) {
       expect(readableTimes(`${date}T${time}:00${offset}`).starts_at_hijri).toBe(hijri);
     }
+  });
+
+  it('reads the Umm al-Qura table as ICU does on every day of 1300–1600 AH, and nothing outside it', () => {
+    const icu = new Intl.DateTimeFormat('en-u-ca-islamic-umalqura-nu-latn', {
+      timeZone: 'UTC',
+      day: 'numeric',
+      month: 'numeric',
+      year: 'numeric',
+    });
+    let inside = 0;
+    const differ: string[] = [];
+    // From ten days before 1 Muharram 1300 to ten days after the end of 1600.
+    for (let t = Date.UTC(1882, 10, 2, 12); t < Date.UTC(2174, 11, 6); t += 86_400_000) {
+      const at = new Date(t);
+      const parts = Object.fromEntries(icu.formatToParts(at).map((p) => [p.type, Number(p.value)]));
+      const want = parts.year! >= 1300 && parts.year! <= 1600 ? parts : null;
+      const got = hijriOf({ year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() });
+      if (want) inside += 1;
+      const mine = got && `${got.day}/${got.month}/${got.year}`;
+      const theirs = want && `${want.day}/${want.month}/${want.year}`;
+      if (mine !== theirs) differ.push(`${at.toISOString().slice(0, 10)}: ${mine} (ICU ${theirs})`);
+    }
+    expect(differ.slice(0, 5)).toEqual([]);
+    expect(inside).toBe(106_665); // 1 Muharram 1300 (1882-11-12) to 29 Dhu al-Hijjah 1600 (2174-11-25)
   });
 
   it('spells the Hijri months as ICU does, in Umm al-Qura order', () => {

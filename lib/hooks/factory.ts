@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineTrigger } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
-import { deliveryKey, remember, seenBefore } from '../dedupe';
+import { deliveryKey, remember } from '../dedupe';
 import { clientFor } from '../http';
 import { languageOf, say } from '../i18n';
 import { APIS } from '../interfaces';
@@ -33,16 +33,29 @@ type HookBundle = Omit<Bundle, 'subscribeData'> & { subscribeData?: Partial<Subs
 const isObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** Zapier passes delivery headers as `Http-X-Partner-…` in Camel-Case; accept any case, with or without the prefix. */
-export const headerOf = (
-  headers: Record<string, string | string[] | undefined> | undefined,
-  name: string,
-): string | undefined => {
-  const wanted = [name.toLowerCase(), `http-${name.toLowerCase()}`];
-  for (const [k, v] of Object.entries(headers ?? {})) {
-    if (wanted.includes(k.toLowerCase())) return Array.isArray(v) ? v[0] : v;
+/** The partner headers a delivery is checked with, by their lower-case names. */
+const PARTNER_HEADERS = {
+  'x-partner-timestamp': 'timestamp',
+  'x-partner-signature': 'signature',
+  'x-partner-event-id': 'eventId',
+} as const;
+type PartnerHeaders = Partial<Record<(typeof PARTNER_HEADERS)[keyof typeof PARTNER_HEADERS], string>>;
+
+/**
+ * The partner headers of a delivery, in one pass over its headers. Zapier passes them as `Http-X-Partner-…` in
+ * Camel-Case; any case is accepted, with or without the prefix (the first of a repeated header wins).
+ */
+export const partnerHeaders = (headers: Record<string, string | string[] | undefined> | undefined) => {
+  const found: PartnerHeaders = {};
+  for (const k in headers) {
+    const lower = k.toLowerCase();
+    const name =
+      PARTNER_HEADERS[(lower.startsWith('http-') ? lower.slice(5) : lower) as keyof typeof PARTNER_HEADERS];
+    if (name === undefined || found[name] !== undefined || !Object.hasOwn(headers, k)) continue;
+    const v = headers[k];
+    found[name] = Array.isArray(v) ? v[0] : v;
   }
-  return undefined;
+  return found;
 };
 
 const REFUSALS: Record<
@@ -100,18 +113,19 @@ const parseEnvelope = (content: string): Envelope | undefined => {
   };
 };
 
-/** The item a Zap sees for one object of an event. */
+/** The item a Zap sees for one object of an event (present makes a new object, which this completes in place). */
 export const itemOf = (
   def: HookEvent,
   data: Record<string, unknown>,
   eventId: string,
   occurredAt: string | undefined,
-) => ({
-  ...def.resource.present(data),
-  ...(def.derive ? def.derive(data) : {}),
-  event_id: eventId,
-  occurred_at: occurredAt ?? null,
-});
+): Record<string, unknown> => {
+  const item: Record<string, unknown> = def.resource.present(data);
+  if (def.derive) Object.assign(item, def.derive(data));
+  item.event_id = eventId;
+  item.occurred_at = occurredAt ?? null;
+  return item;
+};
 
 /** The trigger's own sample: authored data, shown without parsing (see Resource.presentAuthored). */
 export const staticSample = (def: HookEvent) => {
@@ -144,28 +158,27 @@ const extend = async (
 export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
   const sub = bundle.subscribeData;
   if (!sub?.secret || !sub.target_path) throw refuse(z, bundle, 'no_subscription');
-  const headers = bundle.rawRequest?.headers;
+  const headers = partnerHeaders(bundle.rawRequest?.headers);
   const rawBody = bundle.rawRequest?.content ?? '';
   const checked = verify({
     secret: sub.secret,
     path: sub.target_path,
     rawBody,
-    timestamp: headerOf(headers, 'X-Partner-Timestamp'),
-    signature: headerOf(headers, 'X-Partner-Signature'),
+    timestamp: headers.timestamp,
+    signature: headers.signature,
   });
   if (!checked.ok) throw refuse(z, bundle, checked.reason);
   const envelope = parseEnvelope(rawBody);
   if (!envelope) throw refuse(z, bundle, 'not_json');
-  const headerId = headerOf(headers, 'X-Partner-Event-Id');
+  const headerId = headers.eventId;
   if (headerId !== undefined && headerId !== envelope.id) throw refuse(z, bundle, 'event_id_mismatch');
   // A test delivery from POST /webhooks/{id}/test, another event sent to this hook, or an update this trigger
   // is not about (e.g. Patient Arrived for a reschedule): nothing to trigger.
   if (envelope.event !== def.event || (def.when && !def.when(envelope.data))) return [];
+  // The item first, then the id: only a delivery that made its item is remembered (an extension that throws leaves
+  // it retryable), and of two copies only the one that remembers it first triggers. One cache round trip: the nx
+  // write answers whether the id is new. Filters come before the extensions, so a filtered-out item costs no request.
   const key = deliveryKey(def.api, sub.id ?? '', envelope.id);
-  if (await seenBefore(z, key)) return [];
-  // The item first (neither present nor an extension can fail), then the id: only a delivery that made its item is
-  // remembered, and of two copies racing only the one that remembers it first triggers. Filters come before the
-  // extensions, so an item the Zap filters out costs no request.
   const base = itemOf(def, envelope.data, envelope.id, envelope.occurred_at);
   const item = passes(def.filters, bundle.inputData, base)
     ? await extend(def, z, bundle, base, { occurredAt: envelope.occurred_at, listed: false })

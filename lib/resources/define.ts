@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { withSar } from '../money';
+import { halalasToSar, sarKeyOf, withSar } from '../money';
 import { zod } from '../zod';
 
 /** Output field as Zapier's schema takes it. */
@@ -19,6 +19,8 @@ type OutputType = NonNullable<OutputField['type']>;
  */
 export interface Field<S extends z.ZodType = z.ZodType> {
   schema: () => S;
+  /** The builder that made it: how the presenter reads a value without zod (`readerOf`). */
+  kind: Kind;
   label: string;
   type: OutputType;
   money?: boolean;
@@ -31,6 +33,9 @@ export interface Field<S extends z.ZodType = z.ZodType> {
   looseChildren?: boolean;
 }
 
+/** The field builders of `f`; a delivery's value is read by kind on the hot path, and tests hold it to `schema`. */
+export type Kind = 'id' | 'intId' | 'text' | 'int' | 'decimal' | 'bool' | 'texts' | 'any' | 'rows' | 'object';
+
 type Shape<F extends Record<string, Field>> = { [K in keyof F]: ReturnType<F[K]['schema']> };
 
 const opt = <S extends z.ZodType>(s: S) => s.nullish();
@@ -38,24 +43,28 @@ const opt = <S extends z.ZodType>(s: S) => s.nullish();
 /** Field builders. Everything but an `id` may be absent or null: the interfaces omit what they do not know. */
 export const f = {
   id: (label: string) => ({
+    kind: 'id' as const,
     schema: () => zod().string().min(1),
     label,
     type: 'string' as const,
     important: true,
   }),
   intId: (label: string) => ({
+    kind: 'intId' as const,
     schema: () => zod().number().int(),
     label,
     type: 'integer' as const,
     important: true,
   }),
   text: (label: string, important = false) => ({
+    kind: 'text' as const,
     schema: () => opt(zod().string()),
     label,
     type: 'string' as const,
     important,
   }),
   int: (label: string, important = false) => ({
+    kind: 'int' as const,
     schema: () => opt(zod().number().int()),
     label,
     type: 'integer' as const,
@@ -63,20 +72,33 @@ export const f = {
   }),
   /** Quantities the cashier sends as decimal strings (numbers tolerated). */
   decimal: (label: string) => ({
+    kind: 'decimal' as const,
     schema: () => opt(zod().union([zod().string(), zod().number()]).transform(String)),
     label,
     type: 'string' as const,
   }),
-  bool: (label: string) => ({ schema: () => opt(zod().boolean()), label, type: 'boolean' as const }),
+  bool: (label: string) => ({
+    kind: 'bool' as const,
+    schema: () => opt(zod().boolean()),
+    label,
+    type: 'boolean' as const,
+  }),
   datetime: (label: string, important = false) => ({
+    kind: 'text' as const,
     schema: () => opt(zod().string()),
     label,
     type: 'datetime' as const,
     important,
   }),
-  date: (label: string) => ({ schema: () => opt(zod().string()), label, type: 'string' as const }),
+  date: (label: string) => ({
+    kind: 'text' as const,
+    schema: () => opt(zod().string()),
+    label,
+    type: 'string' as const,
+  }),
   /** Integer halalas; the output also shows a `_sar` sibling with two decimals. */
   halalas: (label: string, important = false) => ({
+    kind: 'int' as const,
     schema: () => opt(zod().number().int()),
     label,
     type: 'integer' as const,
@@ -84,14 +106,21 @@ export const f = {
     important,
   }),
   texts: (label: string) => ({
+    kind: 'texts' as const,
     schema: () => opt(zod().array(zod().string())),
     label,
     type: 'string' as const,
     list: true,
   }),
-  any: (label: string) => ({ schema: () => zod().unknown().optional(), label, type: 'string' as const }),
+  any: (label: string) => ({
+    kind: 'any' as const,
+    schema: () => zod().unknown().optional(),
+    label,
+    type: 'string' as const,
+  }),
   /** An array of objects whose fields are whitelisted like the resource's own. */
   rows: <C extends Record<string, Field>>(label: string, children: C) => ({
+    kind: 'rows' as const,
     schema: () => opt(zod().array(zod().object(shapeOf(children)))),
     label,
     type: 'string' as const,
@@ -100,6 +129,7 @@ export const f = {
   }),
   /** A nested object; `loose` keeps members beyond the listed ones (cashier records the spec leaves open). */
   object: <C extends Record<string, Field>>(label: string, children: C, loose = false) => ({
+    kind: 'object' as const,
     schema: () => opt(loose ? zod().looseObject(shapeOf(children)) : zod().object(shapeOf(children))),
     label,
     type: 'string' as const,
@@ -142,6 +172,10 @@ export interface Resource<F extends Record<string, Field>, Extra extends object 
   /** The zod schema (built on first use). */
   readonly schema: z.ZodObject<Shape<F>>;
   fields: F;
+  /** Whether members beyond the listed fields are kept. */
+  loose: boolean;
+  /** What the item gains beyond its fields (e.g. a stock level's composite id). */
+  decorate?(parsed: Parsed<F>): Extra;
   outputFields: OutputField[];
   /** What a Zap sees: the whitelisted object with its `_sar` siblings (and `id` where the object has none). */
   present(data: unknown): Item<F> & Extra;
@@ -163,38 +197,139 @@ export const MAX_DEPTH = 10;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** A copy of JSON-like data with objects and arrays below `depth` levels replaced by null. */
-const bounded = (value: unknown, depth: number): unknown => {
-  if (!value || typeof value !== 'object') return value;
-  if (depth <= 0) return null;
-  if (Array.isArray(value)) return value.map((v) => bounded(v, depth - 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = bounded(v, depth - 1);
-  return out;
+/** The SAR sibling of each integer `*_halalas` among `keys`, set last so a stale `_sar` never wins. */
+const addSiblings = (out: Record<string, unknown>, keys: readonly string[]) => {
+  for (const k of keys) {
+    const sar = sarKeyOf(k);
+    const v = out[k];
+    if (sar !== undefined && typeof v === 'number' && Number.isInteger(v)) out[sar] = halalasToSar(v);
+  }
 };
 
 /**
- * Field by field, for data that does not have the documented shape: a field that fails its type becomes null,
- * rows and nested objects are read the same way, members outside the whitelist are dropped (kept only where the
- * object is loose). Absent fields stay absent.
+ * A member kept as it came (a loose object's extra member, an `any` field) at nesting level `level` (the item's own
+ * members are level 1): a copy with objects and arrays from level MAX_DEPTH down replaced by null, and the SAR
+ * sibling of every integer `*_halalas` added, in one walk. So no delivery can make the app (or Zapier, serialising
+ * the item) recurse without end.
  */
-const lenient = (fields: Record<string, Field>, data: Record<string, unknown>, loose: boolean) => {
-  const out: Record<string, unknown> = loose ? { ...data } : {};
-  for (const [key, field] of Object.entries(fields)) {
-    if (!Object.hasOwn(data, key)) continue;
-    const value = data[key];
-    if (field.children && field.childrenAreList) {
-      out[key] = Array.isArray(value)
-        ? value.filter(isObject).map((row) => lenient(field.children!, row, false))
-        : null;
-    } else if (field.children) {
-      out[key] = isObject(value) ? lenient(field.children, value, !!field.looseChildren) : null;
-    } else {
-      const parsed = field.schema().safeParse(value);
-      out[key] = parsed.success ? parsed.data : null;
+const keep = (value: unknown, level: number): unknown => {
+  if (!value || typeof value !== 'object') return value;
+  if (level >= MAX_DEPTH) return null;
+  if (Array.isArray(value)) return value.map((v) => keep(v, level + 1));
+  const out: Record<string, unknown> = {};
+  const source = value as Record<string, unknown>;
+  const keys = Object.keys(source);
+  for (const k of keys) out[k] = keep(source[k], level + 1);
+  addSiblings(out, keys);
+  return out;
+};
+
+/** Reads one member's value at its nesting level; a value that fails the field's type becomes null. */
+type Reader = (value: unknown, level: number) => unknown;
+
+const nullish = (v: unknown) => v === null || v === undefined;
+
+/**
+ * Each kind's type check, the same as its zod schema in `f`: test/present.test.ts holds the presenter to the
+ * schema on every recorded delivery and on generated data.
+ */
+const readerOf = (field: Field): Reader => {
+  switch (field.kind) {
+    case 'id':
+      return (v) => (typeof v === 'string' && v.length > 0 ? v : null);
+    case 'intId':
+      return (v) => (Number.isSafeInteger(v) ? v : null);
+    case 'text':
+      return (v) => (nullish(v) || typeof v === 'string' ? v : null);
+    case 'int':
+      return (v) => (nullish(v) || Number.isSafeInteger(v) ? v : null);
+    case 'decimal':
+      return (v) =>
+        nullish(v) || typeof v === 'string'
+          ? v
+          : typeof v === 'number' && Number.isFinite(v)
+            ? String(v)
+            : null;
+    case 'bool':
+      return (v) => (nullish(v) || typeof v === 'boolean' ? v : null);
+    case 'texts':
+      return (v) =>
+        nullish(v)
+          ? v
+          : Array.isArray(v) && v.every((s) => typeof s === 'string')
+            ? [...(v as string[])]
+            : null;
+    case 'any':
+      return keep;
+    case 'rows': {
+      const row = objectReader(field.children!, false);
+      return (v, level) => {
+        if (!Array.isArray(v)) return nullish(v) ? v : null;
+        const out: Array<Record<string, unknown>> = [];
+        for (const r of v) if (isObject(r)) out.push(row(r, level + 1));
+        return out;
+      };
+    }
+    case 'object': {
+      const read = objectReader(field.children!, !!field.looseChildren);
+      return (v, level) => (isObject(v) ? read(v, level) : nullish(v) ? v : null);
     }
   }
-  return out;
+};
+
+/** The type checks of `readerOf` as expressions over `v`, for the kinds whose check is one expression. */
+const INLINE: Partial<Record<Kind, string>> = {
+  id: "(typeof v === 'string' && v.length > 0 ? v : null)",
+  intId: '(Number.isSafeInteger(v) ? v : null)',
+  text: "(v == null || typeof v === 'string' ? v : null)",
+  int: '(v == null || Number.isSafeInteger(v) ? v : null)',
+  bool: "(v == null || typeof v === 'boolean' ? v : null)",
+};
+
+type ObjectReader = (data: Record<string, unknown>, level: number) => Record<string, unknown>;
+
+/**
+ * The presenter of an object with these fields, built once from the field table: one pass that whitelists the
+ * members (keeps the others where the object is loose), reads each by its kind, and adds the SAR siblings. Absent
+ * members stay absent; what fails its type becomes null; rows and nested objects are read the same way.
+ *
+ * It is compiled to a function with one statement a member (the keys are the field table's, never a delivery's), so
+ * each item is built with constant keys in one shape: the hot path of a delivery with thousands of lines.
+ */
+const objectReader = (fields: Record<string, Field>, loose: boolean): ObjectReader => {
+  const readers: Reader[] = [];
+  const lines = Object.entries(fields).map(([key, field]) => {
+    const k = JSON.stringify(key);
+    // A key Object.prototype also has (`constructor`…) is looked up as the object's own only.
+    const get = key in Object.prototype ? `hasOwn(data, ${k}) ? data[${k}] : undefined` : `data[${k}]`;
+    const inline = INLINE[field.kind];
+    const read = inline ?? `R[${readers.push(readerOf(field)) - 1}](v, level + 1)`;
+    return `v = ${get}; if (v !== undefined || hasOwn(data, ${k})) out[${k}] = ${read};`;
+  });
+  const siblings = loose
+    ? [
+        'for (const k of Object.keys(data)) if (!hasOwn(fields, k)) out[k] = keep(data[k], level + 1);',
+        'addSiblings(out, Object.keys(out));',
+      ]
+    : Object.keys(fields).flatMap((key) => {
+        const sar = sarKeyOf(key);
+        if (sar === undefined) return [];
+        const k = JSON.stringify(key);
+        return [
+          `v = out[${k}]; if (typeof v === 'number' && Number.isInteger(v)) out[${JSON.stringify(sar)}] = sar(v);`,
+        ];
+      });
+  const body = ['const out = {};', 'let v;', ...lines, ...siblings, 'return out;'].join('\n');
+  const make = new Function(
+    'hasOwn',
+    'R',
+    'sar',
+    'keep',
+    'addSiblings',
+    'fields',
+    `return function read(data, level) {\n${body}\n};`,
+  );
+  return make(Object.hasOwn, readers, halalasToSar, keep, addSiblings, fields) as ObjectReader;
 };
 
 export const defineResource = <F extends Record<string, Field>, Extra extends object = object>(def: {
@@ -216,17 +351,19 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
     }
     return schema;
   };
+  // Compiled on the first item, so loading the app's definition compiles none.
+  let read: ObjectReader | undefined;
   /**
    * Never throws, whatever the data holds: an item that reached the app (a signed delivery, the answer to a write
-   * that happened) is always shown, with what does not fit its type as null rather than lost.
+   * that happened) is always shown, with what does not fit its type as null rather than lost. One pass over the
+   * data, without zod (see objectReader).
    */
   const present = (data: unknown): Item<F> & Extra => {
-    const input = bounded(isObject(data) ? data : {}, MAX_DEPTH) as Record<string, unknown>;
-    const result = schemaOf().safeParse(input);
-    const parsed = (result.success ? result.data : lenient(def.fields, input, !!def.loose)) as Parsed<F>;
-    const extra = def.decorate ? def.decorate(parsed) : ({} as Extra);
+    read ??= objectReader(def.fields, !!def.loose);
+    const out = read(isObject(data) ? data : {}, 0);
+    if (!def.decorate) return out as Item<F> & Extra;
     // The decoration wins: a stock level's id is always `<branch_id>:<variant_id>` (CONTRACT §2).
-    return withSar({ ...parsed, ...extra }) as Item<F> & Extra;
+    return Object.assign(out, withSar(def.decorate(out as Parsed<F>))) as Item<F> & Extra;
   };
   /**
    * Authored data (samples) shown without loading zod: the top-level whitelist applied, decorations and SAR
@@ -243,6 +380,8 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
       return schemaOf();
     },
     fields: def.fields,
+    loose: !!def.loose,
+    ...(def.decorate ? { decorate: def.decorate } : {}),
     outputFields: [...(def.decoratedFields ?? []), ...outputFieldsOf(def.fields)],
     present,
     presentAuthored,

@@ -76,6 +76,26 @@ export const startIntake = async (opts: {
 }): Promise<Intake> => {
   const tester = createAppTester(opts.app);
   const run = (fn: Fn, bundle: object) => tester(fn as never, bundle as never) as Promise<unknown>;
+  // Zapier's z.cache answers an nx write of a key it holds with false; appTester's ignores nx (PLATFORM-NOTES), so
+  // perform runs with a cache that honours it, as on Zapier (the dedupe is the nx write alone).
+  const held = new Set<string>();
+  type Cache = {
+    set: (key: string, value: unknown, ttl?: number, scope?: string[], nx?: boolean) => Promise<unknown>;
+  };
+  const withNx =
+    (fn: Fn): Fn =>
+    (z, bundle) => {
+      const cache = (z as { cache: Cache }).cache;
+      const nxCache: Cache = {
+        ...cache,
+        set: async (key, value, ttl, scope, nx) => {
+          if (nx && held.has(key)) return false;
+          held.add(key);
+          return cache.set(key, value, ttl, scope, nx);
+        },
+      };
+      return fn({ ...(z as object), cache: nxCache }, bundle);
+    };
   const operation = (key: string): HookOperation => {
     const trigger = opts.app.triggers?.[key];
     if (!trigger) throw new Error(`The app has no trigger ${key}`);
@@ -106,7 +126,7 @@ export const startIntake = async (opts: {
       }
       const record: HookRun = { at: Date.now(), items: [] };
       try {
-        record.items = (await run(operation(hook.triggerKey).perform, {
+        record.items = (await run(withNx(operation(hook.triggerKey).perform), {
           authData: opts.authData,
           inputData: hook.inputData,
           subscribeData: hook.subscribeData,

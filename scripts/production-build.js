@@ -1,0 +1,99 @@
+// The build.zip a production install ships, beside a one-trigger app's built the same way (issue 13, goal 4).
+//
+// `zapier-platform push` builds from a copy of the whole folder after `npm install --production`. That install
+// keeps what the shipped app does not need: the sandbox (an npm workspace, so its package.json and a
+// node_modules/clinic-pos-sandbox link are zipped; the CLI honours no ignore file for build.zip, only .gitignore
+// for source.zip) and node-fetch's optional peer `encoding` with iconv-lite (in the lockfile only because a dev
+// tool's dependency lists it, and marked optional rather than dev, so `--omit=dev` keeps it). This copies only
+// what ships (package.json without `workspaces`, the lockfile, index.js, dist/, .zapierapprc) next to a hard-link
+// copy of node_modules, prunes it with `npm prune --omit=dev --omit=optional`, and runs
+// `zapier-platform build --skip-dep-install --skip-validation` there. To ship exactly this, push from that folder
+// with `zapier-platform push --skip-dep-install` (`node scripts/production-build.js --keep` leaves it and says how).
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const cli = path.join(root, 'node_modules', '.bin', 'zapier-platform');
+const quiet = { stdio: 'pipe' }; // the CLI's spinner off; a failure's output comes with its error
+
+const ONE_TRIGGER = `const zapier = require('zapier-platform-core');
+module.exports = { version: '1.0.0', platformVersion: zapier.version, triggers: { thing: { key: 'thing', noun: 'Thing',
+  display: { label: 'New Thing', description: 'Triggers when a thing is added.' },
+  operation: { perform: async () => [], sample: { id: 1 } } } } };
+`;
+
+/** node_modules of `from` in `to` as hard links; npm writes only new files, so the original is never changed. */
+const linkModules = (from, to) => {
+  execFileSync('cp', ['-al', path.join(from, 'node_modules'), to]);
+  // The hidden lockfile is rewritten in place by npm: give the copy its own.
+  fs.rmSync(path.join(to, 'node_modules', '.package-lock.json'), { force: true });
+};
+
+const prune = (dir) =>
+  execFileSync(
+    'npm',
+    ['prune', '--omit=dev', '--omit=optional', '--ignore-scripts', '--no-audit', '--no-fund'],
+    { cwd: dir, ...quiet },
+  );
+
+/** Builds `dir` as the CLI does and describes the zip. */
+const build = (dir) => {
+  execFileSync(cli, ['build', '--skip-dep-install', '--skip-validation'], { cwd: dir, ...quiet });
+  const zip = path.join(dir, 'build', 'build.zip');
+  const names = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n');
+  const listing = execFileSync('unzip', ['-l', zip], { encoding: 'utf8' }).trim().split('\n');
+  const total = listing[listing.length - 1].trim().split(/\s+/);
+  return { zip, bytes: fs.statSync(zip).size, unpacked: Number(total[0]), names };
+};
+
+/**
+ * Builds this app (after `npm run build`) and the one-trigger app on the same core from production installs in a
+ * temporary folder; returns both zips' sizes and file names, and `dir` to remove when done.
+ */
+const productionBuild = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapier-production-'));
+  const app = path.join(dir, 'app');
+  fs.mkdirSync(app);
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+  delete pkg.workspaces;
+  fs.writeFileSync(path.join(app, 'package.json'), JSON.stringify(pkg, null, 2));
+  fs.writeFileSync(path.join(app, '.gitignore'), 'node_modules/\nbuild/\n'); // source.zip: the code only
+  for (const name of ['package-lock.json', 'index.js', 'dist', '.zapierapprc']) {
+    fs.cpSync(path.join(root, name), path.join(app, name), { recursive: true });
+  }
+  linkModules(root, app);
+  prune(app);
+
+  const one = path.join(dir, 'one-trigger');
+  fs.mkdirSync(one);
+  const core = JSON.parse(
+    fs.readFileSync(path.join(app, 'node_modules', 'zapier-platform-core', 'package.json'), 'utf8'),
+  ).version;
+  const onePkg = { name: 'one-trigger', version: '1.0.0', private: true, main: 'index.js' };
+  onePkg.dependencies = { 'zapier-platform-core': core };
+  fs.writeFileSync(path.join(one, 'package.json'), JSON.stringify(onePkg, null, 2));
+  fs.writeFileSync(path.join(one, 'index.js'), ONE_TRIGGER);
+  for (const name of ['.zapierapprc', '.gitignore']) fs.cpSync(path.join(app, name), path.join(one, name));
+  linkModules(app, one);
+  prune(one);
+
+  return { dir, app: build(app), oneTrigger: build(one) };
+};
+
+module.exports = { productionBuild, ONE_TRIGGER };
+
+if (require.main === module) {
+  // `node scripts/production-build.js [--keep]`: sizes; with --keep, the folder stays, to push from it.
+  const { dir, app, oneTrigger } = productionBuild();
+  const mib = (n) => `${(n / 1024 / 1024).toFixed(2)} MiB`;
+  console.log(`build.zip: ${mib(app.bytes)} (${app.names.length} files, ${mib(app.unpacked)} unpacked)`);
+  console.log(`one-trigger app: ${mib(oneTrigger.bytes)} (${oneTrigger.names.length} files)`);
+  console.log(`ratio: ${(app.bytes / oneTrigger.bytes).toFixed(2)}×`);
+  if (process.argv.includes('--keep')) {
+    console.log(`kept: cd ${path.join(dir, 'app')} && ${cli} push --skip-dep-install`);
+  } else {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
