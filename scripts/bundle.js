@@ -40,8 +40,16 @@ module.exports = { bundle, outfile };
 if (require.main === module) {
   bundle().then(
     (meta) => {
-      const bytes = meta.outputs[path.relative(root, outfile)].bytes;
-      console.log(`dist/index.js: ${(bytes / 1024).toFixed(0)} KiB`);
+      // What each package (and the app's own sources) adds to the file.
+      const output = meta.outputs[path.relative(root, outfile)];
+      const by = {};
+      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+        const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? 'the app';
+        by[name] = (by[name] ?? 0) + bytesInOutput;
+      }
+      const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
+      const parts = Object.entries(by).map(([name, n]) => `${name} ${kib(n)}`);
+      console.log(`dist/index.js: ${kib(output.bytes)} (${parts.join(', ')})`);
     },
     (e) => {
       console.error(e.message);
