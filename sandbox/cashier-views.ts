@@ -11,6 +11,9 @@ import type {
   TillSession,
   Variant,
 } from './store/types';
+import { findVariant, variantName } from './store/money';
+
+export { findVariant, variantName };
 
 export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
 export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
@@ -192,17 +195,6 @@ export const zReportView = (cashier: CashierData, s: TillSession) => {
   const f = sessionFigures(cashier, s);
   return { ...sessionView(cashier, s), z_report: f.z_report, expected: f.expected, counted: f.counted };
 };
-
-export const findVariant = (cashier: CashierData, variantId: number) => {
-  for (const item of cashier.items) {
-    const variant = item.variants.find((v) => v.id === variantId);
-    if (variant) return { item, variant };
-  }
-  return undefined;
-};
-
-export const variantName = (item: Item, v: Variant) =>
-  item.variants.length > 1 && v.name_ar !== item.name_ar ? `${item.name_ar} - ${v.name_ar}` : item.name_ar;
 
 /** Stock levels as decimal strings; suggested_qty brings a low level back to its par level. */
 export const stockView = (cashier: CashierData, s: StockLevel) => {

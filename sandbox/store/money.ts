@@ -7,10 +7,12 @@ import type {
   CashierData,
   ClinicData,
   InvoiceLine,
+  Item,
   Receipt,
   ReceiptLine,
   ReceiptPayment,
   TillSession,
+  Variant,
 } from './types';
 
 export const VAT_RATE = 0.15;
@@ -155,3 +157,56 @@ export const buildReceipt = (
     arrived_at_ms: input.arrivedAt,
   };
 };
+
+export const findVariant = (cashier: CashierData, variantId: number) => {
+  for (const item of cashier.items) {
+    const variant = item.variants.find((v) => v.id === variantId);
+    if (variant) return { item, variant };
+  }
+  return undefined;
+};
+
+export const variantName = (item: Item, v: Variant) =>
+  item.variants.length > 1 && v.name_ar !== item.name_ar ? `${item.name_ar} - ${v.name_ar}` : item.name_ar;
+
+/** A line selling `qty` of a variant at its catalogue price, named as the till names it. */
+export const saleLine = (cashier: CashierData, variantId: number, qty: number): SaleLine => {
+  const found = findVariant(cashier, variantId);
+  const name = found ? variantName(found.item, found.variant) : 'صنف';
+  return { variantId, name, qty, unitPrice: found?.variant.price_halalas ?? 1000 };
+};
+
+/** A receipt line sold again or given back, as a sale line (a credit note's lines). */
+export const returnLine = (line: ReceiptLine, qty = Number(line.qty)): SaleLine => ({
+  variantId: line.variant_id,
+  name: line.name,
+  qty,
+  unitPrice: line.unit_price_halalas,
+});
+
+/** A till session of `register` opened at `opened`, closed at `closed` (null: still open), drawer not counted. */
+export const newSession = (
+  random: Random,
+  branchId: number,
+  register: number,
+  opened: number,
+  closed: number | null,
+): TillSession => ({
+  id: random.ulid(opened),
+  branch_id: branchId,
+  register_id: register,
+  status: closed === null ? 'open' : 'closed',
+  business_date: dateLocal(opened),
+  opened_at: isoLocal(opened),
+  closed_at: closed === null ? null : isoLocal(closed),
+  opening_float_halalas: 50_000,
+  counted_cash_halalas: null,
+});
+
+/** Cash taken in a session (sales and credit notes alike), for the drawers the seed and history count. */
+export const cashTaken = (receipts: Receipt[], session: TillSession): number =>
+  receipts
+    .filter((r) => r.session_id === session.id)
+    .flatMap((r) => r.payments)
+    .filter((p) => p.tender === 'cash')
+    .reduce((n, p) => n + p.amount_halalas, 0);
