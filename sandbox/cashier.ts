@@ -16,15 +16,13 @@ import {
   zReportView,
 } from './cashier-views';
 import { ApiError, refuse } from './errors';
-import { CASHIER_EVENTS, sampleFor } from './events';
 import { parseDateOrDateTime } from './ids';
-import type { PartnerRoute, RouteContext } from './routing';
+import { get, type PartnerRoute, type RouteContext } from './routing';
 import { PAGING, PER_PAGE, S, pageOf, query } from './validate';
-import { subscriptionView, webhookWrite } from './webhooks';
+import { webhookRoutes } from './webhook-routes';
 
 export const CASHIER_PREFIX = '/api/partner/v1';
 
-const tenantOf = (ctx: RouteContext) => ctx.world.store.cashier.tenantId;
 const cashierOf = (ctx: RouteContext) => ctx.world.store.cashier;
 
 const paged = <T>(ctx: RouteContext, rows: readonly T[]) => ({ body: pageOf(rows, ctx.query) });
@@ -135,19 +133,13 @@ const listStock = (ctx: RouteContext) => {
   };
 };
 
-const g = (
-  path: string,
-  ability: string | null,
-  handle: PartnerRoute['handle'],
-  schema?: PartnerRoute['schema'],
-): PartnerRoute => ({ method: 'GET', path, ability, handle, schema });
-const pages = query(PAGING);
+const pages = { schema: query(PAGING) };
 
 export const cashierRoutes: PartnerRoute[] = [
-  g('/ping', null, ping),
-  g('/branches', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView)), pages),
-  g('/categories', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView)), pages),
-  g('/items', 'pos:read', listItems, itemsQuery),
+  get('/ping', null, ping),
+  get('/branches', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView)), pages),
+  get('/categories', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView)), pages),
+  get('/items', 'pos:read', listItems, { schema: itemsQuery }),
   {
     method: 'POST',
     path: '/items',
@@ -155,7 +147,7 @@ export const cashierRoutes: PartnerRoute[] = [
     schema: ITEM_CREATE,
     handle: (ctx) => ({ status: 201, body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) } }),
   },
-  g('/items/{id}', 'pos:read', (ctx) => {
+  get('/items/{id}', 'pos:read', (ctx) => {
     const item = cashierOf(ctx).items.find((i) => i.id === intId(ctx.params.id));
     if (!item) throw new ApiError('not_found');
     return { body: { data: itemView(item) } };
@@ -169,7 +161,7 @@ export const cashierRoutes: PartnerRoute[] = [
       body: { data: itemView(updateItem(ctx.world, ctx.lang, intId(ctx.params.id), ctx.body)) },
     }),
   },
-  g(
+  get(
     '/price-lists',
     'pos:read',
     (ctx) =>
@@ -179,15 +171,15 @@ export const cashierRoutes: PartnerRoute[] = [
       ),
     pages,
   ),
-  g('/customers', 'pos:read', listCustomers, customersQuery),
-  g('/receipts', 'pos:read', listReceipts, receiptsQuery),
-  g('/receipts/{id}', 'pos:read', (ctx) => {
+  get('/customers', 'pos:read', listCustomers, { schema: customersQuery }),
+  get('/receipts', 'pos:read', listReceipts, { schema: receiptsQuery }),
+  get('/receipts/{id}', 'pos:read', (ctx) => {
     const receipt = cashierOf(ctx).receipts.find((r) => r.id === ctx.params.id);
     if (!receipt) throw new ApiError('not_found');
     return { body: { data: receiptView(receipt) } };
   }),
-  g('/sessions/{id}/z-report', 'pos:read', zReport),
-  g('/stock/levels', 'pos:read', listStock, stockQuery),
+  get('/sessions/{id}/z-report', 'pos:read', zReport),
+  get('/stock/levels', 'pos:read', listStock, { schema: stockQuery }),
   {
     method: 'POST',
     path: '/orders',
@@ -201,7 +193,7 @@ export const cashierRoutes: PartnerRoute[] = [
       };
     },
   },
-  g('/orders/{id}', 'pos:orders', (ctx) => ({
+  get('/orders/{id}', 'pos:orders', (ctx) => ({
     body: { data: orderView(findOrder(ctx.world, ctx.params.id ?? '')) },
   })),
   {
@@ -210,40 +202,5 @@ export const cashierRoutes: PartnerRoute[] = [
     ability: 'pos:orders',
     handle: (ctx) => ({ body: { data: orderView(cancelOrder(ctx.world, ctx.params.id ?? '')) } }),
   },
-  g(
-    '/webhooks',
-    'pos:webhooks',
-    (ctx) => paged(ctx, ctx.world.webhooks.list('cashier', tenantOf(ctx)).map(subscriptionView)),
-    pages,
-  ),
-  {
-    method: 'POST',
-    path: '/webhooks',
-    ability: 'pos:webhooks',
-    schema: webhookWrite('cashier'),
-    handle: (ctx) => {
-      const sub = ctx.world.webhooks.create('cashier', ctx.client, ctx.body, ctx.lang);
-      return { status: 201, body: { id: sub.id, secret: sub.secret, data: subscriptionView(sub) } };
-    },
-  },
-  g('/webhooks/events', 'pos:webhooks', (ctx) => ({
-    body: {
-      data: Object.keys(CASHIER_EVENTS).map((event) => ({
-        event,
-        sample: sampleFor('cashier', event, tenantOf(ctx)),
-      })),
-    },
-  })),
-  g('/webhooks/{id}', 'pos:webhooks', (ctx) => ({
-    body: { data: subscriptionView(ctx.world.webhooks.find('cashier', tenantOf(ctx), ctx.params.id ?? '')) },
-  })),
-  {
-    method: 'DELETE',
-    path: '/webhooks/{id}',
-    ability: 'pos:webhooks',
-    handle: (ctx) => {
-      ctx.world.webhooks.remove(ctx.world.webhooks.find('cashier', tenantOf(ctx), ctx.params.id ?? ''));
-      return { status: 204 };
-    },
-  },
+  ...webhookRoutes('cashier', 'pos:webhooks'),
 ];

@@ -52,6 +52,14 @@ export interface PartnerRoute {
   handle: (ctx: RouteContext) => Answer | Promise<Answer>;
 }
 
+/** A GET route. */
+export const get = (
+  path: string,
+  ability: string | null,
+  handle: PartnerRoute['handle'],
+  extra: Partial<PartnerRoute> = {},
+): PartnerRoute => ({ method: 'GET', path, ability, handle, ...extra });
+
 export const plannedKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply => {
