@@ -286,17 +286,18 @@ export const CANCELLING = body({ reason: S.oneOf(CANCEL_REASONS) }, [], true);
 
 export const cancelAppointment = (world: World, id: string, reason?: (typeof CANCEL_REASONS)[number]) => {
   const a = findAppointment(world, id);
-  if (a.status === 'cancelled') return a;
-  if (a.status === 'completed' || a.status === 'in_progress') {
+  if (a.status !== 'cancelled') cancel(world, a, reason ?? 'other');
+  return a;
+};
+
+/** Cancels (appointment.cancelled); a completed or in-progress appointment only when forced (sandbox-only). */
+const cancel = (world: World, a: Appointment, reason: string, force = false) => {
+  if (!force && (a.status === 'completed' || a.status === 'in_progress')) {
     throw new ApiError('appointment_locked', { status: a.status });
   }
   const at = isoLocal(world.clock.now());
-  a.status = 'cancelled';
-  a.cancel_reason = reason ?? 'other';
-  a.cancelled_at = at;
-  a.updated_at = at;
-  emitAppointment(world, 'appointment.cancelled', a);
-  return a;
+  Object.assign(a, { status: 'cancelled', cancel_reason: reason, cancelled_at: at, updated_at: at });
+  return emitAppointment(world, 'appointment.cancelled', a);
 };
 
 /** Front-desk moves (sandbox-only). Cancelling goes through cancelAppointment's rules. */
@@ -351,15 +352,7 @@ export const changeAppointment = (world: World, lang: Lang, id: string, body: un
     throw invalidTransition(a.status, status);
   }
   if (status === 'cancelled' && a.status !== 'cancelled') {
-    if (!force && (a.status === 'completed' || a.status === 'in_progress')) {
-      throw new ApiError('appointment_locked', { status: a.status });
-    }
-    const at = isoLocal(world.clock.now());
-    a.status = 'cancelled';
-    a.cancel_reason = reason ?? 'clinic';
-    a.cancelled_at = at;
-    a.updated_at = at;
-    return { appointment: a, events: [emitAppointment(world, 'appointment.cancelled', a)] };
+    return { appointment: a, events: [cancel(world, a, reason ?? 'clinic', force)] };
   }
 
   const next: Partial<Appointment> = {};
