@@ -17,7 +17,7 @@ import {
 } from './cashier-views';
 import { ApiError, refuse } from './errors';
 import { parseDateOrDateTime } from './ids';
-import { get, type PartnerRoute, type RouteContext } from './routing';
+import { get, route, type PartnerRoute, type RouteContext } from './routing';
 import { PAGING, PER_PAGE, S, pageOf, query } from './validate';
 import { webhookRoutes } from './webhook-routes';
 
@@ -137,70 +137,48 @@ const pages = { schema: query(PAGING) };
 
 export const cashierRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
-  get('/branches', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView)), pages),
-  get('/categories', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView)), pages),
-  get('/items', 'pos:read', listItems, { schema: itemsQuery }),
-  {
-    method: 'POST',
-    path: '/items',
-    ability: 'pos:write',
-    schema: ITEM_CREATE,
-    handle: (ctx) => ({ status: 201, body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) } }),
-  },
+  get('/branches', 'pos:read', pages, (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView))),
+  get('/categories', 'pos:read', pages, (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView))),
+  get('/items', 'pos:read', { schema: itemsQuery }, listItems),
+  route('POST', '/items', 'pos:write', { schema: ITEM_CREATE }, (ctx) => ({
+    status: 201,
+    body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) },
+  })),
   get('/items/{id}', 'pos:read', (ctx) => {
     const item = cashierOf(ctx).items.find((i) => i.id === intId(ctx.params.id));
     if (!item) throw new ApiError('not_found');
     return { body: { data: itemView(item) } };
   }),
-  {
-    method: 'PUT',
-    path: '/items/{id}',
-    ability: 'pos:write',
-    schema: ITEM_UPDATE,
-    handle: (ctx) => ({
-      body: { data: itemView(updateItem(ctx.world, ctx.lang, intId(ctx.params.id), ctx.body)) },
-    }),
-  },
-  get(
-    '/price-lists',
-    'pos:read',
-    (ctx) =>
-      paged(
-        ctx,
-        cashierOf(ctx).priceLists.map((pl) => priceListView(pl, cashierOf(ctx).items)),
-      ),
-    pages,
+  route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, (ctx) => ({
+    body: { data: itemView(updateItem(ctx.world, ctx.lang, intId(ctx.params.id), ctx.body)) },
+  })),
+  get('/price-lists', 'pos:read', pages, (ctx) =>
+    paged(
+      ctx,
+      cashierOf(ctx).priceLists.map((pl) => priceListView(pl, cashierOf(ctx).items)),
+    ),
   ),
-  get('/customers', 'pos:read', listCustomers, { schema: customersQuery }),
-  get('/receipts', 'pos:read', listReceipts, { schema: receiptsQuery }),
+  get('/customers', 'pos:read', { schema: customersQuery }, listCustomers),
+  get('/receipts', 'pos:read', { schema: receiptsQuery }, listReceipts),
   get('/receipts/{id}', 'pos:read', (ctx) => {
     const receipt = cashierOf(ctx).receipts.find((r) => r.id === ctx.params.id);
     if (!receipt) throw new ApiError('not_found');
     return { body: { data: receiptView(receipt) } };
   }),
   get('/sessions/{id}/z-report', 'pos:read', zReport),
-  get('/stock/levels', 'pos:read', listStock, { schema: stockQuery }),
-  {
-    method: 'POST',
-    path: '/orders',
-    ability: 'pos:orders',
-    schema: ORDER_WRITE,
-    handle: (ctx) => {
-      const result = createOrder(ctx.world, ctx.lang, ctx.client, ctx.body);
-      return {
-        status: result.status,
-        body: { data: orderView(result.order), ...(result.duplicate ? { duplicate: true } : {}) },
-      };
-    },
-  },
+  get('/stock/levels', 'pos:read', { schema: stockQuery }, listStock),
+  route('POST', '/orders', 'pos:orders', { schema: ORDER_WRITE }, (ctx) => {
+    const result = createOrder(ctx.world, ctx.lang, ctx.client, ctx.body);
+    return {
+      status: result.status,
+      body: { data: orderView(result.order), ...(result.duplicate ? { duplicate: true } : {}) },
+    };
+  }),
   get('/orders/{id}', 'pos:orders', (ctx) => ({
     body: { data: orderView(findOrder(ctx.world, ctx.params.id ?? '')) },
   })),
-  {
-    method: 'POST',
-    path: '/orders/{id}/cancel',
-    ability: 'pos:orders',
-    handle: (ctx) => ({ body: { data: orderView(cancelOrder(ctx.world, ctx.params.id ?? '')) } }),
-  },
+  route('POST', '/orders/{id}/cancel', 'pos:orders', (ctx) => ({
+    body: { data: orderView(cancelOrder(ctx.world, ctx.params.id ?? '')) },
+  })),
   ...webhookRoutes('cashier', 'pos:webhooks'),
 ];

@@ -19,7 +19,7 @@ import {
 import { ApiError } from './errors';
 import { CLINIC_EVENTS, sampleFor } from './events';
 import { parseDateOrDateTime, startOfLocalDate } from './ids';
-import { get, type PartnerRoute, type RouteContext } from './routing';
+import { get, route, type PartnerRoute, type RouteContext } from './routing';
 import { PAGING, PER_PAGE_DEFAULT, PER_PAGE_MAX, S, body, pageOf, query } from './validate';
 import { API_VERSION, MAX_ATTEMPTS, RETRY_CAP_MS, RETRY_FIRST_MS, SWITCH_OFF_AFTER } from './webhooks';
 import { webhookRoutes } from './webhook-routes';
@@ -194,32 +194,25 @@ const planned = { plannable: true };
 export const clinicRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
   get('/meta', null, meta),
-  get('/patients', 'patients:read', listPatients, { ...planned, schema: patientsQuery }),
-  get('/patients/{id}', 'patients:read', getPatient, planned),
-  get('/appointments', 'appointments:read', listAppointments, { ...planned, schema: appointmentsQuery }),
-  {
-    method: 'POST',
-    path: '/appointments',
-    ability: 'appointments:write',
-    handle: book,
-    ...planned,
-    schema: body(BOOKING, BOOKING_REQUIRED),
-  },
-  get(
-    '/appointments/{id}',
-    'appointments:read',
-    (ctx) => ({
-      body: { data: appointmentView(findAppointment(ctx.world, ctx.params.id ?? '')) },
-    }),
-    planned,
+  get('/patients', 'patients:read', { ...planned, schema: patientsQuery }, listPatients),
+  get('/patients/{id}', 'patients:read', planned, getPatient),
+  get('/appointments', 'appointments:read', { ...planned, schema: appointmentsQuery }, listAppointments),
+  route(
+    'POST',
+    '/appointments',
+    'appointments:write',
+    { ...planned, schema: body(BOOKING, BOOKING_REQUIRED) },
+    book,
   ),
-  {
-    method: 'POST',
-    path: '/appointments/{id}/cancel',
-    ability: 'appointments:write',
-    ...planned,
-    schema: CANCELLING,
-    handle: (ctx) => ({
+  get('/appointments/{id}', 'appointments:read', planned, (ctx) => ({
+    body: { data: appointmentView(findAppointment(ctx.world, ctx.params.id ?? '')) },
+  })),
+  route(
+    'POST',
+    '/appointments/{id}/cancel',
+    'appointments:write',
+    { ...planned, schema: CANCELLING },
+    (ctx) => ({
       body: {
         data: appointmentView(
           cancelAppointment(
@@ -230,16 +223,11 @@ export const clinicRoutes: PartnerRoute[] = [
         ),
       },
     }),
-  },
-  get('/invoices', 'invoices:read', listInvoices, { ...planned, schema: invoicesQuery }),
-  get(
-    '/invoices/{id}',
-    'invoices:read',
-    (ctx) => ({
-      body: { data: invoiceView(findInvoice(ctx.world, ctx.params.id ?? ''), 'api') },
-    }),
-    planned,
   ),
+  get('/invoices', 'invoices:read', { ...planned, schema: invoicesQuery }, listInvoices),
+  get('/invoices/{id}', 'invoices:read', planned, (ctx) => ({
+    body: { data: invoiceView(findInvoice(ctx.world, ctx.params.id ?? ''), 'api') },
+  })),
   ...webhookRoutes('clinic', 'webhooks', recent),
 ];
 

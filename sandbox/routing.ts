@@ -52,13 +52,21 @@ export interface PartnerRoute {
   handle: (ctx: RouteContext) => Answer | Promise<Answer>;
 }
 
-/** A GET route. */
-export const get = (
+type RouteRest = [PartnerRoute['handle']] | [Partial<PartnerRoute>, PartnerRoute['handle']];
+
+/** A partner route: method, path, ability, then what else it declares (schema, planned, owner only) and its handler. */
+export const route = (
+  method: Method,
   path: string,
   ability: string | null,
-  handle: PartnerRoute['handle'],
-  extra: Partial<PartnerRoute> = {},
-): PartnerRoute => ({ method: 'GET', path, ability, handle, ...extra });
+  ...rest: RouteRest
+): PartnerRoute => {
+  const [extra, handle] = rest.length === 1 ? [{}, rest[0]] : rest;
+  return { method, path, ability, handle, ...extra };
+};
+
+export const get = (path: string, ability: string | null, ...rest: RouteRest) =>
+  route('GET', path, ability, ...rest);
 
 export const plannedKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
