@@ -3,7 +3,7 @@
  * endpoints) and what in life happens at the front desk or in the back office (sandbox-only endpoints).
  */
 import { ApiError, Checker, type Lang, invalidTransition } from './errors';
-import { isoLocal, parseDateTime } from './ids';
+import { isoLocal, omit, parseDateTime } from './ids';
 import type {
   Appointment,
   AppointmentStatus,
@@ -54,24 +54,8 @@ export const patientView = (p: Patient) => {
   };
 };
 
-export const appointmentView = (a: Appointment) => ({
-  id: a.id,
-  patient_id: a.patient_id,
-  branch_id: a.branch_id,
-  practitioner_id: a.practitioner_id,
-  appointment_type_id: a.appointment_type_id,
-  room_id: a.room_id,
-  status: a.status,
-  starts_at: a.starts_at,
-  ends_at: a.ends_at,
-  source: a.source,
-  external_ref: a.external_ref,
-  note: a.note,
-  cancel_reason: a.cancel_reason,
-  cancelled_at: a.cancelled_at,
-  created_at: a.created_at,
-  updated_at: a.updated_at,
-});
+/** The stored appointment without what the sandbox keeps beside it (its client, its last changes). */
+export const appointmentView = (a: Appointment) => omit(a, 'client_id', 'last_changes', 'last_changed_at');
 
 /**
  * `api`: the invoice as the interface answers it (billing facts only). `event`: as deliveries, the recent list

@@ -11,7 +11,7 @@
 import { signDelivery } from './signature';
 import { ApiError, Checker, refuse, type Lang } from './errors';
 import { catalogueOf, subscribableEvents } from './events';
-import { isoLocal } from './ids';
+import { isoLocal, omit } from './ids';
 import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
 import { checkTargetUrl } from './urls';
@@ -42,19 +42,8 @@ export const subscriptionView = (s: Subscription) => ({
 });
 
 /** The delivery record of the clinic spec (§2). */
-export const deliveryView = (d: Delivery) => ({
-  id: d.id,
-  subscription_id: d.subscription_id,
-  event: d.event,
-  event_id: d.event_id,
-  status: d.status,
-  attempts: d.attempts,
-  last_http: d.last_http,
-  last_error_code: d.last_error_code,
-  duration_ms: d.duration_ms,
-  delivered_at: d.delivered_at,
-  payload_redacted: d.payload_redacted,
-});
+export const deliveryView = (d: Delivery) =>
+  omit(d, 'api', 'tenantId', 'created_at', 'next_attempt_at', 'body', 'subjects', 'log');
 
 export interface EmitInput {
   api: Api;
