@@ -16,7 +16,7 @@ import type {
   TillSession,
 } from './types';
 import SEED from '../data/seed.json';
-import { buildReceipt, cashTaken, computeInvoice, newSession, returnLine, saleLine } from './money';
+import { addPayment, buildReceipt, cashTaken, newInvoice, newSession, returnLine, saleLine } from './money';
 import { DAY, MIN, treatment } from './seed';
 
 export interface HistoryCounts {
@@ -252,41 +252,29 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
     next.set(prefix, n + 1);
     const lines = [TREATMENTS[random.int(TREATMENTS.length)]!];
     if (random.int(3) === 0) lines.push(TREATMENTS[5]!);
-    const totals = computeInvoice(lines, random.int(5) === 0 ? 5000 : 0);
+    const discount = random.int(5) === 0 ? 5000 : 0;
     const roll = random.int(10);
-    const status: Invoice['status'] = roll < 8 ? 'paid' : roll === 8 ? 'partially_paid' : 'issued';
-    const paid =
-      status === 'paid'
-        ? totals.total_halalas
-        : status === 'partially_paid'
-          ? Math.floor(totals.total_halalas / 2)
-          : 0;
     const card = random.int(3) !== 0;
-    made.push({
-      id: random.ulid(p.issued),
-      number: `${prefix}-${String(n).padStart(6, '0')}`,
-      kind: 'simplified',
-      status,
+    const inv = newInvoice(clinic, random, p.issued, {
       patient_id: p.patient.id,
       branch_id: p.patient.branch_id,
       buyer_kind: p.patient.nationality === 'SA' ? 'citizen' : 'resident',
-      currency: 'SAR',
-      issued_at: isoLocal(p.issued),
-      ...totals,
-      paid_halalas: paid,
-      due_halalas: totals.total_halalas - paid,
-      payments: paid
-        ? [
-            {
-              method: card ? 'card' : 'cash',
-              scheme: card ? random.pick(['mada', 'visa', 'mastercard']) : null,
-              last4: card ? String(1000 + random.int(9000)) : null,
-              amount_halalas: paid,
-            },
-          ]
-        : [],
-      paid_at: status === 'paid' ? isoLocal(p.issued + 6 * MIN) : null,
+      lines,
+      discount,
+      number: `${prefix}-${String(n).padStart(6, '0')}`,
     });
+    // Eight in ten paid, one half paid, one not yet.
+    const paid = roll < 8 ? inv.total_halalas : roll === 8 ? Math.floor(inv.total_halalas / 2) : 0;
+    if (paid) {
+      const payment = {
+        method: card ? 'card' : 'cash',
+        scheme: card ? random.pick(['mada', 'visa', 'mastercard']) : null,
+        last4: card ? String(1000 + random.int(9000)) : null,
+        amount_halalas: paid,
+      };
+      addPayment(inv, payment, p.issued + 6 * MIN);
+    }
+    made.push(inv);
   }
   clinic.invoices.unshift(...made);
 };

@@ -6,7 +6,9 @@ import { dateLocal, isoLocal, type Random } from '../ids';
 import type {
   CashierData,
   ClinicData,
+  Invoice,
   InvoiceLine,
+  InvoicePayment,
   Item,
   Receipt,
   ReceiptLine,
@@ -71,6 +73,50 @@ export const nextInvoiceNumber = (clinic: ClinicData, branchId: number, ms: numb
   clinic.counters.invoiceNo[branchId] = n;
   return `INV-${branch?.code ?? 'CLN'}-${dateLocal(ms).slice(0, 4)}-${String(n).padStart(6, '0')}`;
 };
+
+/** An invoice issued at `at` with its totals, nothing paid yet (numbered next in its branch unless given one). */
+export const newInvoice = (
+  clinic: ClinicData,
+  random: Random,
+  at: number,
+  input: Pick<Invoice, 'patient_id' | 'branch_id' | 'buyer_kind'> & {
+    lines: LineInput[];
+    discount: number;
+    kind?: Invoice['kind'];
+    number?: string;
+  },
+): Invoice => {
+  const totals = computeInvoice(input.lines, input.discount);
+  return {
+    id: random.ulid(at),
+    number: input.number ?? nextInvoiceNumber(clinic, input.branch_id, at),
+    kind: input.kind ?? 'simplified',
+    status: 'issued',
+    patient_id: input.patient_id,
+    branch_id: input.branch_id,
+    buyer_kind: input.buyer_kind,
+    currency: 'SAR',
+    issued_at: isoLocal(at),
+    ...totals,
+    paid_halalas: 0,
+    due_halalas: totals.total_halalas,
+    payments: [],
+    paid_at: null,
+  };
+};
+
+/** A payment against an invoice: paid and due move; paid in full, the invoice is paid at `at`. */
+export const addPayment = (inv: Invoice, payment: InvoicePayment, at: number): void => {
+  inv.payments.push(payment);
+  inv.paid_halalas += payment.amount_halalas;
+  inv.due_halalas = inv.total_halalas - inv.paid_halalas;
+  inv.status = inv.due_halalas === 0 ? 'paid' : 'partially_paid';
+  if (inv.status === 'paid') inv.paid_at = isoLocal(at);
+};
+
+/** A claim's reference at the claims exchange, e.g. CX-2026-11-0421337. */
+export const claimsRef = (random: Random, at: number) =>
+  `CX-${dateLocal(at).slice(0, 7)}-${String(random.int(10_000_000)).padStart(7, '0')}`;
 
 export const nextFileNo = (clinic: ClinicData, branchId: number): string => {
   const branch = clinic.branches.find((b) => b.id === branchId);

@@ -2,7 +2,7 @@
  * The clinic group's seed: reference data from data/seed.json, and business placed around the clock's start
  * (appointments today and in the coming days, invoices, claims).
  */
-import { dateLocal, isoLocal, type Random } from '../ids';
+import { isoLocal, type Random } from '../ids';
 import type {
   Appointment,
   AppointmentStatus,
@@ -14,7 +14,7 @@ import type {
   Practitioner,
 } from './types';
 import SEED from '../data/seed.json';
-import { computeInvoice, nextFileNo, nextInvoiceNumber } from './money';
+import { addPayment, claimsRef, newInvoice, nextFileNo } from './money';
 
 import { CLINIC_TENANT, DAY, MIN, past, times, treatment } from './seed';
 
@@ -163,37 +163,17 @@ export const seedClinic = (
   for (const bill of SEED.clinic.invoices) {
     const a = appt(bill.appointment);
     const issued = Math.min(Date.parse(a.ends_at) + 15 * MIN, now - 5 * MIN);
-    const totals = computeInvoice(bill.lines.map(treatment), bill.discount ?? 0);
-    const inv: Invoice = {
-      id: random.ulid(issued),
-      number: nextInvoiceNumber(data, a.branch_id, issued),
-      kind: 'simplified',
-      status: 'issued',
+    const inv = newInvoice(data, random, issued, {
       patient_id: a.patient_id,
       branch_id: a.branch_id,
       buyer_kind: bill.buyer as Invoice['buyer_kind'],
-      currency: 'SAR',
-      issued_at: isoLocal(issued),
-      ...totals,
-      paid_halalas: 0,
-      due_halalas: totals.total_halalas,
-      payments: [],
-      paid_at: null,
-    };
+      lines: bill.lines.map(treatment),
+      discount: bill.discount ?? 0,
+    });
     for (const [method, scheme, amount] of bill.payments as Array<[string, string | null, number | 'due']>) {
+      const last4 = method === 'card' ? String(1000 + random.int(9000)) : null;
       const paid = amount === 'due' ? inv.due_halalas : amount;
-      inv.payments.push({
-        method,
-        scheme,
-        last4: method === 'card' ? String(1000 + random.int(9000)) : null,
-        amount_halalas: paid,
-      });
-      inv.paid_halalas += paid;
-      inv.due_halalas -= paid;
-    }
-    if (inv.payments.length) {
-      inv.status = inv.due_halalas === 0 ? 'paid' : 'partially_paid';
-      if (inv.status === 'paid') inv.paid_at = isoLocal(issued + 4 * MIN);
+      addPayment(inv, { method, scheme, last4, amount_halalas: paid }, issued + 4 * MIN);
     }
     data.invoices.push(inv);
   }
@@ -220,7 +200,7 @@ export const seedClinic = (
       claimed_halalas: i.total_halalas,
       approved_halalas: approved,
       patient_share_halalas: i.total_halalas - approved,
-      claims_exchange_ref: `CX-${dateLocal(updated).slice(0, 7)}-${String(random.int(10_000_000)).padStart(7, '0')}`,
+      claims_exchange_ref: claimsRef(random, updated),
       updated_at: isoLocal(updated),
     });
   }
