@@ -6,7 +6,6 @@ import { isoLocal, type Random } from '../ids';
 import type {
   ApiClientRecord,
   CashierData,
-  Customer,
   Order,
   OrderLine,
   Receipt,
@@ -20,30 +19,39 @@ import { CASHIER_TENANT, DAY, MIN, past, times } from './seed';
 
 /* Cashier */
 
-export interface CashierRefs {
-  tenantId: number;
-  branchRiyadh: number;
-  branchJeddah: number;
-  /** Arabic coffee: two variants (117 small, 118 large). */
-  item: number;
-  variant: number;
-  variantSku: string;
-  variantBarcode: string;
-  category: number;
-  /** A level at or below its reorder point, and one well above. */
-  lowStock: { branch_id: number; variant_id: number };
-  okStock: { branch_id: number; variant_id: number };
-  openSession: string;
-  closedSession: string;
-  receipt: string;
-  creditNote: string;
-  /** Received from the web shop client, not yet accepted. */
-  orderReceived: string;
-  customerConsented: number;
-  customerNoConsent: number;
-  customerWithdrawn: number;
-  customerErased: number;
-}
+/** Ids of seeded objects that tests and the README point at ('' and 0 for what a sandbox without business data lacks). */
+export type CashierRefs = ReturnType<typeof cashierRefs>;
+
+const cashierRefs = (data: CashierData) => {
+  const session = (status: TillSession['status'], branch: number) =>
+    data.sessions.find((s) => s.status === status && s.branch_id === branch)?.id ?? '';
+  const openJeddah = session('open', 2);
+  const customer = (i: number) => data.customers[i]?.id ?? 0;
+  return {
+    tenantId: CASHIER_TENANT,
+    branchRiyadh: 1,
+    branchJeddah: 2,
+    /** Arabic coffee: two variants (117 small, 118 large). */
+    item: 311,
+    variant: 118,
+    variantSku: 'COF-AR-L',
+    variantBarcode: '6281000001187',
+    category: 4,
+    /** A level at or below its reorder point, and one well above. */
+    lowStock: { branch_id: 1, variant_id: 251 },
+    okStock: { branch_id: 1, variant_id: 118 },
+    openSession: openJeddah,
+    closedSession: session('closed', 1),
+    receipt: data.receipts.find((r) => r.session_id === openJeddah && r.kind !== 'credit_note')?.id ?? '',
+    creditNote: data.receipts.find((r) => r.kind === 'credit_note')?.id ?? '',
+    /** Received from the web shop client, not yet accepted. */
+    orderReceived: data.orders[2]?.id ?? '',
+    customerConsented: customer(0),
+    customerNoConsent: customer(2),
+    customerWithdrawn: customer(3),
+    customerErased: customer(5),
+  };
+};
 
 export const seedCashier = (
   now: number,
@@ -124,28 +132,7 @@ export const seedCashier = (
       data.sessions.push(newSession(random, branch.id, register, t.rel(-5 * 60), null));
     }
   }
-  const refs: CashierRefs = {
-    tenantId: CASHIER_TENANT,
-    branchRiyadh: 1,
-    branchJeddah: 2,
-    item: 311,
-    variant: 118,
-    variantSku: 'COF-AR-L',
-    variantBarcode: '6281000001187',
-    category: 4,
-    lowStock: { branch_id: 1, variant_id: 251 },
-    okStock: { branch_id: 1, variant_id: 118 },
-    openSession: (data.sessions.find((s) => s.status === 'open' && s.branch_id === 2) as TillSession).id,
-    closedSession: '',
-    receipt: '',
-    creditNote: '',
-    orderReceived: '',
-    customerConsented: 0,
-    customerNoConsent: 0,
-    customerWithdrawn: 0,
-    customerErased: 0,
-  };
-  if (!full) return { data, refs };
+  if (!full) return { data, refs: cashierRefs(data) };
 
   const sale = (variantId: number, qty: number) => saleLine(data, variantId, qty);
   const baskets = SEED.cashier.baskets as Array<Array<[number, number]>>;
@@ -208,11 +195,6 @@ export const seedCashier = (
     s.counted_cash_halalas =
       s.opening_float_halalas + cashTaken(data.receipts, s) - (s.register_id === 1 ? 250 : 0);
   }
-  refs.closedSession = (
-    data.sessions.find((s) => s.status === 'closed' && s.branch_id === 1) as TillSession
-  ).id;
-  refs.receipt = firstJeddah.id;
-  refs.creditNote = note.id;
 
   for (const [i, customer] of SEED.cashier.customers.entries()) {
     const created = now - (120 - i * 17) * DAY;
@@ -226,11 +208,6 @@ export const seedCashier = (
     });
   }
   data.counters.customer = Math.max(...data.customers.map((c) => c.id));
-  const cust = (i: number) => (data.customers[i] as Customer).id;
-  refs.customerConsented = cust(0);
-  refs.customerNoConsent = cust(2);
-  refs.customerWithdrawn = cust(3);
-  refs.customerErased = cust(5);
 
   const shop = clients.find((c) => c.key === 'cashierNoWebhooks') as ApiClientRecord;
   for (const o of SEED.cashier.orders) {
@@ -278,6 +255,5 @@ export const seedCashier = (
       updated_at: isoLocal(created + 4 * MIN),
     });
   }
-  refs.orderReceived = (data.orders[2] as Order).id;
-  return { data, refs };
+  return { data, refs: cashierRefs(data) };
 };

@@ -20,27 +20,33 @@ import { CLINIC_TENANT, DAY, MIN, past, times, treatment } from './seed';
 
 /* Clinic */
 
-export interface ClinicRefs {
-  tenantId: number;
-  branchRiyadh: number;
-  branchJeddah: number;
-  practitioner: string;
-  appointmentType: number;
-  /** The patient most examples use (consented contact fields, insured). */
-  patient: string;
-  patientWithoutConsent: string;
-  erasedPatient: string;
-  appointmentBooked: string;
-  appointmentConfirmed: string;
-  appointmentArrived: string;
-  appointmentInProgress: string;
-  appointmentCompleted: string;
-  appointmentCancelled: string;
-  invoiceIssued: string;
-  invoicePartiallyPaid: string;
-  invoicePaid: string;
-  claimPending: string;
-}
+/** Ids of seeded objects that tests and the README point at ('' for what a sandbox without business data lacks). */
+export type ClinicRefs = ReturnType<typeof clinicRefs>;
+
+const clinicRefs = (data: ClinicData) => {
+  const id = (list: Array<{ id: string }>, i: number) => list[i]?.id ?? '';
+  return {
+    tenantId: CLINIC_TENANT,
+    branchRiyadh: 1,
+    branchJeddah: 2,
+    practitioner: id(data.practitioners, 0),
+    appointmentType: 4,
+    /** The patient most examples use (consented contact fields, insured). */
+    patient: id(data.patients, 0),
+    patientWithoutConsent: id(data.patients, 7),
+    erasedPatient: id(data.patients, 12),
+    appointmentBooked: id(data.appointments, 12),
+    appointmentConfirmed: id(data.appointments, 11),
+    appointmentArrived: id(data.appointments, 10),
+    appointmentInProgress: id(data.appointments, 9),
+    appointmentCompleted: id(data.appointments, 0),
+    appointmentCancelled: id(data.appointments, 5),
+    invoiceIssued: id(data.invoices, 2),
+    invoicePartiallyPaid: id(data.invoices, 1),
+    invoicePaid: id(data.invoices, 0),
+    claimPending: id(data.claims, 1),
+  };
+};
 
 export const seedClinic = (
   now: number,
@@ -61,27 +67,7 @@ export const seedClinic = (
     claims: [],
     counters: { fileNo: { 1: 4500, 2: 1870 }, invoiceNo: { 1: 18330, 2: 7410 } },
   };
-  const refs: ClinicRefs = {
-    tenantId: CLINIC_TENANT,
-    branchRiyadh: 1,
-    branchJeddah: 2,
-    practitioner: (data.practitioners[0] as Practitioner).id,
-    appointmentType: 4,
-    patient: '',
-    patientWithoutConsent: '',
-    erasedPatient: '',
-    appointmentBooked: '',
-    appointmentConfirmed: '',
-    appointmentArrived: '',
-    appointmentInProgress: '',
-    appointmentCompleted: '',
-    appointmentCancelled: '',
-    invoiceIssued: '',
-    invoicePartiallyPaid: '',
-    invoicePaid: '',
-    claimPending: '',
-  };
-  if (!full) return { data, refs };
+  if (!full) return { data, refs: clinicRefs(data) };
 
   for (const [i, p] of SEED.clinic.patients.entries()) {
     const created = past(`${p.created}+03:00`);
@@ -100,10 +86,6 @@ export const seedClinic = (
   erased.erased_at = isoLocal(now - 20 * DAY);
   erased.updated_at = erased.erased_at;
   erased.contact_consent = false;
-  const pid = (i: number) => (data.patients[i] as Patient).id;
-  refs.patient = pid(0);
-  refs.patientWithoutConsent = pid(7);
-  refs.erasedPatient = erased.id;
 
   const t = times(now);
   const previous: Partial<Record<AppointmentStatus, AppointmentStatus>> = {
@@ -153,12 +135,6 @@ export const seedClinic = (
     });
   }
   const appt = (i: number) => data.appointments[i] as Appointment;
-  refs.appointmentCompleted = appt(0).id;
-  refs.appointmentCancelled = appt(5).id;
-  refs.appointmentInProgress = appt(9).id;
-  refs.appointmentArrived = appt(10).id;
-  refs.appointmentConfirmed = appt(11).id;
-  refs.appointmentBooked = appt(12).id;
 
   for (const bill of SEED.clinic.invoices) {
     const a = appt(bill.appointment);
@@ -181,9 +157,6 @@ export const seedClinic = (
     if (bill.void) (data.invoices[i] as Invoice).status = 'void';
   }
   const inv = (i: number) => data.invoices[i] as Invoice;
-  refs.invoicePaid = inv(0).id;
-  refs.invoicePartiallyPaid = inv(1).id;
-  refs.invoiceIssued = inv(2).id;
 
   for (const c of SEED.clinic.claims) {
     const i = inv(c.invoice);
@@ -204,6 +177,5 @@ export const seedClinic = (
       updated_at: isoLocal(updated),
     });
   }
-  refs.claimPending = (data.claims[1] as Claim).id;
-  return { data, refs };
+  return { data, refs: clinicRefs(data) };
 };
