@@ -17,7 +17,7 @@ import {
 } from './cashier-views';
 import { ApiError, refuse } from './errors';
 import { parseDateOrDateTime } from './ids';
-import { get, route, type PartnerRoute, type RouteContext } from './routing';
+import { get, idParam, route, type PartnerRoute, type RouteContext } from './routing';
 import { PAGING, PER_PAGE, S, pageOf, query } from './validate';
 import { webhookRoutes } from './webhook-routes';
 
@@ -27,11 +27,6 @@ const cashierOf = (ctx: RouteContext) => ctx.world.store.cashier;
 
 const paged = <T>(ctx: RouteContext, rows: readonly T[]) => ({ body: pageOf(rows, ctx.query) });
 const since = (v: string | undefined) => (v === undefined ? undefined : parseDateOrDateTime(v));
-
-const intId = (raw: string | undefined): number => {
-  if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');
-  return Number(raw);
-};
 
 const ping = (ctx: RouteContext) => ({
   body: {
@@ -145,12 +140,12 @@ export const cashierRoutes: PartnerRoute[] = [
     body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) },
   })),
   get('/items/{id}', 'pos:read', (ctx) => {
-    const item = cashierOf(ctx).items.find((i) => i.id === intId(ctx.params.id));
+    const item = cashierOf(ctx).items.find((i) => i.id === idParam(ctx.params.id));
     if (!item) throw new ApiError('not_found');
     return { body: { data: itemView(item) } };
   }),
   route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, (ctx) => ({
-    body: { data: itemView(updateItem(ctx.world, ctx.lang, intId(ctx.params.id), ctx.body)) },
+    body: { data: itemView(updateItem(ctx.world, ctx.lang, idParam(ctx.params.id), ctx.body)) },
   })),
   get('/price-lists', 'pos:read', pages, (ctx) =>
     paged(

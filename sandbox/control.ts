@@ -53,6 +53,7 @@ import { ApiError, Checker, codeTable, languageOf, type Lang, refuse } from './e
 import { makeFault } from './faults';
 import {
   checked,
+  idParam,
   sendError,
   sendJson,
   validation,
@@ -114,11 +115,6 @@ export interface ControlHooks {
 }
 
 const withEvents = (data: unknown, events: Emitted[]): Answer => ({ body: { data, events } });
-
-const int = (raw: string | undefined): number => {
-  if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');
-  return Number(raw);
-};
 
 const routes = (hooks: ControlHooks): ControlRoute[] => [
   route('GET', '', ({ world }) => ({
@@ -258,13 +254,13 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
     return { body: { data: list } };
   }),
   route('GET', '/deliveries/{id}', ({ world, params }) => ({
-    body: { data: deliveryDetail(world, int(params.id)) },
+    body: { data: deliveryDetail(world, idParam(params.id)) },
   })),
   route('POST', '/deliveries/{id}/resend', async ({ world, params }) => ({
-    body: { data: deliveryView(await world.webhooks.resend(int(params.id))) },
+    body: { data: deliveryView(await world.webhooks.resend(idParam(params.id))) },
   })),
   route('POST', '/deliveries/{id}/redact', ({ world, params }) => ({
-    body: { data: deliveryView(world.webhooks.redact(int(params.id))) },
+    body: { data: deliveryView(world.webhooks.redact(idParam(params.id))) },
   })),
   route('POST', '/faults', FAULT_WRITE, ({ world, lang, body }) => {
     const b = body as BodyOf<typeof FAULT_WRITE>;
@@ -413,7 +409,7 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
     return { status: 201, ...withEvents(customerView(customer), events) };
   }),
   route('POST', '/cashier/customers/{id}/consent', CONSENT_WRITE, ({ world, lang, params, body }) => {
-    const { customer } = recordConsent(world, lang, int(params.id), body);
+    const { customer } = recordConsent(world, lang, idParam(params.id), body);
     return { body: { data: customerView(customer) } };
   }),
 ];
