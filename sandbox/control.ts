@@ -63,7 +63,7 @@ import {
 } from './routing';
 import type { ApiClientRecord } from './store';
 import { S, body as schemaBody, type BodyOf } from './validate';
-import { clientView, clockView, configView, deliveryDetail, openapi } from './control-views';
+import { clientView, clockView, configView, deliveryDetail, openapi, patchConfig } from './control-views';
 import { deliveryView, subscriptionView, type Emitted } from './webhooks';
 import { FAULT_KINDS, type World } from './world';
 
@@ -188,14 +188,8 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
       time_scale: S.nonNegative,
     }),
     ({ world, body }) => {
-      const b = body as Record<string, number | undefined> & { allow_loopback_receivers?: boolean };
-      const c = world.config;
-      c.rateLimitPerMinute = b.rate_limit_per_minute ?? c.rateLimitPerMinute;
-      c.anonymousRateLimitPerMinute = b.anonymous_rate_limit_per_minute ?? c.anonymousRateLimitPerMinute;
-      c.holdBackMs = b.hold_back_ms ?? c.holdBackMs;
-      c.webhookLimit = b.webhook_limit ?? c.webhookLimit;
-      c.allowLoopbackReceivers = b.allow_loopback_receivers ?? c.allowLoopbackReceivers;
-      c.deliveryTimeoutMs = b.delivery_timeout_ms ?? c.deliveryTimeoutMs;
+      const b = body as Record<string, unknown> & { time_scale?: number };
+      patchConfig(world, b);
       if (b.time_scale !== undefined) world.clock.setTimeScale(b.time_scale);
       return { body: { data: configView(world) } };
     },
