@@ -17,9 +17,18 @@ export const FORMATS = {
   ulid: (v: string) => ULID_PATTERN.test(v),
 };
 
-/** Fastify's Ajv: every problem of a request at once, no coercion of bodies (a query is read by `prepare`). */
+/**
+ * Fastify's Ajv: every problem of a request at once, no coercion of bodies (a query is read by `prepare`); a member
+ * may be declared as more than one type (a line's qty: number or text), as the spec allows.
+ */
 export const AJV_OPTIONS = {
-  customOptions: { allErrors: true, verbose: true, coerceTypes: false, formats: FORMATS },
+  customOptions: {
+    allErrors: true,
+    verbose: true,
+    coerceTypes: false,
+    allowUnionTypes: true,
+    formats: FORMATS,
+  },
 };
 
 type Range = { min?: number; max?: number };
