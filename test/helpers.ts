@@ -2,7 +2,8 @@ import nock from 'nock';
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
 import { sign } from '../lib/signature';
-import { definition, type Json, pathOf, replay, replayMismatches } from './fixtures';
+import { definition, type Json, pathOf, recordWith, replay, replayMismatches, UNIT_TOKENS } from './fixtures';
+import { closeSandboxes, forward, recording, writeRecordings } from './support/recorder';
 
 // jest.config.js lists 'ts' before 'js', so `../index` is index.ts (the sources), not the root index.js that
 // loads the last build in dist/.
@@ -12,8 +13,8 @@ export const appTester = createAppTester(App);
 
 export const CLINIC = process.env.CLINIC_BASE_URL!;
 export const CASHIER = process.env.CASHIER_BASE_URL!;
-export const CLINIC_TOKEN = 'clinic_tok_3f9a';
-export const CASHIER_TOKEN = 'pos_tok_81bc';
+export const CLINIC_TOKEN = UNIT_TOKENS.clinic;
+export const CASHIER_TOKEN = UNIT_TOKENS.cashier;
 
 /** Connection with both interfaces, base addresses from the environment (as on Zapier). */
 export const AUTH = { clinic_api_token: CLINIC_TOKEN, cashier_api_token: CASHIER_TOKEN, language: 'en' };
@@ -95,17 +96,27 @@ export const delivery = (opts: {
   };
 };
 
-/** Every file that uses nock: no real network, every scope consumed, core's http patch undone at the end. */
+/**
+ * Every file that uses nock: no real network, every scope consumed, core's http patch undone at the end. With
+ * RECORD=1 the replayed answers are asked of the sandbox and recorded instead (test/support/recorder.ts).
+ */
 export const useNock = () => {
   /** Requests no interceptor answered: the app may swallow the failure (a patient read does), a test must not. */
   const unmatched: string[] = [];
-  const onNoMatch = (req: { method?: string; path?: string; href?: string }) =>
+  const onNoMatch = (req: { method?: string; path?: string; href?: string; hostname?: string }) => {
+    if (recording && req.hostname === '127.0.0.1') return; // the recording's own requests to the sandbox
     unmatched.push(`${req.method ?? '?'} ${req.path ?? req.href ?? '?'}`);
+  };
   beforeAll(() => {
     nock.disableNetConnect();
+    if (recording) {
+      nock.enableNetConnect('127.0.0.1');
+      recordWith(forward);
+    }
     nock.emitter.on('no match', onNoMatch);
   });
-  afterEach(() => {
+  afterEach(async () => {
+    if (recording) await closeSandboxes();
     const pending = nock.pendingMocks();
     const strays = unmatched.splice(0);
     const drifted = replayMismatches.splice(0);
@@ -114,7 +125,11 @@ export const useNock = () => {
     expect(strays).toEqual([]);
     expect(drifted).toEqual([]);
   });
-  afterAll(() => {
+  afterAll(async () => {
+    if (recording) {
+      recordWith(undefined);
+      writeRecordings();
+    }
     nock.emitter.removeListener('no match', onNoMatch);
     nock.enableNetConnect();
     nock.restore();
