@@ -1,5 +1,6 @@
 import App from '../index';
-import { data, ORDER_INPUT, replay, reply } from './fixtures';
+import { data, ORDER_INPUT, replay, reply, sent } from './fixtures';
+import { callSandbox, given } from './support/recorder';
 import {
   appTester,
   AUTH,
@@ -291,6 +292,16 @@ describe('create_order', () => {
     expect(messageOf(error)).toMatch(message);
   });
 });
+
+/** Record mode: the order the scenario needs, made first as the app makes it (the body of Create Order). */
+const orderFirst = async (sb: { cashierBaseUrl: string; tokens: { cashierOwner: string } }) => {
+  await callSandbox(`${sb.cashierBaseUrl}/orders`, {
+    body: sent('create-order'),
+    token: sb.tokens.cashierOwner,
+  });
+};
+given('create-order-repeat', { setup: orderFirst });
+given('cancel-order', { setup: orderFirst });
 
 describe('cancel_order', () => {
   it('posts an empty body and returns the cancelled order', async () => {
