@@ -1,6 +1,7 @@
 import App from '../index';
 import { data, ORDER_INPUT, replay, reply, sent } from './fixtures';
-import { callSandbox, given } from './support/recorder';
+import { call } from './support/call';
+import { given } from './support/recorder';
 import {
   appTester,
   AUTH,
@@ -295,7 +296,7 @@ describe('create_order', () => {
 
 /** Record mode: the order the scenario needs, made first as the app makes it (the body of Create Order). */
 const orderFirst = async (sb: { cashierBaseUrl: string; tokens: { cashierOwner: string } }) => {
-  await callSandbox(`${sb.cashierBaseUrl}/orders`, {
+  await call(`${sb.cashierBaseUrl}/orders`, {
     body: sent('create-order'),
     token: sb.tokens.cashierOwner,
   });

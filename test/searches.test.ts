@@ -4,7 +4,8 @@ import App from '../index';
 import { halalasToSar } from '../lib/money';
 import { SEARCH } from '../lib/keys';
 import { body, data, replay, reply, type Json } from './fixtures';
-import { callSandbox, given } from './support/recorder';
+import { call } from './support/call';
+import { given } from './support/recorder';
 import {
   appTester,
   AUTH,
@@ -129,10 +130,10 @@ given('find-z-report-insufficient-ability', {
   // A cashier token of its own that may read orders only.
   setup: async (sb) => ({
     cashier: (
-      await callSandbox(`${sb.controlUrl}/tokens`, {
+      await call(`${sb.controlUrl}/tokens`, {
         body: { interface: 'cashier', abilities: ['pos:orders'], name: 'Orders only' },
       })
-    ).data.token as string,
+    ).body.data.token as string,
   }),
 });
 

@@ -46,16 +46,8 @@ const VOLATILE_HEADER = /^(date|connection|keep-alive|content-length|transfer-en
 
 const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** An exchange with the sandbox, at the sandbox's addresses. */
-export interface RawExchange {
-  scope: string;
-  method: string;
-  path: string;
-  body?: Json;
-  status: number;
-  response?: Json;
-  rawHeaders?: Record<string, string>;
-}
+/** An exchange with the sandbox, at the sandbox's addresses (a definition before its rewrite). */
+export type RawExchange = Omit<Definition, 'note'>;
 
 /** A recorded exchange as the unit suites see it, or undefined when it is not a partner interface's. */
 export const toDefinition = (raw: RawExchange, sb: Sandbox, standIn?: string): Definition | undefined => {
@@ -127,25 +119,6 @@ export const writeJsonFiles = (files: Array<[string, unknown]>) => {
       stdio: 'inherit',
     },
   );
-};
-
-/** A request to the sandbox with a token of its own (for `given` steps: what the test itself does not ask). */
-export const callSandbox = async (
-  url: string,
-  o: { method?: string; body?: unknown; token?: string; lang?: string } = {},
-): Promise<Json> => {
-  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': o.lang ?? 'en' };
-  if (o.token) headers.authorization = `Bearer ${o.token}`;
-  if (o.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, {
-    method: o.method ?? (o.body === undefined ? 'GET' : 'POST'),
-    headers,
-    body: o.body === undefined ? undefined : JSON.stringify(o.body),
-  });
-  const text = await res.text();
-  const answer = text ? (JSON.parse(text) as Json) : undefined;
-  if (!res.ok) throw new Error(`given: ${url} answered ${res.status} ${text.slice(0, 300)}`);
-  return answer;
 };
 
 /** What a scenario needs of the sandbox before the test's requests reach it (record mode only). */
