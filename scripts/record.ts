@@ -15,10 +15,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import nock from 'nock';
-import { SETTINGS } from '../lib/config';
-import { sign } from '../lib/signature';
 import { startSandbox, type Sandbox, type SandboxOptions, type TokenName } from '../sandbox';
 import {
+  CONSENTING_CUSTOMER,
   DELIVERIES_DIR,
   HOOK_TARGET_URL,
   RECORDED_DIR,
@@ -228,66 +227,7 @@ const dropdown =
   (c: Ctx) =>
     c.op('triggers', key, 'perform', { authData: c.auth(), meta: { page } });
 
-const clinicEvents = (c: Ctx) => c.events.filter((e) => e.api === 'clinic');
-/** The distinct reads of GET /webhooks/events/{event}/recent the clinic triggers' samples make: [event, limit]. */
-const recentReads = (c: Ctx): Array<[string, number]> => {
-  const reads = clinicEvents(c)
-    .filter((def) => def.sample.kind === 'recent')
-    .map((def) => `${def.event} ${def.when ? SETTINGS.recentLimitForStatus : SETTINGS.recentLimit}`);
-  return [...new Set(reads)].map((r) => {
-    const [event = '', limit] = r.split(' ');
-    return [event, Number(limit)];
-  });
-};
-const readRecent = async (c: Ctx) => {
-  for (const [event, limit] of recentReads(c)) {
-    await c.client('clinic', (cl) => cl.raw('GET', `/webhooks/events/${event}/recent`, { query: { limit } }));
-  }
-};
 const performList = (c: Ctx, key: string) => c.op('triggers', key, 'performList', { authData: c.auth() });
-
-/** The customer of the recorded customer.created delivery: marketing consent for SMS and email, not WhatsApp. */
-const REEM = {
-  name: 'ريم الحربي',
-  phone: '+966551234987',
-  email: 'reem.h@example.com',
-  marketing_consent: true,
-  consent_channels: ['sms', 'email'],
-};
-
-/**
- * New Customer with a Consent Channel: the customer is added (unrecorded), then its customer.created delivery,
- * signed here, goes through the trigger's perform; its one consent check is what is recorded.
- */
-const consentCheck = (channel: string) => async (c: Ctx) => {
-  const added = await c.unrecorded(() => c.control('/cashier/customers', REEM));
-  const event = (added.events as Array<{ event_id: string; occurred_at: string }>)[0]!;
-  const { id, marketing_consent, name, phone, email, vat_number } = added.data;
-  const rawBody = JSON.stringify({
-    id: event.event_id,
-    event: 'customer.created',
-    tenant_id: 2001,
-    occurred_at: event.occurred_at,
-    api_version: 'v1',
-    data: { id, marketing_consent, name, phone, email, vat_number },
-  });
-  const secret = 'whsec_record_consent';
-  const path = new URL(HOOK_TARGET_URL).pathname;
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const items = await c.op('triggers', 'customer_created', 'perform', {
-    authData: c.auth(),
-    inputData: { consent_channel: channel },
-    subscribeData: { id: 1, secret, target_path: path, event: 'customer.created', api: 'cashier' },
-    rawRequest: {
-      content: rawBody,
-      headers: {
-        'Http-X-Partner-Timestamp': timestamp,
-        'Http-X-Partner-Signature': sign(secret, { timestamp, path, rawBody }),
-      },
-    },
-  });
-  if (!Array.isArray(items)) throw new Error(`customer_created perform answered ${JSON.stringify(items)}`);
-};
 
 const SCENARIOS: Scenario[] = [
   /* The connection. */
@@ -297,47 +237,13 @@ const SCENARIOS: Scenario[] = [
     run: (c) => c.testAuth(c.auth()),
   },
   {
-    name: 'ping-token-invalid',
-    expect: ['401 token_invalid', '401 token_invalid'],
-    run: async (c) => {
-      await c.fails(c.testAuth(c.auth({ clinic: 'clinicRevokedToken', cashier: null })));
-      await c.fails(c.testAuth(c.auth({ clinic: null, cashier: 'cashierRevokedToken' })));
-    },
-  },
-  {
     // The sandbox's own rate limits, not the recording's raised ones, since /meta reports them.
     name: 'clinic-meta',
     expect: ['200 object'],
     sandbox: { rateLimitPerMinute: 120, anonymousRateLimitPerMinute: 30 },
     run: (c) => c.client('clinic', (cl) => cl.get('/meta')),
   },
-
   /* REST hooks: subscribe, unsubscribe, rotate, samples. */
-  {
-    name: 'webhook-subscribe',
-    expect: (c) => repeat(c.events.length, 201),
-    run: async (c) => {
-      for (const def of c.events) {
-        await c.op('triggers', def.key, 'performSubscribe', {
-          authData: c.auth(),
-          targetUrl: HOOK_TARGET_URL,
-          inputData: {},
-        });
-      }
-    },
-  },
-  {
-    name: 'webhook-unsubscribe',
-    expect: [204, '404 not_found', 204, '404 not_found'],
-    run: async (c) => {
-      for (const key of ['appointment_created', 'receipt_issued']) {
-        const bundle = { authData: c.auth(), targetUrl: HOOK_TARGET_URL, inputData: {} };
-        const subscribeData = await c.unrecorded(() => c.op('triggers', key, 'performSubscribe', bundle));
-        await c.op('triggers', key, 'performUnsubscribe', { ...bundle, subscribeData });
-        await c.op('triggers', key, 'performUnsubscribe', { ...bundle, subscribeData });
-      }
-    },
-  },
   {
     name: 'webhook-rotate',
     expect: [200],
@@ -350,59 +256,11 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
-    // The samples' reads of the recent events, one per distinct request the triggers make (a status trigger asks
-    // more of them), as the app's sample code sends it.
-    name: 'recent-events',
-    expect: (c) => repeat(recentReads(c).length, '200 rows'),
-    run: (c) => readRecent(c),
-  },
-  {
-    name: 'recent-events-empty',
-    expect: (c) => repeat(recentReads(c).length, '200 empty'),
-    sandbox: { seed: false },
-    run: (c) => readRecent(c),
-  },
-  {
     name: 'webhook-catalogue',
     expect: ['200 rows', '200 rows'],
     run: async (c) => {
       await performList(c, 'receipt_issued');
       await c.client('clinic', (cl) => cl.raw('GET', '/webhooks/events'));
-    },
-  },
-  { name: 'stock-low-list', expect: ['200 rows'], run: (c) => performList(c, 'stock_low') },
-  { name: 'customers-list', expect: ['200 rows'], run: (c) => performList(c, 'customer_created') },
-  {
-    name: 'customers-list-consent-email',
-    expect: ['200 rows'],
-    run: (c) =>
-      c.op('triggers', 'customer_created', 'performList', {
-        authData: c.auth(),
-        inputData: { consent_channel: 'email' },
-      }),
-  },
-  { name: 'customer-consent-email', expect: ['200 rows'], run: consentCheck('email') },
-  { name: 'customer-consent-whatsapp', expect: ['200 empty'], run: consentCheck('whatsapp') },
-  {
-    name: 'lists-empty',
-    expect: ['200 empty', '200 empty'],
-    sandbox: { seed: false },
-    run: async (c) => {
-      // Without business data no customer exists; the reference stock still has low levels: restock them.
-      await c.unrecorded(async () => {
-        const low = await c.fetch(`${c.sb.cashierBaseUrl}/stock/levels?low_only=true`, {
-          token: c.sb.tokens.cashierOwner,
-        });
-        for (const level of low.data as Array<{ branch_id: number; variant_id: number }>) {
-          await c.control('/cashier/stock', {
-            branch_id: level.branch_id,
-            variant_id: level.variant_id,
-            qty: 50,
-          });
-        }
-      });
-      await performList(c, 'stock_low');
-      await performList(c, 'customer_created');
     },
   },
 
@@ -984,7 +842,7 @@ const recordDeliveries = async (c: Ctx): Promise<Array<[string, unknown]>> => {
     'stock.low',
   );
   await cause(`/cashier/orders/${cashier.orderReceived}/accept`, {}, 'order.status_changed');
-  await cause('/cashier/customers', REEM, 'customer.created');
+  await cause('/cashier/customers', CONSENTING_CUSTOMER, 'customer.created');
   // Last: erasing removes the bodies of earlier deliveries about the patient.
   await cause(`/clinic/patients/${clinic.patientWithoutConsent}/erase`, {}, 'patient.erased');
 

@@ -4,6 +4,7 @@ import { errors } from 'zapier-platform-core';
 import { connectionLabel, testAuth } from '../authentication';
 import { connectionLabelProblem } from '../scripts/checks/rules';
 import { body, data, replay, reply } from './fixtures';
+import { given } from './support/recorder';
 import {
   App,
   appTester,
@@ -20,6 +21,9 @@ import {
 /* Connection test and label (CONTRACT §1). */
 
 // The sandbox's ping answers (recorded), and the account names they carry.
+// Record mode: the refused pings are asked with revoked tokens.
+given('ping-token-invalid', { tokens: { clinic: 'clinicRevokedToken', cashier: 'cashierRevokedToken' } });
+
 const CLINIC_PING = reply('ping', { api: 'clinic' });
 const CASHIER_PING = reply('ping', { api: 'cashier' });
 const CLINIC_NAME: string = data('ping', { api: 'clinic' }).clinic.name;
@@ -230,7 +234,7 @@ describe('connection (CONTRACT §1)', () => {
       const answer = reply('ping-token-invalid', { api: 'clinic', error: 'token_invalid' });
       clinicApi()
         .get(clinicPath('/ping'))
-        .reply(...answer);
+        .reply(replay('ping-token-invalid', { api: 'clinic', error: 'token_invalid' }));
 
       const err = await failure(appTester(testAuth, { authData: AUTH }));
 

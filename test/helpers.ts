@@ -128,7 +128,7 @@ export const useNock = () => {
   afterAll(async () => {
     if (recording) {
       recordWith(undefined);
-      writeRecordings();
+      await writeRecordings();
     }
     nock.emitter.removeListener('no match', onNoMatch);
     nock.enableNetConnect();

@@ -127,6 +127,11 @@ export interface Given {
   sandbox?: SandboxOptions;
   /** Which of the sandbox's tokens the unit tokens stand for (the owners' by default). */
   tokens?: Partial<Record<Api, TokenName>>;
+  /**
+   * One sandbox for the scenario across the file's tests, in their order (as scripts/record.ts made a scenario's
+   * calls one after another), instead of a fresh one for each test.
+   */
+  shared?: boolean;
   /** Steps before the test's requests; may answer literal tokens (one it created) for the unit ones. */
   setup?: (sb: Sandbox) => Promise<void | Partial<Record<Api, string>>>;
 }
@@ -142,13 +147,15 @@ interface Live {
   sb: Sandbox;
   tokens: Record<Api, string>;
 }
-/** The sandboxes of the test running, by scenario. */
+/** The sandboxes of the test running, by scenario; the shared ones live until the file ends. */
 const live = new Map<string, Promise<Live>>();
+const shared = new Map<string, Promise<Live>>();
 /** What this file recorded: by scenario, the definitions by their place in the file (-1: appended). */
 const recorded = new Map<string, Array<[number, Definition]>>();
 
 const sandboxFor = (name: string): Promise<Live> => {
-  let found = live.get(name);
+  const sandboxes = givens.get(name)?.shared ? shared : live;
+  let found = sandboxes.get(name);
   if (!found) {
     found = (async () => {
       const { startSandbox } = await import('../../sandbox');
@@ -162,7 +169,7 @@ const sandboxFor = (name: string): Promise<Live> => {
       };
       return { sb, tokens };
     })();
-    live.set(name, found);
+    sandboxes.set(name, found);
   }
   return found;
 };
@@ -223,15 +230,19 @@ export const forward = (name: string, pick: Pick) => {
       rawHeaders,
     };
     const def = toDefinition(raw, sb);
-    if (def) recorded.set(name, [...(recorded.get(name) ?? []), [place, def]]);
+    // The first test to record a place records it; a later test making the same request (on a sandbox with more
+    // history) is answered, not recorded again.
+    const earlier = recorded.get(name) ?? [];
+    if (def && (place < 0 || !earlier.some(([p]) => p === place)))
+      recorded.set(name, [...earlier, [place, def]]);
     return [res.status, text, rawHeaders];
   };
 };
 
 /** After each test in record mode: its sandboxes are stopped (the next test's scenarios start afresh). */
-export const closeSandboxes = async () => {
-  const all = [...live.values()];
-  live.clear();
+export const closeSandboxes = async (which = live) => {
+  const all = [...which.values()];
+  which.clear();
   for (const p of all) {
     const { sb } = await p;
     await sb.settle();
@@ -243,7 +254,8 @@ export const closeSandboxes = async () => {
  * After the file in record mode: each scenario it recorded is written, its recorded places replaced and the rest
  * kept as they were; says which places of each file were recorded, so what no test records shows.
  */
-export const writeRecordings = () => {
+export const writeRecordings = async () => {
+  await closeSandboxes(shared);
   const files: Array<[string, unknown]> = [];
   for (const [name, defs] of [...recorded.entries()].sort(byKey)) {
     const file = join(RECORDED_DIR, `${name}.json`);
