@@ -1,7 +1,7 @@
 import { readableTimes } from '../lib/readable-time';
 import nock from 'nock';
 import { performStartingSoon } from '../triggers/appointment_starting_soon';
-import { data, definition, queryOf, reply, type Json } from './fixtures';
+import { data, definition, queryOf, replay, type Json } from './fixtures';
 import { App, appTester, AUTH, CLINIC, clinicApi, clinicPath, useNock } from './helpers';
 
 /*
@@ -51,7 +51,7 @@ describe('appointment starting soon', () => {
         page: '1',
         per_page: '100',
       })
-      .reply(...reply('starting-soon'));
+      .reply(replay('starting-soon'));
 
     const result = await run({ minutes_before: '60' });
 
@@ -77,7 +77,7 @@ describe('appointment starting soon', () => {
       const poll = clinicApi()
         .get(clinicPath('/appointments'))
         .query(true)
-        .reply(...reply('starting-soon'));
+        .reply(replay('starting-soon'));
       const items = await run({ minutes_before: '60', include_patient: true });
       expect(poll.isDone()).toBe(true);
       expect(unmatched).toEqual([]); // the poll's only request was the list
@@ -92,7 +92,7 @@ describe('appointment starting soon', () => {
       expect(bundle).toEqual({ patient_id: item!.patient_id });
       const patient = clinicApi()
         .get(clinicPath(`/patients/${String(item!.patient_id)}`))
-        .reply(...reply('find-patient-by-id'));
+        .reply(replay('find-patient-by-id'));
       const hydrated = await appTester(App.hydrators!.patient!, { authData: AUTH, inputData: bundle });
       expect(patient.isDone()).toBe(true);
       expect(unmatched).toEqual([]); // and exactly one
@@ -114,7 +114,7 @@ describe('appointment starting soon', () => {
     clinicApi()
       .get(clinicPath('/appointments'))
       .query(true)
-      .reply(...reply('starting-soon'));
+      .reply(replay('starting-soon'));
     const items = await run({ minutes_before: '60', include_patient: 'false' });
     expect(items.length).toBeGreaterThan(0);
     for (const item of items)
@@ -135,7 +135,7 @@ describe('appointment starting soon', () => {
         page: '1',
         per_page: '100',
       })
-      .reply(...reply('starting-soon-filtered'));
+      .reply(replay('starting-soon-filtered'));
 
     const result = await run({ minutes_before: 1440, branch_id, practitioner_id });
 
@@ -149,7 +149,7 @@ describe('appointment starting soon', () => {
     clinicApi()
       .get(clinicPath('/appointments'))
       .query(true)
-      .reply(...reply('starting-soon-statuses'));
+      .reply(replay('starting-soon-statuses'));
 
     const result = await run({ minutes_before: '60' });
 
@@ -171,7 +171,7 @@ describe('appointment starting soon', () => {
     clinicApi()
       .get(clinicPath('/appointments'))
       .query((q) => !('appointment_type_id' in q))
-      .reply(...reply('starting-soon-day'));
+      .reply(replay('starting-soon-day'));
 
     const result = await run({ minutes_before: '60', appointment_type_id: String(type) });
 
