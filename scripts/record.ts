@@ -22,7 +22,6 @@ import {
   HOOK_TARGET_URL,
   RECORDED_DIR,
   ITEM_INPUT,
-  ORDER_INPUT,
   WATER_INPUT,
   type Definition,
   type Json,
@@ -324,17 +323,7 @@ const SCENARIOS: Scenario[] = [
     expect: ['200 empty'],
     run: search('find_item', () => ({ barcode: '6280000000009' })),
   },
-
   /* Actions. */
-  { name: 'book-appointment', expect: [201, 200], run: create('book_appointment', bookingInput) },
-  {
-    name: 'book-appointment-repeat',
-    expect: [200, 200],
-    run: async (c) => {
-      await c.unrecorded(() => c.perform('creates', 'book_appointment', bookingInput(c)));
-      await c.perform('creates', 'book_appointment', bookingInput(c));
-    },
-  },
   {
     name: 'book-appointment-by-phone',
     expect: [201, 200],
@@ -345,29 +334,6 @@ const SCENARIOS: Scenario[] = [
       appointment_type_id: c.refs.clinic.appointmentType,
       starts_at: '2026-11-26T12:30:00+03:00',
     })),
-  },
-  {
-    name: 'cancel-appointment-locked',
-    expect: ['409 appointment_locked'],
-    run: create('cancel_appointment', (c) => ({ appointment_id: c.refs.clinic.appointmentInProgress })),
-  },
-  {
-    name: 'cancel-order-not-cancellable',
-    expect: ['409 order_not_cancellable'],
-    run: async (c) => {
-      const order = await c.unrecorded(async () => {
-        const created = await c.perform('creates', 'create_order', ORDER_INPUT);
-        await c.control(`/cashier/orders/${String(created.id)}/status`, { status: 'rejected' });
-        return created;
-      });
-      await c.fails(c.perform('creates', 'cancel_order', { order_id: order.id }));
-    },
-  },
-  {
-    // The SKU lookup finds nothing, then the item is created.
-    name: 'create-item',
-    expect: ['200 empty', 201],
-    run: create('create_item', () => ITEM_INPUT),
   },
   {
     // A replay of the same step after its answer was lost: the SKU lookup finds the item the first run made.
@@ -386,11 +352,6 @@ const SCENARIOS: Scenario[] = [
       await c.unrecorded(() => c.perform('creates', 'create_item', WATER_INPUT));
       await c.client('cashier', (cl) => cl.page('/items', { updated_since: '2026-11-24T09:45:00+03:00' }));
     },
-  },
-  {
-    name: 'create-item-default-price',
-    expect: [201],
-    run: create('create_item', () => WATER_INPUT),
   },
   {
     name: 'create-item-insufficient-ability',
@@ -424,85 +385,12 @@ const SCENARIOS: Scenario[] = [
       variants: [{ variant_name_ar: 'وسط', price_sar: '11' }],
     })),
   },
-
   /* Dropdowns. */
-  { name: 'dropdown-branches', expect: ['200 rows'], run: dropdown('branch_list') },
-  { name: 'dropdown-branches-past-end', expect: ['200 empty'], run: dropdown('branch_list', 1) },
   { name: 'dropdown-categories', expect: ['200 rows'], run: dropdown('category_list') },
   { name: 'dropdown-items', expect: ['200 rows'], run: dropdown('item_list') },
   { name: 'dropdown-patients', expect: ['200 rows'], run: dropdown('patient_list') },
   { name: 'dropdown-appointments', expect: ['200 rows'], run: dropdown('upcoming_appointment_list') },
   { name: 'dropdown-invoices', expect: ['200 rows'], run: dropdown('invoice_list') },
-
-  /* Appointment Starting Soon (the app's clock stands at START_TIME too). */
-  {
-    name: 'starting-soon',
-    expect: ['200 rows'],
-    run: (c) =>
-      c.op('triggers', 'appointment_starting_soon', 'perform', {
-        authData: c.auth(),
-        inputData: { minutes_before: '60' },
-      }),
-  },
-  {
-    name: 'starting-soon-day',
-    expect: ['200 rows'],
-    run: (c) =>
-      c.op('triggers', 'appointment_starting_soon', 'perform', {
-        authData: c.auth(),
-        inputData: { minutes_before: '1440' },
-      }),
-  },
-  {
-    // The day's appointments in every state: the trigger keeps booked, confirmed and arrived ones.
-    name: 'starting-soon-statuses',
-    expect: ['200 rows'],
-    run: async (c) => {
-      await c.unrecorded(async () => {
-        const statuses = [
-          'booked',
-          'confirmed',
-          'arrived',
-          'cancelled',
-          'no_show',
-          'completed',
-          'in_progress',
-        ];
-        for (const [i, status] of statuses.entries()) {
-          const booked = await c.control('/clinic/appointments', {
-            patient_id: c.refs.clinic.patient,
-            branch_id: c.refs.clinic.branchRiyadh,
-            appointment_type_id: c.refs.clinic.appointmentType,
-            starts_at: `2026-11-24T${String(14 + Math.floor(i / 2)).padStart(2, '0')}:${i % 2 ? '30' : '00'}:00+03:00`,
-          });
-          if (status !== 'booked') {
-            await c.control(
-              `/clinic/appointments/${String(booked.data.id)}`,
-              { status, force: true },
-              'PATCH',
-            );
-          }
-        }
-      });
-      await c.op('triggers', 'appointment_starting_soon', 'perform', {
-        authData: c.auth(),
-        inputData: { minutes_before: '1440' },
-      });
-    },
-  },
-  {
-    name: 'starting-soon-filtered',
-    expect: ['200 rows'],
-    run: (c) =>
-      c.op('triggers', 'appointment_starting_soon', 'perform', {
-        authData: c.auth(),
-        inputData: {
-          minutes_before: 1440,
-          branch_id: String(c.refs.clinic.branchRiyadh),
-          practitioner_id: c.refs.clinic.practitioner,
-        },
-      }),
-  },
 
   /* Errors. */
   { name: 'clinic-errors-en', expect: CLINIC_ERRORS, standIn: 'resend', run: clinicErrors('en') },

@@ -16,6 +16,7 @@ import {
   clinicApi,
   clinicPath,
   useNock,
+  strays,
 } from './helpers';
 
 /* Connection test and label (CONTRACT §1). */
@@ -36,19 +37,6 @@ const CASHIER_ONLY = { cashier_api_token: CASHIER_TOKEN, language: 'en' };
 const labelFor = async (authData: Record<string, string>) => {
   const found = await appTester(testAuth, { authData });
   return appTester(connectionLabel, { authData, inputData: found });
-};
-
-/** Records every request nock could not match (with net connect off, such a request never leaves). */
-const recordUnmatched = () => {
-  const unmatched: unknown[] = [];
-  const listener = (req: unknown) => unmatched.push(req);
-  nock.emitter.on('no match', listener);
-  return {
-    stop: () => {
-      nock.emitter.removeListener('no match', listener);
-      return unmatched;
-    },
-  };
 };
 
 const failure = async (promise: Promise<unknown>): Promise<Error> => {
@@ -78,11 +66,11 @@ describe('connection (CONTRACT §1)', () => {
       clinicApi()
         .get(clinicPath('/ping'))
         .reply(...CLINIC_PING);
-      const unmatched = recordUnmatched();
+      const stop = strays();
 
       const label = await labelFor(CLINIC_ONLY);
 
-      expect(unmatched.stop()).toEqual([]);
+      expect(stop()).toEqual([]);
       expect(label).toContain(CLINIC_NAME);
       expect(label).toMatch(/clinic/i);
       expect(label).not.toMatch(/cashier/i);
@@ -92,11 +80,11 @@ describe('connection (CONTRACT §1)', () => {
       cashierApi()
         .get(cashierPath('/ping'))
         .reply(...CASHIER_PING);
-      const unmatched = recordUnmatched();
+      const stop = strays();
 
       const label = await labelFor(CASHIER_ONLY);
 
-      expect(unmatched.stop()).toEqual([]);
+      expect(stop()).toEqual([]);
       expect(label).toContain(CASHIER_NAME);
       expect(label).toMatch(/cashier/i);
       expect(label).not.toMatch(/clinic/i);
@@ -207,11 +195,11 @@ describe('connection (CONTRACT §1)', () => {
       ['no token at all', { language: 'en' }],
       ['empty tokens', { clinic_api_token: '', cashier_api_token: '  ', language: 'en' }],
     ])('%s: says to add a token and makes no request', async (_case, authData) => {
-      const unmatched = recordUnmatched();
+      const stop = strays();
 
       const err = await failure(appTester(testAuth, { authData }));
 
-      expect(unmatched.stop()).toEqual([]);
+      expect(stop()).toEqual([]);
       expect(err).toBeInstanceOf(errors.Error);
       const { message } = JSON.parse(err.message) as { message: string };
       expect(message).toMatch(/at least one token/i);
@@ -296,11 +284,11 @@ describe('connection (CONTRACT §1)', () => {
       'clinic.example.test/partner/v1',
       'javascript:alert(1)',
     ])('refuses %p with a clear message and no request', async (url) => {
-      const unmatched = recordUnmatched();
+      const stop = strays();
 
       const err = await failure(appTester(testAuth, { authData: { ...CLINIC_ONLY, clinic_base_url: url } }));
 
-      expect(unmatched.stop()).toEqual([]);
+      expect(stop()).toEqual([]);
       expect(err.message).toContain('Clinic Base Address');
       expect(err.message).not.toContain(url);
       expect(err.message).toMatch(/not a web address|must start with https:\/\//);

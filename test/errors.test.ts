@@ -14,6 +14,7 @@ import {
   clinicApi,
   clinicPath,
   useNock,
+  strays,
 } from './helpers';
 
 /*
@@ -416,9 +417,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
   describe('an interface without a token', () => {
     /** Fails the test if any request leaves, whether or not an interceptor would match it. */
     const watchRequests = () => {
-      const unmatched: unknown[] = [];
-      const onNoMatch = (req: unknown) => unmatched.push(req);
-      nock.emitter.on('no match', onNoMatch);
+      const stop = strays();
       // hand-built: traps that must never answer.
       const clinicScope = nock(new URL(CLINIC).origin)
         .get(() => true)
@@ -428,10 +427,9 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
         .reply(200, { data: {} });
       return {
         assertNoRequest: () => {
-          nock.emitter.removeListener('no match', onNoMatch);
+          expect(stop()).toEqual([]);
           expect(clinicScope.isDone()).toBe(false);
           expect(cashierScope.isDone()).toBe(false);
-          expect(unmatched).toEqual([]);
           nock.cleanAll();
         },
       };

@@ -97,32 +97,53 @@ export const delivery = (opts: {
 };
 
 /**
+ * Watches for requests no interceptor answers (with the network off none leaves: a request made where none should
+ * be); the function it gives stops watching and answers them as "METHOD path". Record mode's own requests to the
+ * sandbox are not counted.
+ */
+export const strays = (): (() => string[]) => {
+  const seen: string[] = [];
+  const listener = (req: {
+    method?: string;
+    path?: string;
+    href?: string;
+    hostname?: string;
+    options?: { path?: string };
+  }) => {
+    if (recording && req.hostname === '127.0.0.1') return;
+    seen.push(`${req.method ?? '?'} ${req.path ?? req.options?.path ?? req.href ?? '?'}`);
+  };
+  nock.emitter.on('no match', listener);
+  return () => {
+    nock.emitter.removeListener('no match', listener);
+    return seen;
+  };
+};
+
+/**
  * Every file that uses nock: no real network, every scope consumed, core's http patch undone at the end. With
  * RECORD=1 the replayed answers are asked of the sandbox and recorded instead (test/support/recorder.ts).
  */
 export const useNock = () => {
   /** Requests no interceptor answered: the app may swallow the failure (a patient read does), a test must not. */
-  const unmatched: string[] = [];
-  const onNoMatch = (req: { method?: string; path?: string; href?: string; hostname?: string }) => {
-    if (recording && req.hostname === '127.0.0.1') return; // the recording's own requests to the sandbox
-    unmatched.push(`${req.method ?? '?'} ${req.path ?? req.href ?? '?'}`);
-  };
+  let stop = () => [] as string[];
   beforeAll(() => {
     nock.disableNetConnect();
     if (recording) {
       nock.enableNetConnect('127.0.0.1');
       recordWith(forward);
     }
-    nock.emitter.on('no match', onNoMatch);
+    stop = strays();
   });
   afterEach(async () => {
     if (recording) await closeSandboxes();
     const pending = nock.pendingMocks();
-    const strays = unmatched.splice(0);
+    const unanswered = stop();
+    stop = strays();
     const drifted = replayMismatches.splice(0);
     nock.cleanAll();
     expect(pending).toEqual([]);
-    expect(strays).toEqual([]);
+    expect(unanswered).toEqual([]);
     expect(drifted).toEqual([]);
   });
   afterAll(async () => {
@@ -130,7 +151,7 @@ export const useNock = () => {
       recordWith(undefined);
       await writeRecordings();
     }
-    nock.emitter.removeListener('no match', onNoMatch);
+    stop();
     nock.enableNetConnect();
     nock.restore();
   });

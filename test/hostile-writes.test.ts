@@ -16,6 +16,7 @@ import {
   messageOf,
   recordedPatientRead,
   useNock,
+  strays,
 } from './helpers';
 
 /*
@@ -55,21 +56,9 @@ const outcome = (p: Promise<unknown>) =>
     (error: Error) => ({ value: undefined, error }),
   );
 
-/** Every request that reaches no interceptor (with the network disabled, none may be sent at all). */
-const unmatched = () => {
-  const seen: string[] = [];
-  const listener = (req: { method?: string; path?: string; options?: { path?: string } }) =>
-    seen.push(`${req.method ?? ''} ${req.path ?? req.options?.path ?? ''}`);
-  nock.emitter.on('no match', listener);
-  return () => {
-    nock.emitter.removeListener('no match', listener);
-    return seen;
-  };
-};
-
 /** The step fails before any request, naming the field by its label. */
 const expectRefusedByLabel = async (p: Promise<unknown>, label: string, name: string) => {
-  const stop = unmatched();
+  const stop = strays();
   const { error } = await outcome(p);
   expect(stop()).toEqual([]);
   expect(error).toBeInstanceOf(Error);
@@ -393,7 +382,7 @@ describe('base addresses that would carry a token where it must not go are refus
   const testAuth = App.authentication!.test as unknown as Fn;
 
   it.each(BAD)('connection test with Clinic Base Address %s', async (url, why) => {
-    const stop = unmatched();
+    const stop = strays();
     const { error } = await outcome(
       tester(testAuth as never, { authData: { ...AUTH, clinic_base_url: url } } as never),
     );
@@ -405,7 +394,7 @@ describe('base addresses that would carry a token where it must not go are refus
   });
 
   it.each(BAD)('an action with Cashier Base Address %s, in Arabic', async (url) => {
-    const stop = unmatched();
+    const stop = strays();
     const { error } = await outcome(
       runOp(
         'searches',
@@ -423,7 +412,7 @@ describe('base addresses that would carry a token where it must not go are refus
   });
 
   it('the connection test checks both addresses before pinging either (no clinic token goes out first)', async () => {
-    const stop = unmatched();
+    const stop = strays();
     const { error } = await outcome(
       tester(
         testAuth as never,
@@ -439,7 +428,7 @@ describe('base addresses that would carry a token where it must not go are refus
     const saved = process.env.CASHIER_BASE_URL;
     process.env.CASHIER_BASE_URL = 'http://admin:s3cret-pass@pos.example.test/api/partner/v1';
     try {
-      const stop = unmatched();
+      const stop = strays();
       const { error } = await outcome(runOp('searches', 'find_order', { order_id: 'ORD-1' }));
       expect(stop()).toEqual([]);
       expect(messageOf(error)).toMatch(
