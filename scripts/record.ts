@@ -34,7 +34,6 @@ import {
   type Api,
   type RawExchange,
 } from '../test/support/recorder';
-import { transferAll } from '../test/support/transfer';
 
 // Core reads this when it loads (quiet memory lines, no .env): set it before the app is required in main().
 process.env.NODE_ENV ??= 'test';
@@ -68,8 +67,6 @@ interface Ctx {
   /** Runs an operation's function of the app as Zapier does. */
   op(kind: 'triggers' | 'creates' | 'searches', key: string, fn: string, bundle: object): Promise<Json>;
   perform(kind: 'creates' | 'searches', key: string, inputData: object, authData?: AuthData): Promise<Json>;
-  /** Zapier Transfer of a trigger: its performList in bulk read, page 0, 1, 2… until `[]`; the pages' items. */
-  transfer(key: string, inputData?: object): Promise<Json[][]>;
   /** Runs `fn` with the app's client of an interface, inside the app (middleware and error mapper included). */
   client(
     api: Api,
@@ -104,15 +101,6 @@ interface Scenario {
 }
 
 const NO_PATIENT = '01JD8ZK6M4Q2W7R9T3V5X8Y1AB';
-const repeat = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
-
-/** The history the transfer scenarios page through: enough for three pages of receipts and of invoices. */
-const TRANSFER_HISTORY = { receipts: 260, invoices: 250, appointments: 120, customers: 0 };
-/** Each page of paid invoices, then one read of each distinct patient of the page. */
-const TRANSFER_PAID_EXPECT = [11, 10, 5].flatMap((patients) => [
-  '200 rows',
-  ...repeat(patients, '200 object'),
-]);
 
 const bookingInput = (c: Ctx) => ({
   patient_id: c.refs.clinic.patient,
@@ -261,36 +249,6 @@ const SCENARIOS: Scenario[] = [
       await performList(c, 'receipt_issued');
       await c.client('clinic', (cl) => cl.raw('GET', '/webhooks/events'));
     },
-  },
-
-  /* Zapier Transfer: the sandbox's history (TRANSFER_HISTORY), paged through by the triggers' performList. */
-  {
-    // The cursor: three pages of receipts and credit notes, the receipts kept; the call after the last makes none.
-    name: 'transfer-receipts',
-    expect: repeat(3, '200 rows'),
-    sandbox: { history: TRANSFER_HISTORY },
-    run: (c) => c.transfer('receipt_issued'),
-  },
-  {
-    // By page, without the patient: 100 a page.
-    name: 'transfer-invoices',
-    expect: repeat(3, '200 rows'),
-    sandbox: { history: TRANSFER_HISTORY },
-    run: (c) => c.transfer('invoice_issued', { include_patient: 'false' }),
-  },
-  {
-    // With the patient: 25 a page, each distinct patient of a page read once; two months of paid invoices.
-    name: 'transfer-invoices-paid-patients',
-    expect: TRANSFER_PAID_EXPECT,
-    sandbox: { history: TRANSFER_HISTORY },
-    run: (c) => c.transfer('invoice_paid', { transfer_from: '2026-01-01', transfer_to: '2026-05-01' }),
-  },
-  {
-    // A status trigger: appointments completed now, without the change that led there.
-    name: 'transfer-appointments-completed',
-    expect: ['200 rows'],
-    sandbox: { history: TRANSFER_HISTORY },
-    run: (c) => c.transfer('appointment_completed', { include_patient: 'false' }),
   },
   /* Searches: found, not found, refused. */
   {
@@ -529,8 +487,6 @@ const main = async () => {
       },
       perform: (kind, key, inputData, authData = auth()) =>
         ctx.op(kind, key, 'perform', { authData, inputData, meta: { zap: { id: 'record' } } }),
-      transfer: (key, inputData = {}) =>
-        transferAll(tester, app.triggers[key]!.operation.performList as Fn, { authData: auth(), inputData }),
       client: (api, fn, authData = auth()) =>
         tester(((z: never, bundle: never) => fn(clientFor(z, bundle, api))) as Fn, { authData }),
       control: async (path, body, method) => {
