@@ -21,14 +21,12 @@ import {
   DELIVERIES_DIR,
   HOOK_TARGET_URL,
   RECORDED_DIR,
-  ITEM_INPUT,
   WATER_INPUT,
   type Definition,
   type Json,
 } from '../test/fixtures';
 import {
   RECORD_SANDBOX,
-  SANDBOX_PREFIX,
   toDefinition,
   writeJsonFiles,
   type Api,
@@ -223,13 +221,6 @@ const SCENARIOS: Scenario[] = [
     expect: [200, 200],
     run: (c) => c.testAuth(c.auth()),
   },
-  {
-    // The sandbox's own rate limits, not the recording's raised ones, since /meta reports them.
-    name: 'clinic-meta',
-    expect: ['200 object'],
-    sandbox: { rateLimitPerMinute: 120, anonymousRateLimitPerMinute: 30 },
-    run: (c) => c.client('clinic', (cl) => cl.get('/meta')),
-  },
   /* REST hooks: subscribe, unsubscribe, rotate, samples. */
   {
     name: 'webhook-rotate',
@@ -294,15 +285,6 @@ const SCENARIOS: Scenario[] = [
     })),
   },
   {
-    // A replay of the same step after its answer was lost: the SKU lookup finds the item the first run made.
-    name: 'create-item-repeat',
-    expect: ['200 rows'],
-    run: async (c) => {
-      await c.unrecorded(() => c.perform('creates', 'create_item', ITEM_INPUT));
-      await c.perform('creates', 'create_item', ITEM_INPUT);
-    },
-  },
-  {
     // Items changed since a moment, as a replay without SKU or barcode reads them: the water made just before.
     name: 'create-item-recent',
     expect: ['200 rows'],
@@ -310,18 +292,6 @@ const SCENARIOS: Scenario[] = [
       await c.unrecorded(() => c.perform('creates', 'create_item', WATER_INPUT));
       await c.client('cashier', (cl) => cl.page('/items', { updated_since: '2026-11-24T09:45:00+03:00' }));
     },
-  },
-  {
-    name: 'create-item-insufficient-ability',
-    expect: ['403 insufficient_ability'],
-    run: (c) =>
-      c.fails(
-        c.client(
-          'cashier',
-          (cl) => cl.post('/items', { name_ar: 'قهوة' }),
-          c.auth({ cashier: 'cashierReadOnly' }),
-        ),
-      ),
   },
   {
     name: 'update-item-variants',
@@ -359,14 +329,6 @@ const SCENARIOS: Scenario[] = [
     run: (c) => {
       const { branch_id: _branch, ...rest } = bookingBody(c);
       return c.fails(c.client('clinic', (cl) => cl.post('/appointments', rest)));
-    },
-  },
-  {
-    name: 'server-error',
-    expect: ['500 server_error'],
-    run: async (c) => {
-      c.sb.injectFault({ pathPrefix: `${SANDBOX_PREFIX.clinic}/patients`, status: 500 });
-      await c.fails(c.client('clinic', (cl) => cl.get(`/patients/${c.refs.clinic.patient}`)));
     },
   },
   {

@@ -4,7 +4,9 @@ import { createAppTester } from 'zapier-platform-core';
 import { SETTINGS } from '../lib/config';
 import { path } from '../lib/paths';
 import { writeMemory } from '../lib/replay';
-import { data, ITEM_INPUT, reply, sent, WATER_INPUT } from './fixtures';
+import { data, ITEM_INPUT, replay, reply, sent, WATER_INPUT } from './fixtures';
+import { call } from './support/call';
+import { given } from './support/recorder';
 import {
   App,
   AUTH,
@@ -67,6 +69,16 @@ const expectRefusedByLabel = async (p: Promise<unknown>, label: string, name: st
 };
 
 // ----------------------------------------------------------------------------------- 4. replayed catalogue writes
+// Record mode: the SKU lookup of a repeated Create Item finds the item the first run made (Create Item's body).
+given('create-item-repeat', {
+  setup: async (sb) => {
+    await call(`${sb.cashierBaseUrl}/items`, {
+      body: sent('create-item', { method: 'POST' }),
+      token: sb.tokens.cashierOwner,
+    });
+  },
+});
+
 describe('item writes replayed after a lost answer leave the catalogue as one run would', () => {
   const skuLookup = () => cashierApi().get(cashierPath('/items')).query({ sku: 'COF-TR-S', per_page: '10' });
   /**
@@ -88,7 +100,7 @@ describe('item writes replayed after a lost answer leave the catalogue as one ru
     expectLost((await outcome(runOp('creates', 'create_item', ITEM_INPUT))).error);
 
     // The replay: the SKU now names the item the first run made (recorded); no second POST is set up.
-    skuLookup().reply(...reply('create-item-repeat'));
+    skuLookup().reply(replay('create-item-repeat'));
     const again = await runOp('creates', 'create_item', ITEM_INPUT);
     const made = data('create-item-repeat')[0];
     expect(again).toMatchObject({ id: made.id, duplicate: true });
@@ -97,13 +109,13 @@ describe('item writes replayed after a lost answer leave the catalogue as one ru
 
   it('with a SKU and z.cache down: the SKU lookup still prevents the second item', async () => {
     tester.zcacheTestObj = brokenCache();
-    skuLookup().reply(...reply('create-item-repeat'));
+    skuLookup().reply(replay('create-item-repeat'));
     expect(await runOp('creates', 'create_item', ITEM_INPUT)).toMatchObject({ duplicate: true });
     count('create_item replay with SKU, cache down');
   });
 
   it('with a SKU held by an item that differs: not taken for the earlier run (the server decides)', async () => {
-    skuLookup().reply(...reply('create-item-repeat'));
+    skuLookup().reply(replay('create-item-repeat'));
     cashierApi()
       .post(
         cashierPath('/items'),
@@ -187,7 +199,7 @@ describe('item writes replayed after a lost answer leave the catalogue as one ru
     const input = { item_id: String(item), variants: [{ variant_name_ar: 'وسط', price_sar: '11' }] };
     cashierApi()
       .get(cashierPath(`/items/${item}`))
-      .reply(...reply(S, { method: 'GET' }));
+      .reply(replay(S, { method: 'GET' }));
     cashierApi()
       .put(cashierPath(`/items/${item}`), sent(S, { method: 'PUT' }))
       .replyWithError(connectionReset());

@@ -193,7 +193,7 @@ export const forward = (name: string, pick: Pick) => {
     this: { req: { method?: string; headers: Record<string, string | string[] | undefined> } },
     uri: string,
     requestBody: unknown,
-  ): Promise<[number, string, Record<string, string>]> {
+  ): Promise<[number, Json, Record<string, string>]> {
     const host = String(this.req.headers.host ?? '');
     const api = (Object.keys(UNIT_BASE_URLS) as Api[]).find((a) => new URL(UNIT_BASE_URLS[a]).host === host);
     if (!api) throw new Error(`record: ${host} is not a unit base address`);
@@ -235,7 +235,8 @@ export const forward = (name: string, pick: Pick) => {
     const earlier = recorded.get(name) ?? [];
     if (def && (place < 0 || !earlier.some(([p]) => p === place)))
       recorded.set(name, [...earlier, [place, def]]);
-    return [res.status, text, rawHeaders];
+    // The app gets what a replay of the recording will give it: the answer rewritten to the unit addresses.
+    return def ? [def.status, def.response ?? '', def.rawHeaders ?? {}] : [res.status, text, rawHeaders];
   };
 };
 
