@@ -1,4 +1,4 @@
-import type { parsePhoneNumberFromString as Parse } from 'libphonenumber-js/min';
+import type * as PhoneParts from './phone-parts';
 
 import { BilingualError } from './i18n';
 
@@ -9,12 +9,11 @@ export class PhoneFormatError extends BilingualError {}
  * from other countries are accepted with their + or 00 prefix.
  */
 /** The phone library is loaded on the first phone, not on every cold start of the app. */
-let parse: typeof Parse | undefined;
+let parse: typeof PhoneParts.parsePhoneNumberFromString | undefined;
 
 export const toE164 = (input: string): string => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  parse ??= (require('libphonenumber-js/min') as { parsePhoneNumberFromString: typeof Parse })
-    .parsePhoneNumberFromString;
+  parse ??= (require('./phone-parts') as typeof PhoneParts).parsePhoneNumberFromString;
   const text = input.trim().replace(/^00/, '+');
   const parsed = parse(text, 'SA');
   if (!parsed || !parsed.isValid()) {

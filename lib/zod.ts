@@ -1,16 +1,17 @@
-import type * as Zod from 'zod';
+import type * as ZodParts from './zod-parts';
 
-type ZodNamespace = typeof Zod.z;
+type ZodNamespace = typeof ZodParts;
 
 let loaded: ZodNamespace | undefined;
 
 /**
  * zod, loaded on first use. Zapier loads the whole app on every cold start, and zod costs about as much as a
- * fifth of core: the definition (fields, samples) needs none of it, only running an operation does.
+ * fifth of core: the definition (fields, samples) needs none of it, only running an operation does. What the app
+ * builds its schemas from is `lib/zod-parts.ts` (so the bundle carries only that part of zod).
  */
 export const zod = (): ZodNamespace => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  loaded ??= (require('zod') as typeof Zod).z;
+  loaded ??= require('./zod-parts') as ZodNamespace;
   return loaded;
 };
 

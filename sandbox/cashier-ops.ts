@@ -3,7 +3,7 @@
  * endpoints) and what in life happens on a till or in the back office (sandbox-only endpoints).
  */
 import { ApiError, Checker, type Lang, refuse, invalidTransition } from './errors';
-import { dateLocal, isoLocal, parseDateTime } from './ids';
+import { isoLocal, parseDateTime } from './ids';
 import type {
   CashierData,
   Customer,
@@ -13,7 +13,7 @@ import type {
   Receipt,
   TillSession,
 } from './store/types';
-import { buildReceipt, type SaleLine } from './store/money';
+import { buildReceipt, newSession, returnLine, type SaleLine } from './store/money';
 import { body, S, type BodyOf } from './validate';
 import {
   CONSENT_CHANNELS,
@@ -39,18 +39,7 @@ export const openSessionOf = (world: World, branchId: number, registerId: number
     (s) => s.branch_id === branchId && s.register_id === registerId && s.status === 'open',
   );
   if (open) return open;
-  const now = world.clock.now();
-  const session: TillSession = {
-    id: world.random.ulid(now),
-    branch_id: branchId,
-    register_id: registerId,
-    status: 'open',
-    business_date: dateLocal(now),
-    opened_at: isoLocal(now),
-    closed_at: null,
-    opening_float_halalas: 50_000,
-    counted_cash_halalas: null,
-  };
+  const session = newSession(world.random, branchId, registerId, world.clock.now(), null);
   cashier.sessions.push(session);
   return session;
 };
@@ -180,21 +169,14 @@ export const issueCreditNote = (world: World, lang: Lang, receiptId: string, bod
   const c = new Checker(lang);
   const picked: SaleLine[] = [];
   if (!rawLines) {
-    for (const l of original.lines) {
-      picked.push({
-        variantId: l.variant_id,
-        name: l.name,
-        qty: Number(l.qty),
-        unitPrice: l.unit_price_halalas,
-      });
-    }
+    picked.push(...original.lines.map((l) => returnLine(l)));
   } else {
     rawLines.forEach((row, i) => {
       const line = original.lines.find((l) => l.line_no === row.line_no);
       if (!line) c.add(`lines[${i}].line_no`, 'unknown');
       else {
         const qty = Math.min(row.qty ?? Number(line.qty), Number(line.qty));
-        picked.push({ variantId: line.variant_id, name: line.name, qty, unitPrice: line.unit_price_halalas });
+        picked.push(returnLine(line, qty));
       }
     });
   }

@@ -11,6 +11,10 @@ import type {
   TillSession,
   Variant,
 } from './store/types';
+import { omit } from './ids';
+import { findVariant, variantName } from './store/money';
+
+export { findVariant, variantName };
 
 export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
 export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
@@ -92,37 +96,11 @@ export const customerView = (c: Customer) => {
 };
 
 /** customer.created carries the spec's fields only (cashier spec §6). */
-export const customerEventView = (c: Customer) => {
-  const v = customerView(c);
-  return {
-    id: v.id,
-    marketing_consent: v.marketing_consent,
-    name: v.name,
-    phone: v.phone,
-    email: v.email,
-    vat_number: v.vat_number,
-  };
-};
+export const customerEventView = (c: Customer) =>
+  omit(customerView(c), 'address', 'cr_number', 'created_at', 'updated_at');
 
-export const receiptView = (r: Receipt) => ({
-  id: r.id,
-  number: r.number,
-  kind: r.kind,
-  refund_of: r.refund_of,
-  branch_id: r.branch_id,
-  register_id: r.register_id,
-  session_id: r.session_id,
-  issued_at: r.issued_at,
-  business_date: r.business_date,
-  currency: r.currency,
-  subtotal_halalas: r.subtotal_halalas,
-  tax_halalas: r.tax_halalas,
-  total_halalas: r.total_halalas,
-  amount_due_halalas: r.amount_due_halalas,
-  prepaid_applied: r.prepaid_applied ? { ...r.prepaid_applied } : null,
-  lines: r.lines.map((l) => ({ ...l })),
-  payments: r.payments.map((p) => ({ ...p })),
-});
+/** The stored receipt (a copy) without its arrival order and time. */
+export const receiptView = (r: Receipt) => structuredClone(omit(r, 'seq', 'arrived_at_ms'));
 
 /** A session's figures from its receipts and credit notes (the Z-report). */
 export const sessionFigures = (cashier: CashierData, s: TillSession) => {
@@ -193,17 +171,6 @@ export const zReportView = (cashier: CashierData, s: TillSession) => {
   return { ...sessionView(cashier, s), z_report: f.z_report, expected: f.expected, counted: f.counted };
 };
 
-export const findVariant = (cashier: CashierData, variantId: number) => {
-  for (const item of cashier.items) {
-    const variant = item.variants.find((v) => v.id === variantId);
-    if (variant) return { item, variant };
-  }
-  return undefined;
-};
-
-export const variantName = (item: Item, v: Variant) =>
-  item.variants.length > 1 && v.name_ar !== item.name_ar ? `${item.name_ar} - ${v.name_ar}` : item.name_ar;
-
 /** Stock levels as decimal strings; suggested_qty brings a low level back to its par level. */
 export const stockView = (cashier: CashierData, s: StockLevel) => {
   const found = findVariant(cashier, s.variant_id);
@@ -221,19 +188,5 @@ export const stockView = (cashier: CashierData, s: StockLevel) => {
   };
 };
 
-export const orderView = (o: Order) => ({
-  id: o.id,
-  external_id: o.external_id,
-  provider: o.provider,
-  branch_id: o.branch_id,
-  order_type: o.order_type,
-  prepaid: o.prepaid,
-  customer: o.customer ? { ...o.customer } : null,
-  status: o.status,
-  lines: o.lines.map((l) => ({ ...l })),
-  total_halalas: o.total_halalas,
-  receipt_id: o.receipt_id,
-  refund_decision: o.refund_decision,
-  created_at: o.created_at,
-  updated_at: o.updated_at,
-});
+/** The stored order (a copy) without the client that sent it. */
+export const orderView = (o: Order) => structuredClone(omit(o, 'client_id'));

@@ -16,24 +16,17 @@ import {
   zReportView,
 } from './cashier-views';
 import { ApiError, refuse } from './errors';
-import { CASHIER_EVENTS, sampleFor } from './events';
 import { parseDateOrDateTime } from './ids';
-import type { PartnerRoute, RouteContext } from './routing';
+import { get, idParam, route, type PartnerRoute, type RouteContext } from './routing';
 import { PAGING, PER_PAGE, S, pageOf, query } from './validate';
-import { subscriptionView, webhookWrite } from './webhooks';
+import { webhookRoutes } from './webhook-routes';
 
 export const CASHIER_PREFIX = '/api/partner/v1';
 
-const tenantOf = (ctx: RouteContext) => ctx.world.store.cashier.tenantId;
 const cashierOf = (ctx: RouteContext) => ctx.world.store.cashier;
 
 const paged = <T>(ctx: RouteContext, rows: readonly T[]) => ({ body: pageOf(rows, ctx.query) });
 const since = (v: string | undefined) => (v === undefined ? undefined : parseDateOrDateTime(v));
-
-const intId = (raw: string | undefined): number => {
-  if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');
-  return Number(raw);
-};
 
 const ping = (ctx: RouteContext) => ({
   body: {
@@ -135,115 +128,52 @@ const listStock = (ctx: RouteContext) => {
   };
 };
 
-const g = (
-  path: string,
-  ability: string | null,
-  handle: PartnerRoute['handle'],
-  schema?: PartnerRoute['schema'],
-): PartnerRoute => ({ method: 'GET', path, ability, handle, schema });
-const pages = query(PAGING);
+const pages = { schema: query(PAGING) };
 
 export const cashierRoutes: PartnerRoute[] = [
-  g('/ping', null, ping),
-  g('/branches', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView)), pages),
-  g('/categories', 'pos:read', (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView)), pages),
-  g('/items', 'pos:read', listItems, itemsQuery),
-  {
-    method: 'POST',
-    path: '/items',
-    ability: 'pos:write',
-    schema: ITEM_CREATE,
-    handle: (ctx) => ({ status: 201, body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) } }),
-  },
-  g('/items/{id}', 'pos:read', (ctx) => {
-    const item = cashierOf(ctx).items.find((i) => i.id === intId(ctx.params.id));
+  get('/ping', null, ping),
+  get('/branches', 'pos:read', pages, (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView))),
+  get('/categories', 'pos:read', pages, (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView))),
+  get('/items', 'pos:read', { schema: itemsQuery }, listItems),
+  route('POST', '/items', 'pos:write', { schema: ITEM_CREATE }, (ctx) => ({
+    status: 201,
+    body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) },
+  })),
+  get('/items/{id}', 'pos:read', (ctx) => {
+    const item = cashierOf(ctx).items.find((i) => i.id === idParam(ctx.params.id));
     if (!item) throw new ApiError('not_found');
     return { body: { data: itemView(item) } };
   }),
-  {
-    method: 'PUT',
-    path: '/items/{id}',
-    ability: 'pos:write',
-    schema: ITEM_UPDATE,
-    handle: (ctx) => ({
-      body: { data: itemView(updateItem(ctx.world, ctx.lang, intId(ctx.params.id), ctx.body)) },
-    }),
-  },
-  g(
-    '/price-lists',
-    'pos:read',
-    (ctx) =>
-      paged(
-        ctx,
-        cashierOf(ctx).priceLists.map((pl) => priceListView(pl, cashierOf(ctx).items)),
-      ),
-    pages,
+  route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, (ctx) => ({
+    body: { data: itemView(updateItem(ctx.world, ctx.lang, idParam(ctx.params.id), ctx.body)) },
+  })),
+  get('/price-lists', 'pos:read', pages, (ctx) =>
+    paged(
+      ctx,
+      cashierOf(ctx).priceLists.map((pl) => priceListView(pl, cashierOf(ctx).items)),
+    ),
   ),
-  g('/customers', 'pos:read', listCustomers, customersQuery),
-  g('/receipts', 'pos:read', listReceipts, receiptsQuery),
-  g('/receipts/{id}', 'pos:read', (ctx) => {
+  get('/customers', 'pos:read', { schema: customersQuery }, listCustomers),
+  get('/receipts', 'pos:read', { schema: receiptsQuery }, listReceipts),
+  get('/receipts/{id}', 'pos:read', (ctx) => {
     const receipt = cashierOf(ctx).receipts.find((r) => r.id === ctx.params.id);
     if (!receipt) throw new ApiError('not_found');
     return { body: { data: receiptView(receipt) } };
   }),
-  g('/sessions/{id}/z-report', 'pos:read', zReport),
-  g('/stock/levels', 'pos:read', listStock, stockQuery),
-  {
-    method: 'POST',
-    path: '/orders',
-    ability: 'pos:orders',
-    schema: ORDER_WRITE,
-    handle: (ctx) => {
-      const result = createOrder(ctx.world, ctx.lang, ctx.client, ctx.body);
-      return {
-        status: result.status,
-        body: { data: orderView(result.order), ...(result.duplicate ? { duplicate: true } : {}) },
-      };
-    },
-  },
-  g('/orders/{id}', 'pos:orders', (ctx) => ({
+  get('/sessions/{id}/z-report', 'pos:read', zReport),
+  get('/stock/levels', 'pos:read', { schema: stockQuery }, listStock),
+  route('POST', '/orders', 'pos:orders', { schema: ORDER_WRITE }, (ctx) => {
+    const result = createOrder(ctx.world, ctx.lang, ctx.client, ctx.body);
+    return {
+      status: result.status,
+      body: { data: orderView(result.order), ...(result.duplicate ? { duplicate: true } : {}) },
+    };
+  }),
+  get('/orders/{id}', 'pos:orders', (ctx) => ({
     body: { data: orderView(findOrder(ctx.world, ctx.params.id ?? '')) },
   })),
-  {
-    method: 'POST',
-    path: '/orders/{id}/cancel',
-    ability: 'pos:orders',
-    handle: (ctx) => ({ body: { data: orderView(cancelOrder(ctx.world, ctx.params.id ?? '')) } }),
-  },
-  g(
-    '/webhooks',
-    'pos:webhooks',
-    (ctx) => paged(ctx, ctx.world.webhooks.list('cashier', tenantOf(ctx)).map(subscriptionView)),
-    pages,
-  ),
-  {
-    method: 'POST',
-    path: '/webhooks',
-    ability: 'pos:webhooks',
-    schema: webhookWrite('cashier'),
-    handle: (ctx) => {
-      const sub = ctx.world.webhooks.create('cashier', ctx.client, ctx.body, ctx.lang);
-      return { status: 201, body: { id: sub.id, secret: sub.secret, data: subscriptionView(sub) } };
-    },
-  },
-  g('/webhooks/events', 'pos:webhooks', (ctx) => ({
-    body: {
-      data: Object.keys(CASHIER_EVENTS).map((event) => ({
-        event,
-        sample: sampleFor('cashier', event, tenantOf(ctx)),
-      })),
-    },
+  route('POST', '/orders/{id}/cancel', 'pos:orders', (ctx) => ({
+    body: { data: orderView(cancelOrder(ctx.world, ctx.params.id ?? '')) },
   })),
-  g('/webhooks/{id}', 'pos:webhooks', (ctx) => ({
-    body: { data: subscriptionView(ctx.world.webhooks.find('cashier', tenantOf(ctx), ctx.params.id ?? '')) },
-  })),
-  {
-    method: 'DELETE',
-    path: '/webhooks/{id}',
-    ability: 'pos:webhooks',
-    handle: (ctx) => {
-      ctx.world.webhooks.remove(ctx.world.webhooks.find('cashier', tenantOf(ctx), ctx.params.id ?? ''));
-      return { status: 204 };
-    },
-  },
+  ...webhookRoutes('cashier', 'pos:webhooks'),
 ];

@@ -3,9 +3,9 @@
  * events each change emits.
  */
 import { ApiError, Checker, type Lang, refuse, invalidTransition } from './errors';
-import { isoLocal, dateLocal } from './ids';
+import { isoLocal } from './ids';
 import type { Claim, Invoice } from './store/types';
-import { computeInvoice, nextInvoiceNumber, type LineInput } from './store/money';
+import { addPayment, claimsRef, newInvoice, type LineInput } from './store/money';
 import { body, S, type BodyOf } from './validate';
 import { claimView, emit, invoiceView } from './clinic-ops';
 import type { World } from './world';
@@ -97,24 +97,14 @@ export const issueInvoice = (world: World, lang: Lang, body: unknown) => {
     });
   }
   const now = world.clock.now();
-  const branch = branchId ?? appointment?.branch_id ?? patient.branch_id;
-  const totals = computeInvoice(lines, discount);
-  const inv: Invoice = {
-    id: world.random.ulid(now),
-    number: nextInvoiceNumber(clinic, branch, now),
-    kind: kind ?? 'simplified',
-    status: 'issued',
+  const inv = newInvoice(clinic, world.random, now, {
     patient_id: patient.id,
-    branch_id: branch,
+    branch_id: branchId ?? appointment?.branch_id ?? patient.branch_id,
     buyer_kind: buyer,
-    currency: 'SAR',
-    issued_at: isoLocal(now),
-    ...totals,
-    paid_halalas: 0,
-    due_halalas: totals.total_halalas,
-    payments: [],
-    paid_at: null,
-  };
+    lines,
+    discount,
+    kind,
+  });
   clinic.invoices.push(inv);
   return { invoice: inv, events: [emitInvoice(world, 'invoice.issued', inv)] };
 };
@@ -136,24 +126,15 @@ export const payInvoice = (world: World, lang: Lang, id: string, body: unknown) 
   if (inv.status === 'void' || inv.status === 'paid') {
     throw invalidTransition(inv.status, 'paid');
   }
-  const paid = amount ?? inv.due_halalas;
   const card = method === 'card';
-  inv.payments.push({
+  const payment = {
     method,
     scheme: scheme ?? (card ? 'mada' : null),
     last4: last4 ?? (card ? String(1000 + world.random.int(9000)) : null),
-    amount_halalas: paid,
-  });
-  inv.paid_halalas += paid;
-  inv.due_halalas = inv.total_halalas - inv.paid_halalas;
-  const events = [];
-  if (inv.due_halalas === 0) {
-    inv.status = 'paid';
-    inv.paid_at = isoLocal(world.clock.now());
-    events.push(emitInvoice(world, 'invoice.paid', inv));
-  } else {
-    inv.status = 'partially_paid';
-  }
+    amount_halalas: amount ?? inv.due_halalas,
+  };
+  addPayment(inv, payment, world.clock.now());
+  const events = inv.due_halalas === 0 ? [emitInvoice(world, 'invoice.paid', inv)] : [];
   return { invoice: inv, events };
 };
 
@@ -202,7 +183,7 @@ export const createClaim = (world: World, lang: Lang, body: unknown) => {
     claimed_halalas: inv.total_halalas,
     approved_halalas: 0,
     patient_share_halalas: 0,
-    claims_exchange_ref: `CX-${dateLocal(now).slice(0, 7)}-${String(world.random.int(10_000_000)).padStart(7, '0')}`,
+    claims_exchange_ref: claimsRef(world.random, now),
     updated_at: isoLocal(now),
   };
   clinic.claims.push(claim);

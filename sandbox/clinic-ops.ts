@@ -3,7 +3,7 @@
  * endpoints) and what in life happens at the front desk or in the back office (sandbox-only endpoints).
  */
 import { ApiError, Checker, type Lang, invalidTransition } from './errors';
-import { isoLocal, parseDateTime } from './ids';
+import { isoLocal, omit, parseDateTime } from './ids';
 import type {
   Appointment,
   AppointmentStatus,
@@ -54,24 +54,8 @@ export const patientView = (p: Patient) => {
   };
 };
 
-export const appointmentView = (a: Appointment) => ({
-  id: a.id,
-  patient_id: a.patient_id,
-  branch_id: a.branch_id,
-  practitioner_id: a.practitioner_id,
-  appointment_type_id: a.appointment_type_id,
-  room_id: a.room_id,
-  status: a.status,
-  starts_at: a.starts_at,
-  ends_at: a.ends_at,
-  source: a.source,
-  external_ref: a.external_ref,
-  note: a.note,
-  cancel_reason: a.cancel_reason,
-  cancelled_at: a.cancelled_at,
-  created_at: a.created_at,
-  updated_at: a.updated_at,
-});
+/** The stored appointment without what the sandbox keeps beside it (its client, its last changes). */
+export const appointmentView = (a: Appointment) => omit(a, 'client_id', 'last_changes', 'last_changed_at');
 
 /**
  * `api`: the invoice as the interface answers it (billing facts only). `event`: as deliveries, the recent list
@@ -286,17 +270,18 @@ export const CANCELLING = body({ reason: S.oneOf(CANCEL_REASONS) }, [], true);
 
 export const cancelAppointment = (world: World, id: string, reason?: (typeof CANCEL_REASONS)[number]) => {
   const a = findAppointment(world, id);
-  if (a.status === 'cancelled') return a;
-  if (a.status === 'completed' || a.status === 'in_progress') {
+  if (a.status !== 'cancelled') cancel(world, a, reason ?? 'other');
+  return a;
+};
+
+/** Cancels (appointment.cancelled); a completed or in-progress appointment only when forced (sandbox-only). */
+const cancel = (world: World, a: Appointment, reason: string, force = false) => {
+  if (!force && (a.status === 'completed' || a.status === 'in_progress')) {
     throw new ApiError('appointment_locked', { status: a.status });
   }
   const at = isoLocal(world.clock.now());
-  a.status = 'cancelled';
-  a.cancel_reason = reason ?? 'other';
-  a.cancelled_at = at;
-  a.updated_at = at;
-  emitAppointment(world, 'appointment.cancelled', a);
-  return a;
+  Object.assign(a, { status: 'cancelled', cancel_reason: reason, cancelled_at: at, updated_at: at });
+  return emitAppointment(world, 'appointment.cancelled', a);
 };
 
 /** Front-desk moves (sandbox-only). Cancelling goes through cancelAppointment's rules. */
@@ -351,15 +336,7 @@ export const changeAppointment = (world: World, lang: Lang, id: string, body: un
     throw invalidTransition(a.status, status);
   }
   if (status === 'cancelled' && a.status !== 'cancelled') {
-    if (!force && (a.status === 'completed' || a.status === 'in_progress')) {
-      throw new ApiError('appointment_locked', { status: a.status });
-    }
-    const at = isoLocal(world.clock.now());
-    a.status = 'cancelled';
-    a.cancel_reason = reason ?? 'clinic';
-    a.cancelled_at = at;
-    a.updated_at = at;
-    return { appointment: a, events: [emitAppointment(world, 'appointment.cancelled', a)] };
+    return { appointment: a, events: [cancel(world, a, reason ?? 'clinic', force)] };
   }
 
   const next: Partial<Appointment> = {};

@@ -19,18 +19,10 @@ import {
 import { ApiError } from './errors';
 import { CLINIC_EVENTS, sampleFor } from './events';
 import { parseDateOrDateTime, startOfLocalDate } from './ids';
-import type { PartnerRoute, RouteContext } from './routing';
+import { get, route, type PartnerRoute, type RouteContext } from './routing';
 import { PAGING, PER_PAGE_DEFAULT, PER_PAGE_MAX, S, body, pageOf, query } from './validate';
-import {
-  API_VERSION,
-  MAX_ATTEMPTS,
-  RETRY_CAP_MS,
-  RETRY_FIRST_MS,
-  SWITCH_OFF_AFTER,
-  deliveryView,
-  subscriptionView,
-  webhookWrite,
-} from './webhooks';
+import { API_VERSION, MAX_ATTEMPTS, RETRY_CAP_MS, RETRY_FIRST_MS, SWITCH_OFF_AFTER } from './webhooks';
+import { webhookRoutes } from './webhook-routes';
 
 export const CLINIC_PREFIX = '/partner/v1';
 export const SPEC_VERSION = '1.0.0';
@@ -184,9 +176,6 @@ const listInvoices = (ctx: RouteContext) => {
 
 /* Webhooks (owner only) */
 
-const subscriptionAnswer = (ctx: RouteContext, id: string) =>
-  ctx.world.webhooks.find('clinic', tenantOf(ctx), id);
-
 const recent = (ctx: RouteContext) => {
   const event = ctx.params.event ?? '';
   const info = CLINIC_EVENTS[event];
@@ -200,51 +189,30 @@ const recent = (ctx: RouteContext) => {
   };
 };
 
-const g = (
-  path: string,
-  ability: string | null,
-  handle: PartnerRoute['handle'],
-  extra: Partial<PartnerRoute> = {},
-): PartnerRoute => ({
-  method: 'GET',
-  path,
-  ability,
-  handle,
-  ...extra,
-});
-
 const planned = { plannable: true };
-const owner = { ownerOnly: true };
 
 export const clinicRoutes: PartnerRoute[] = [
-  g('/ping', null, ping),
-  g('/meta', null, meta),
-  g('/patients', 'patients:read', listPatients, { ...planned, schema: patientsQuery }),
-  g('/patients/{id}', 'patients:read', getPatient, planned),
-  g('/appointments', 'appointments:read', listAppointments, { ...planned, schema: appointmentsQuery }),
-  {
-    method: 'POST',
-    path: '/appointments',
-    ability: 'appointments:write',
-    handle: book,
-    ...planned,
-    schema: body(BOOKING, BOOKING_REQUIRED),
-  },
-  g(
-    '/appointments/{id}',
-    'appointments:read',
-    (ctx) => ({
-      body: { data: appointmentView(findAppointment(ctx.world, ctx.params.id ?? '')) },
-    }),
-    planned,
+  get('/ping', null, ping),
+  get('/meta', null, meta),
+  get('/patients', 'patients:read', { ...planned, schema: patientsQuery }, listPatients),
+  get('/patients/{id}', 'patients:read', planned, getPatient),
+  get('/appointments', 'appointments:read', { ...planned, schema: appointmentsQuery }, listAppointments),
+  route(
+    'POST',
+    '/appointments',
+    'appointments:write',
+    { ...planned, schema: body(BOOKING, BOOKING_REQUIRED) },
+    book,
   ),
-  {
-    method: 'POST',
-    path: '/appointments/{id}/cancel',
-    ability: 'appointments:write',
-    ...planned,
-    schema: CANCELLING,
-    handle: (ctx) => ({
+  get('/appointments/{id}', 'appointments:read', planned, (ctx) => ({
+    body: { data: appointmentView(findAppointment(ctx.world, ctx.params.id ?? '')) },
+  })),
+  route(
+    'POST',
+    '/appointments/{id}/cancel',
+    'appointments:write',
+    { ...planned, schema: CANCELLING },
+    (ctx) => ({
       body: {
         data: appointmentView(
           cancelAppointment(
@@ -255,104 +223,12 @@ export const clinicRoutes: PartnerRoute[] = [
         ),
       },
     }),
-  },
-  g('/invoices', 'invoices:read', listInvoices, { ...planned, schema: invoicesQuery }),
-  g(
-    '/invoices/{id}',
-    'invoices:read',
-    (ctx) => ({
-      body: { data: invoiceView(findInvoice(ctx.world, ctx.params.id ?? ''), 'api') },
-    }),
-    planned,
   ),
-  g(
-    '/webhooks',
-    'webhooks',
-    (ctx) => ({
-      body: pageOf(ctx.world.webhooks.list('clinic', tenantOf(ctx)).map(subscriptionView), ctx.query),
-    }),
-    { ...owner, schema: query(PAGING) },
-  ),
-  {
-    method: 'POST',
-    path: '/webhooks',
-    ability: 'webhooks',
-    ...owner,
-    schema: webhookWrite('clinic'),
-    handle: (ctx) => {
-      const sub = ctx.world.webhooks.create('clinic', ctx.client, ctx.body, ctx.lang);
-      return { status: 201, body: { id: sub.id, secret: sub.secret, data: subscriptionView(sub) } };
-    },
-  },
-  g(
-    '/webhooks/events',
-    'webhooks',
-    (ctx) => ({
-      body: {
-        data: Object.entries(CLINIC_EVENTS).map(([event, info]) => ({
-          event,
-          ability: info.ability,
-          sample: sampleFor('clinic', event, tenantOf(ctx)),
-        })),
-      },
-    }),
-    owner,
-  ),
-  g('/webhooks/events/{event}/recent', 'webhooks', recent, {
-    ...owner,
-    schema: query({ limit: S.int({ min: 1, max: 25 }, 3) }),
-  }),
-  g(
-    '/webhooks/{id}',
-    'webhooks',
-    (ctx) => ({
-      body: { data: subscriptionView(subscriptionAnswer(ctx, ctx.params.id ?? '')) },
-    }),
-    owner,
-  ),
-  {
-    method: 'PUT',
-    path: '/webhooks/{id}',
-    ability: 'webhooks',
-    ...owner,
-    schema: webhookWrite('clinic', true),
-    handle: (ctx) => {
-      const sub = subscriptionAnswer(ctx, ctx.params.id ?? '');
-      return {
-        body: { data: subscriptionView(ctx.world.webhooks.update(sub, ctx.client, ctx.body, ctx.lang)) },
-      };
-    },
-  },
-  {
-    method: 'DELETE',
-    path: '/webhooks/{id}',
-    ability: 'webhooks',
-    ...owner,
-    handle: (ctx) => {
-      ctx.world.webhooks.remove(subscriptionAnswer(ctx, ctx.params.id ?? ''));
-      return { status: 204 };
-    },
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/rotate',
-    ability: 'webhooks',
-    ...owner,
-    handle: (ctx) => {
-      const sub = ctx.world.webhooks.rotate(subscriptionAnswer(ctx, ctx.params.id ?? ''));
-      return { body: { id: sub.id, secret: sub.secret, data: subscriptionView(sub) } };
-    },
-  },
-  {
-    method: 'POST',
-    path: '/webhooks/{id}/test',
-    ability: 'webhooks',
-    ...owner,
-    handle: async (ctx) => {
-      const sub = subscriptionAnswer(ctx, ctx.params.id ?? '');
-      return { body: { data: deliveryView(await ctx.world.webhooks.test(sub, ctx.lang)) } };
-    },
-  },
+  get('/invoices', 'invoices:read', { ...planned, schema: invoicesQuery }, listInvoices),
+  get('/invoices/{id}', 'invoices:read', planned, (ctx) => ({
+    body: { data: invoiceView(findInvoice(ctx.world, ctx.params.id ?? ''), 'api') },
+  })),
+  ...webhookRoutes('clinic', 'webhooks', recent),
 ];
 
 /** Endpoints that can be marked planned, as "METHOD /path". */

@@ -5,7 +5,7 @@ import { ApiError } from './errors';
 import { plannedKey } from './routing';
 import type { ApiClientRecord } from './store';
 import { deliveryView } from './webhooks';
-import type { World } from './world';
+import { CONFIG_DEFAULTS, settingKey, type Setting, type World } from './world';
 
 export const clientView = (c: ApiClientRecord) => ({
   name: c.key,
@@ -20,16 +20,20 @@ export const clientView = (c: ApiClientRecord) => ({
   note: c.note,
 });
 
+/** The config's settings as GET and PATCH /sandbox/config name them, then the clock's scale and the planned list. */
 export const configView = (w: World) => ({
-  rate_limit_per_minute: w.config.rateLimitPerMinute,
-  anonymous_rate_limit_per_minute: w.config.anonymousRateLimitPerMinute,
-  hold_back_ms: w.config.holdBackMs,
-  webhook_limit: w.config.webhookLimit,
-  allow_loopback_receivers: w.config.allowLoopbackReceivers,
-  delivery_timeout_ms: w.config.deliveryTimeoutMs,
+  ...Object.fromEntries(Object.keys(CONFIG_DEFAULTS).map((k) => [settingKey(k), w.config[k as Setting]])),
   time_scale: w.clock.timeScale,
   planned: [...w.config.planned],
 });
+
+/** Sets the settings `values` gives, named as configView names them. */
+export const patchConfig = (w: World, values: Record<string, unknown>) => {
+  for (const k of Object.keys(CONFIG_DEFAULTS)) {
+    const value = values[settingKey(k)];
+    if (value !== undefined) Object.assign(w.config, { [k]: value });
+  }
+};
 
 export const clockView = (w: World) => ({
   now: w.clock.now(),

@@ -53,6 +53,7 @@ import { ApiError, Checker, codeTable, languageOf, type Lang, refuse } from './e
 import { makeFault } from './faults';
 import {
   checked,
+  idParam,
   sendError,
   sendJson,
   validation,
@@ -62,7 +63,7 @@ import {
 } from './routing';
 import type { ApiClientRecord } from './store';
 import { S, body as schemaBody, type BodyOf } from './validate';
-import { clientView, clockView, configView, deliveryDetail, openapi } from './control-views';
+import { clientView, clockView, configView, deliveryDetail, openapi, patchConfig } from './control-views';
 import { deliveryView, subscriptionView, type Emitted } from './webhooks';
 import { FAULT_KINDS, type World } from './world';
 
@@ -78,6 +79,11 @@ interface ControlContext {
 }
 
 type Handler = (ctx: ControlContext) => Answer | Promise<Answer>;
+type ControlRoute = [Method, string, Handler, FastifySchema?];
+
+/** A control route: method, path, then the schema of what it takes (if any) and its handler. */
+const route = (method: Method, path: string, ...rest: [Handler] | [FastifySchema, Handler]): ControlRoute =>
+  rest.length === 1 ? [method, path, rest[0]] : [method, path, rest[1], rest[0]];
 
 const TOKEN_WRITE = schemaBody(
   { interface: S.oneOf(['clinic', 'cashier']), abilities: S.array(), owner: S.bool, name: S.str(100) },
@@ -110,68 +116,55 @@ export interface ControlHooks {
 
 const withEvents = (data: unknown, events: Emitted[]): Answer => ({ body: { data, events } });
 
-const int = (raw: string | undefined): number => {
-  if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');
-  return Number(raw);
-};
-
-const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySchema?]> => [
-  [
-    'GET',
-    '',
-    ({ world }) => ({
-      body: {
-        data: {
-          clinic_base_url: `${world.baseUrl}${CLINIC_PREFIX}`,
-          cashier_base_url: `${world.baseUrl}${CASHIER_PREFIX}`,
-          tokens: hooks.clientsView(),
-          refs: world.store.refs,
-          config: configView(world),
-          clock: clockView(world),
-          plannable_endpoints: plannableEndpoints(),
-          error_codes: codeTable(),
-          readme: 'sandbox/README.md',
-        },
+const routes = (hooks: ControlHooks): ControlRoute[] => [
+  route('GET', '', ({ world }) => ({
+    body: {
+      data: {
+        clinic_base_url: `${world.baseUrl}${CLINIC_PREFIX}`,
+        cashier_base_url: `${world.baseUrl}${CASHIER_PREFIX}`,
+        tokens: hooks.clientsView(),
+        refs: world.store.refs,
+        config: configView(world),
+        clock: clockView(world),
+        plannable_endpoints: plannableEndpoints(),
+        error_codes: codeTable(),
+        readme: 'sandbox/README.md',
       },
-    }),
-  ],
-  ['GET', '/openapi.json', ({ world }) => ({ body: openapi(world) })],
-  ['GET', '/tokens', () => ({ body: { data: hooks.clientsView() } })],
-  [
-    'POST',
-    '/tokens',
-    ({ world, lang, body }) => {
-      const b = body as BodyOf<typeof TOKEN_WRITE>;
-      const { interface: api, abilities, owner = true, name } = b;
-      const allowed = abilitiesOf(api);
-      if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
-        throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
-      }
-      const store = world.store;
-      store.counters.client += 1;
-      const id = store.counters.client;
-      const client: ApiClientRecord = {
-        id,
-        tenantId: api === 'clinic' ? store.clinic.tenantId : store.cashier.tenantId,
-        api,
-        key: name ?? `custom${id}`,
-        name: name ?? `Custom client ${id}`,
-        token: `sbx_custom_${id}_${world.random.hex(12)}`,
-        abilities: abilities as string[],
-        owner,
-        tokenRevoked: false,
-        clientRevoked: false,
-        provider: 'partner',
-        note: 'created through POST /sandbox/tokens',
-      };
-      store.clients.push(client);
-      return { status: 201, body: { data: clientView(client) } };
     },
-    TOKEN_WRITE,
-  ],
-  [
+  })),
+  route('GET', '/openapi.json', ({ world }) => ({ body: openapi(world) })),
+  route('GET', '/tokens', () => ({ body: { data: hooks.clientsView() } })),
+  route('POST', '/tokens', TOKEN_WRITE, ({ world, lang, body }) => {
+    const b = body as BodyOf<typeof TOKEN_WRITE>;
+    const { interface: api, abilities, owner = true, name } = b;
+    const allowed = abilitiesOf(api);
+    if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
+      throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
+    }
+    const store = world.store;
+    store.counters.client += 1;
+    const id = store.counters.client;
+    const client: ApiClientRecord = {
+      id,
+      tenantId: api === 'clinic' ? store.clinic.tenantId : store.cashier.tenantId,
+      api,
+      key: name ?? `custom${id}`,
+      name: name ?? `Custom client ${id}`,
+      token: `sbx_custom_${id}_${world.random.hex(12)}`,
+      abilities: abilities as string[],
+      owner,
+      tokenRevoked: false,
+      clientRevoked: false,
+      provider: 'partner',
+      note: 'created through POST /sandbox/tokens',
+    };
+    store.clients.push(client);
+    return { status: 201, body: { data: clientView(client) } };
+  }),
+  route(
     'POST',
     '/tokens/{token}/revoke',
+    schemaBody({ what: S.oneOf(['token', 'client']) }, [], true),
     ({ world, params, body }) => {
       const client = world.store.clients.find((c) => c.token === params.token || c.key === params.token);
       if (!client) throw new ApiError('not_found');
@@ -179,25 +172,12 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       else client.tokenRevoked = true;
       return { body: { data: clientView(client) } };
     },
-    schemaBody({ what: S.oneOf(['token', 'client']) }, [], true),
-  ],
-  ['GET', '/refs', ({ world }) => ({ body: { data: world.store.refs } })],
-  ['GET', '/config', ({ world }) => ({ body: { data: configView(world) } })],
-  [
+  ),
+  route('GET', '/refs', ({ world }) => ({ body: { data: world.store.refs } })),
+  route('GET', '/config', ({ world }) => ({ body: { data: configView(world) } })),
+  route(
     'PATCH',
     '/config',
-    ({ world, body }) => {
-      const b = body as Record<string, number | undefined> & { allow_loopback_receivers?: boolean };
-      const c = world.config;
-      c.rateLimitPerMinute = b.rate_limit_per_minute ?? c.rateLimitPerMinute;
-      c.anonymousRateLimitPerMinute = b.anonymous_rate_limit_per_minute ?? c.anonymousRateLimitPerMinute;
-      c.holdBackMs = b.hold_back_ms ?? c.holdBackMs;
-      c.webhookLimit = b.webhook_limit ?? c.webhookLimit;
-      c.allowLoopbackReceivers = b.allow_loopback_receivers ?? c.allowLoopbackReceivers;
-      c.deliveryTimeoutMs = b.delivery_timeout_ms ?? c.deliveryTimeoutMs;
-      if (b.time_scale !== undefined) world.clock.setTimeScale(b.time_scale);
-      return { body: { data: configView(world) } };
-    },
     schemaBody({
       rate_limit_per_minute: S.int({ min: 1 }),
       anonymous_rate_limit_per_minute: S.int({ min: 1 }),
@@ -207,365 +187,225 @@ const routes = (hooks: ControlHooks): Array<[Method, string, Handler, FastifySch
       delivery_timeout_ms: S.int({ min: 1 }),
       time_scale: S.nonNegative,
     }),
-  ],
-  [
-    'GET',
-    '/planned',
-    ({ world }) => ({
-      body: { data: { planned: [...world.config.planned], plannable: plannableEndpoints() } },
-    }),
-  ],
-  [
-    'POST',
-    '/planned',
-    ({ world, lang, body }) => {
-      const { endpoint: raw, planned = true } = body as BodyOf<typeof PLANNED_WRITE>;
-      const endpoint = raw
-        .trim()
-        .replace(/\s+/, ' ')
-        .replace(/^(\w+)/, (m) => m.toUpperCase());
-      if (!plannableEndpoints().includes(endpoint)) {
-        throw refuse(lang, 'endpoint', 'one_of', { values: plannableEndpoints().join(', ') });
-      }
-      if (planned) world.config.planned.add(endpoint);
-      else world.config.planned.delete(endpoint);
-      return { body: { data: { planned: [...world.config.planned] } } };
+    ({ world, body }) => {
+      const b = body as Record<string, unknown> & { time_scale?: number };
+      patchConfig(world, b);
+      if (b.time_scale !== undefined) world.clock.setTimeScale(b.time_scale);
+      return { body: { data: configView(world) } };
     },
-    PLANNED_WRITE,
-  ],
-  [
-    'POST',
-    '/rate-limits/reset',
-    () => {
-      hooks.resetRateLimits();
-      return { status: 204 };
+  ),
+  route('GET', '/planned', ({ world }) => ({
+    body: { data: { planned: [...world.config.planned], plannable: plannableEndpoints() } },
+  })),
+  route('POST', '/planned', PLANNED_WRITE, ({ world, lang, body }) => {
+    const { endpoint: raw, planned = true } = body as BodyOf<typeof PLANNED_WRITE>;
+    const endpoint = raw
+      .trim()
+      .replace(/\s+/, ' ')
+      .replace(/^(\w+)/, (m) => m.toUpperCase());
+    if (!plannableEndpoints().includes(endpoint)) {
+      throw refuse(lang, 'endpoint', 'one_of', { values: plannableEndpoints().join(', ') });
+    }
+    if (planned) world.config.planned.add(endpoint);
+    else world.config.planned.delete(endpoint);
+    return { body: { data: { planned: [...world.config.planned] } } };
+  }),
+  route('POST', '/rate-limits/reset', () => {
+    hooks.resetRateLimits();
+    return { status: 204 };
+  }),
+  route('GET', '/clock', ({ world }) => ({ body: { data: clockView(world) } })),
+  route('POST', '/clock/advance', CLOCK_ADVANCE, async ({ world, lang, body }) => {
+    const { ms, seconds } = body as BodyOf<typeof CLOCK_ADVANCE>;
+    if (ms === undefined && seconds === undefined) {
+      throw refuse(lang, 'ms', 'required');
+    }
+    await world.clock.advance(ms ?? (seconds ?? 0) * 1000);
+    await world.webhooks.settle();
+    return { body: { data: clockView(world) } };
+  }),
+  route('POST', '/reset', async () => {
+    await hooks.reset();
+    return { status: 204 };
+  }),
+  route('GET', '/subscriptions', ({ world }) => ({
+    body: {
+      data: world.store.subscriptions.map((s) => ({
+        ...subscriptionView(s),
+        interface: s.api,
+        client_id: s.clientId,
+        secret: s.secret,
+      })),
     },
-  ],
-  ['GET', '/clock', ({ world }) => ({ body: { data: clockView(world) } })],
-  [
-    'POST',
-    '/clock/advance',
-    async ({ world, lang, body }) => {
-      const { ms, seconds } = body as BodyOf<typeof CLOCK_ADVANCE>;
-      if (ms === undefined && seconds === undefined) {
-        throw refuse(lang, 'ms', 'required');
-      }
-      await world.clock.advance(ms ?? (seconds ?? 0) * 1000);
-      await world.webhooks.settle();
-      return { body: { data: clockView(world) } };
-    },
-    CLOCK_ADVANCE,
-  ],
-  [
-    'POST',
-    '/reset',
-    async () => {
-      await hooks.reset();
-      return { status: 204 };
-    },
-  ],
-  [
-    'GET',
-    '/subscriptions',
-    ({ world }) => ({
-      body: {
-        data: world.store.subscriptions.map((s) => ({
-          ...subscriptionView(s),
-          interface: s.api,
-          client_id: s.clientId,
-          secret: s.secret,
-        })),
-      },
-    }),
-  ],
-  [
-    'GET',
-    '/deliveries',
-    ({ world, query }) => {
-      const list = world.store.deliveries
-        .filter((d) => !query.subscription_id || String(d.subscription_id) === query.subscription_id)
-        .filter((d) => !query.event || d.event === query.event)
-        .filter((d) => !query.status || d.status === query.status)
-        .filter((d) => !query.interface || d.api === query.interface)
-        .map((d) => ({ ...deliveryView(d), interface: d.api, next_attempt_at: d.next_attempt_at }));
-      return { body: { data: list } };
-    },
-  ],
-  [
-    'GET',
-    '/deliveries/{id}',
-    ({ world, params }) => ({ body: { data: deliveryDetail(world, int(params.id)) } }),
-  ],
-  [
-    'POST',
-    '/deliveries/{id}/resend',
-    async ({ world, params }) => ({
-      body: { data: deliveryView(await world.webhooks.resend(int(params.id))) },
-    }),
-  ],
-  [
-    'POST',
-    '/deliveries/{id}/redact',
-    ({ world, params }) => ({
-      body: { data: deliveryView(world.webhooks.redact(int(params.id))) },
-    }),
-  ],
-  [
-    'POST',
-    '/faults',
-    ({ world, lang, body }) => {
-      const b = body as BodyOf<typeof FAULT_WRITE>;
-      const { kind = 'status', status } = b;
-      const c = new Checker(lang);
-      if (kind === 'status' && status === undefined) c.add('status', 'required');
-      else if (kind === 'status' && status !== undefined && status < 400) {
-        c.add('status', 'range', { min: 400, max: 599 });
-      }
-      c.done();
-      const fault = makeFault(world, {
-        pathPrefix: b.path_prefix,
-        kind,
-        when: b.when,
-        method: b.method,
-        status,
-        error: b.error,
-        token: b.token,
-        times: b.times ?? 1,
-        delayMs: b.delay_ms,
-        body: b.body,
-      });
-      return { status: 201, body: { data: fault } };
-    },
-    FAULT_WRITE,
-  ],
-  ['GET', '/faults', ({ world }) => ({ body: { data: world.faults.map((f) => ({ ...f })) } })],
-  [
-    'DELETE',
-    '/faults',
-    ({ world }) => {
-      world.faults.length = 0;
-      return { status: 204 };
-    },
-  ],
-  [
-    'GET',
-    '/requests',
-    ({ world }) => {
-      const counts = new Map<string, number>();
-      for (const r of world.requests) {
-        const key = `${r.method} ${r.path} ${r.tokenName ?? r.token ?? '-'}`;
-        counts.set(key, (counts.get(key) ?? 0) + 1);
-      }
-      return { body: { data: { total: world.requests.length, by_request: Object.fromEntries(counts) } } };
-    },
-  ],
-  [
-    'DELETE',
-    '/requests',
-    ({ world }) => {
-      world.requests.length = 0;
-      return { status: 204 };
-    },
-  ],
+  })),
+  route('GET', '/deliveries', ({ world, query }) => {
+    const list = world.store.deliveries
+      .filter((d) => !query.subscription_id || String(d.subscription_id) === query.subscription_id)
+      .filter((d) => !query.event || d.event === query.event)
+      .filter((d) => !query.status || d.status === query.status)
+      .filter((d) => !query.interface || d.api === query.interface)
+      .map((d) => ({ ...deliveryView(d), interface: d.api, next_attempt_at: d.next_attempt_at }));
+    return { body: { data: list } };
+  }),
+  route('GET', '/deliveries/{id}', ({ world, params }) => ({
+    body: { data: deliveryDetail(world, idParam(params.id)) },
+  })),
+  route('POST', '/deliveries/{id}/resend', async ({ world, params }) => ({
+    body: { data: deliveryView(await world.webhooks.resend(idParam(params.id))) },
+  })),
+  route('POST', '/deliveries/{id}/redact', ({ world, params }) => ({
+    body: { data: deliveryView(world.webhooks.redact(idParam(params.id))) },
+  })),
+  route('POST', '/faults', FAULT_WRITE, ({ world, lang, body }) => {
+    const b = body as BodyOf<typeof FAULT_WRITE>;
+    const { kind = 'status', status } = b;
+    const c = new Checker(lang);
+    if (kind === 'status' && status === undefined) c.add('status', 'required');
+    else if (kind === 'status' && status !== undefined && status < 400) {
+      c.add('status', 'range', { min: 400, max: 599 });
+    }
+    c.done();
+    const fault = makeFault(world, {
+      pathPrefix: b.path_prefix,
+      kind,
+      when: b.when,
+      method: b.method,
+      status,
+      error: b.error,
+      token: b.token,
+      times: b.times ?? 1,
+      delayMs: b.delay_ms,
+      body: b.body,
+    });
+    return { status: 201, body: { data: fault } };
+  }),
+  route('GET', '/faults', ({ world }) => ({ body: { data: world.faults.map((f) => ({ ...f })) } })),
+  route('DELETE', '/faults', ({ world }) => {
+    world.faults.length = 0;
+    return { status: 204 };
+  }),
+  route('GET', '/requests', ({ world }) => {
+    const counts = new Map<string, number>();
+    for (const r of world.requests) {
+      const key = `${r.method} ${r.path} ${r.tokenName ?? r.token ?? '-'}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return { body: { data: { total: world.requests.length, by_request: Object.fromEntries(counts) } } };
+  }),
+  route('DELETE', '/requests', ({ world }) => {
+    world.requests.length = 0;
+    return { status: 204 };
+  }),
 
   /* Clinic: front desk and back office. */
-  [
-    'GET',
-    '/clinic/reference',
-    ({ world }) => {
-      const c = world.store.clinic;
-      return {
-        body: {
-          data: {
-            branches: c.branches,
-            practitioners: c.practitioners,
-            appointment_types: c.appointmentTypes,
-            rooms: c.rooms,
-            payers: c.payers,
-          },
+  route('GET', '/clinic/reference', ({ world }) => {
+    const c = world.store.clinic;
+    return {
+      body: {
+        data: {
+          branches: c.branches,
+          practitioners: c.practitioners,
+          appointment_types: c.appointmentTypes,
+          rooms: c.rooms,
+          payers: c.payers,
         },
-      };
-    },
-  ],
-  [
-    'GET',
-    '/clinic/patients/{id}',
-    ({ world, params }) => {
-      const p = world.store.clinic.patients.find((x) => x.id === params.id);
-      if (!p) throw new ApiError('not_found');
-      return { body: { data: { ...patientView(p), stored: p } } };
-    },
-  ],
-  [
+      },
+    };
+  }),
+  route('GET', '/clinic/patients/{id}', ({ world, params }) => {
+    const p = world.store.clinic.patients.find((x) => x.id === params.id);
+    if (!p) throw new ApiError('not_found');
+    return { body: { data: { ...patientView(p), stored: p } } };
+  }),
+  route(
     'POST',
     '/clinic/appointments',
+    schemaBody({ ...BOOKING, source: S.str() }, BOOKING_REQUIRED),
     ({ world, lang, body }) => {
       const b = body as Booking & { source?: string };
       const result = bookAppointment(world, lang, null, b, b.source ?? 'front_desk');
       return { status: 201, ...withEvents(appointmentView(result.appointment), result.events) };
     },
-    schemaBody({ ...BOOKING, source: S.str() }, BOOKING_REQUIRED),
-  ],
-  [
-    'PATCH',
-    '/clinic/appointments/{id}',
-    ({ world, lang, params, body }) => {
-      const { appointment, events } = changeAppointment(world, lang, params.id ?? '', body);
-      return withEvents(appointmentView(appointment), events);
-    },
-    APPOINTMENT_CHANGE,
-  ],
-  [
-    'POST',
-    '/clinic/invoices',
-    ({ world, lang, body }) => {
-      const { invoice, events } = issueInvoice(world, lang, body);
-      return { status: 201, ...withEvents(invoiceView(invoice, 'event'), events) };
-    },
-    INVOICE_WRITE,
-  ],
-  [
-    'POST',
-    '/clinic/invoices/{id}/payments',
-    ({ world, lang, params, body }) => {
-      const { invoice, events } = payInvoice(world, lang, params.id ?? '', body);
-      return withEvents(invoiceView(invoice, 'event'), events);
-    },
-    PAYMENT_WRITE,
-  ],
-  [
-    'POST',
-    '/clinic/invoices/{id}/void',
-    ({ world, params }) => {
-      const { invoice, events } = voidInvoice(world, params.id ?? '');
-      return withEvents(invoiceView(invoice, 'event'), events);
-    },
-  ],
-  [
-    'POST',
-    '/clinic/claims',
-    ({ world, lang, body }) => {
-      const { claim, events } = createClaim(world, lang, body);
-      return { status: 201, ...withEvents(claimView(claim), events) };
-    },
-    CLAIM_WRITE,
-  ],
-  [
-    'PATCH',
-    '/clinic/claims/{id}',
-    ({ world, lang, params, body }) => {
-      const { claim, events } = updateClaim(world, lang, params.id ?? '', body);
-      return withEvents(claimView(claim), events);
-    },
-    CLAIM_CHANGE,
-  ],
-  [
-    'POST',
-    '/clinic/patients/{id}/erase',
-    ({ world, params }) => {
-      const { patient, events } = erasePatient(world, params.id ?? '');
-      return withEvents(patientView(patient), events);
-    },
-  ],
+  ),
+  route('PATCH', '/clinic/appointments/{id}', APPOINTMENT_CHANGE, ({ world, lang, params, body }) => {
+    const { appointment, events } = changeAppointment(world, lang, params.id ?? '', body);
+    return withEvents(appointmentView(appointment), events);
+  }),
+  route('POST', '/clinic/invoices', INVOICE_WRITE, ({ world, lang, body }) => {
+    const { invoice, events } = issueInvoice(world, lang, body);
+    return { status: 201, ...withEvents(invoiceView(invoice, 'event'), events) };
+  }),
+  route('POST', '/clinic/invoices/{id}/payments', PAYMENT_WRITE, ({ world, lang, params, body }) => {
+    const { invoice, events } = payInvoice(world, lang, params.id ?? '', body);
+    return withEvents(invoiceView(invoice, 'event'), events);
+  }),
+  route('POST', '/clinic/invoices/{id}/void', ({ world, params }) => {
+    const { invoice, events } = voidInvoice(world, params.id ?? '');
+    return withEvents(invoiceView(invoice, 'event'), events);
+  }),
+  route('POST', '/clinic/claims', CLAIM_WRITE, ({ world, lang, body }) => {
+    const { claim, events } = createClaim(world, lang, body);
+    return { status: 201, ...withEvents(claimView(claim), events) };
+  }),
+  route('PATCH', '/clinic/claims/{id}', CLAIM_CHANGE, ({ world, lang, params, body }) => {
+    const { claim, events } = updateClaim(world, lang, params.id ?? '', body);
+    return withEvents(claimView(claim), events);
+  }),
+  route('POST', '/clinic/patients/{id}/erase', ({ world, params }) => {
+    const { patient, events } = erasePatient(world, params.id ?? '');
+    return withEvents(patientView(patient), events);
+  }),
 
   /* Cashier: tills and back office. */
-  [
-    'POST',
-    '/cashier/receipts',
-    ({ world, lang, body }) => {
-      const { receipt, events } = issueReceipt(world, lang, body);
-      return { status: 201, ...withEvents(receiptView(receipt), events) };
-    },
-    RECEIPT_WRITE,
-  ],
-  [
-    'POST',
-    '/cashier/receipts/{id}/credit-note',
-    ({ world, lang, params, body }) => {
-      const { receipt, events } = issueCreditNote(world, lang, params.id ?? '', body);
-      return { status: 201, ...withEvents(receiptView(receipt), events) };
-    },
-    CREDIT_NOTE_WRITE,
-  ],
-  [
-    'GET',
-    '/cashier/sessions',
-    ({ world }) => ({
-      body: { data: world.store.cashier.sessions.map((s) => sessionView(world.store.cashier, s)) },
-    }),
-  ],
-  [
-    'POST',
-    '/cashier/sessions/{id}/close',
-    ({ world, params, body }) => {
-      const { session, next_session, events } = closeSession(world, params.id ?? '', body);
-      const cashier = world.store.cashier;
-      return {
-        body: {
-          data: sessionView(cashier, session),
-          next_session: sessionView(cashier, next_session),
-          events,
-        },
-      };
-    },
-    SESSION_CLOSE,
-  ],
-  [
-    'GET',
-    '/cashier/orders',
-    ({ world, query }) => ({
+  route('POST', '/cashier/receipts', RECEIPT_WRITE, ({ world, lang, body }) => {
+    const { receipt, events } = issueReceipt(world, lang, body);
+    return { status: 201, ...withEvents(receiptView(receipt), events) };
+  }),
+  route('POST', '/cashier/receipts/{id}/credit-note', CREDIT_NOTE_WRITE, ({ world, lang, params, body }) => {
+    const { receipt, events } = issueCreditNote(world, lang, params.id ?? '', body);
+    return { status: 201, ...withEvents(receiptView(receipt), events) };
+  }),
+  route('GET', '/cashier/sessions', ({ world }) => ({
+    body: { data: world.store.cashier.sessions.map((s) => sessionView(world.store.cashier, s)) },
+  })),
+  route('POST', '/cashier/sessions/{id}/close', SESSION_CLOSE, ({ world, params, body }) => {
+    const { session, next_session, events } = closeSession(world, params.id ?? '', body);
+    const cashier = world.store.cashier;
+    return {
       body: {
-        data: world.store.cashier.orders
-          .filter((o) => !query.external_id || o.external_id === query.external_id)
-          .map(orderView),
+        data: sessionView(cashier, session),
+        next_session: sessionView(cashier, next_session),
+        events,
       },
-    }),
-  ],
-  [
-    'POST',
-    '/cashier/orders/{id}/accept',
-    ({ world, lang, params, body }) => {
-      const { order, events } = moveOrder(world, lang, params.id ?? '', body, 'accepted');
-      return withEvents(orderView(order), events);
+    };
+  }),
+  route('GET', '/cashier/orders', ({ world, query }) => ({
+    body: {
+      data: world.store.cashier.orders
+        .filter((o) => !query.external_id || o.external_id === query.external_id)
+        .map(orderView),
     },
-    ORDER_MOVE,
-  ],
-  [
-    'POST',
-    '/cashier/orders/{id}/status',
-    ({ world, lang, params, body }) => {
-      const { order, events } = moveOrder(world, lang, params.id ?? '', body);
-      return withEvents(orderView(order), events);
-    },
-    ORDER_MOVE,
-  ],
-  [
-    'POST',
-    '/cashier/stock',
-    ({ world, lang, body }) => {
-      const { stock_level, events } = setStock(world, lang, body);
-      return withEvents(stockView(world.store.cashier, stock_level), events);
-    },
-    STOCK_WRITE,
-  ],
-  [
-    'POST',
-    '/cashier/customers',
-    ({ world, lang, body }) => {
-      const { customer, events } = addCustomer(world, lang, body);
-      return { status: 201, ...withEvents(customerView(customer), events) };
-    },
-    CUSTOMER_WRITE,
-  ],
-  [
-    'POST',
-    '/cashier/customers/{id}/consent',
-    ({ world, lang, params, body }) => {
-      const { customer } = recordConsent(world, lang, int(params.id), body);
-      return { body: { data: customerView(customer) } };
-    },
-    CONSENT_WRITE,
-  ],
+  })),
+  route('POST', '/cashier/orders/{id}/accept', ORDER_MOVE, ({ world, lang, params, body }) => {
+    const { order, events } = moveOrder(world, lang, params.id ?? '', body, 'accepted');
+    return withEvents(orderView(order), events);
+  }),
+  route('POST', '/cashier/orders/{id}/status', ORDER_MOVE, ({ world, lang, params, body }) => {
+    const { order, events } = moveOrder(world, lang, params.id ?? '', body);
+    return withEvents(orderView(order), events);
+  }),
+  route('POST', '/cashier/stock', STOCK_WRITE, ({ world, lang, body }) => {
+    const { stock_level, events } = setStock(world, lang, body);
+    return withEvents(stockView(world.store.cashier, stock_level), events);
+  }),
+  route('POST', '/cashier/customers', CUSTOMER_WRITE, ({ world, lang, body }) => {
+    const { customer, events } = addCustomer(world, lang, body);
+    return { status: 201, ...withEvents(customerView(customer), events) };
+  }),
+  route('POST', '/cashier/customers/{id}/consent', CONSENT_WRITE, ({ world, lang, params, body }) => {
+    const { customer } = recordConsent(world, lang, idParam(params.id), body);
+    return { body: { data: customerView(customer) } };
+  }),
 ];
 
 export const mountControl = (app: FastifyInstance, world: () => World, hooks: ControlHooks): void => {

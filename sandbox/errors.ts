@@ -3,132 +3,16 @@
  * The language follows the request's Accept-Language (ar or en; anything else is English).
  */
 
+import MESSAGES from './data/messages.json';
+
 export type Lang = 'en' | 'ar';
 
-interface CodeInfo {
-  status: number;
-  en: string;
-  ar: string;
-}
-
 /**
- * The clinic spec's codes (§7), then the codes the sandbox uses where a spec says an answer exists but does not
- * name its code (see sandbox/README.md, "Assumptions").
+ * The codes and their messages are data (data/messages.json): the clinic spec's codes (§7), then the codes the
+ * sandbox uses where a spec says an answer exists but does not name its code (see sandbox/README.md,
+ * "Assumptions"), then the sandbox-only endpoints' own.
  */
-export const CODES = {
-  unauthenticated: {
-    status: 401,
-    en: 'The API token is missing. Send it as Authorization: Bearer <API_TOKEN>.',
-    ar: 'رمز الواجهة مفقود. أرسله في الترويسة Authorization: Bearer <API_TOKEN>.',
-  },
-  token_invalid: {
-    status: 401,
-    en: 'The API token is not valid or was revoked.',
-    ar: 'رمز الواجهة غير صالح أو أُلغي.',
-  },
-  tenant_inactive: {
-    status: 403,
-    en: 'This account is suspended or closed.',
-    ar: 'هذا الحساب موقوف أو مغلق.',
-  },
-  not_entitled: {
-    status: 403,
-    en: 'The account’s plan does not include the partner interface.',
-    ar: 'باقة الحساب لا تشمل واجهة الشركاء.',
-  },
-  insufficient_ability: {
-    status: 403,
-    en: 'This API client lacks the ability this call needs ({ability}).',
-    ar: 'عميل الواجهة لا يملك الصلاحية التي يتطلبها هذا الطلب ({ability}).',
-  },
-  forbidden: {
-    status: 403,
-    en: 'Only the account owner manages API clients and webhooks.',
-    ar: 'إدارة عملاء الواجهة والويب هوك مقصورة على مالك الحساب.',
-  },
-  not_found: {
-    status: 404,
-    en: 'The resource was not found.',
-    ar: 'لم يُعثر على المورد المطلوب.',
-  },
-  client_revoked: {
-    status: 409,
-    en: 'This API client was revoked.',
-    ar: 'أُلغي عميل الواجهة هذا.',
-  },
-  webhook_disabled: {
-    status: 409,
-    en: 'The webhook subscription is switched off.',
-    ar: 'اشتراك الويب هوك متوقف.',
-  },
-  delivery_sent: {
-    status: 409,
-    en: 'This delivery already succeeded and cannot be sent again.',
-    ar: 'نجح هذا التسليم سابقًا ولا يمكن إرساله مجددًا.',
-  },
-  payload_redacted: {
-    status: 409,
-    en: 'The body of this delivery was removed; it cannot be sent again.',
-    ar: 'حُذف محتوى هذا التسليم؛ لا يمكن إرساله مجددًا.',
-  },
-  appointment_locked: {
-    status: 409,
-    en: 'A completed or in-progress appointment cannot be cancelled.',
-    ar: 'لا يمكن إلغاء موعد مكتمل أو جارٍ.',
-  },
-  validation_failed: {
-    status: 422,
-    en: 'Some fields are not valid.',
-    ar: 'بعض الحقول غير صالحة.',
-  },
-  event_unknown: {
-    status: 422,
-    en: 'Unknown webhook event.',
-    ar: 'حدث ويب هوك غير معروف.',
-  },
-  url_not_allowed: {
-    status: 422,
-    en: 'This URL cannot receive webhooks (HTTPS on a public address only).',
-    ar: 'لا يمكن لهذا العنوان استقبال الويب هوك (HTTPS على عنوان عام فقط).',
-  },
-  webhook_limit: {
-    status: 422,
-    en: 'Too many webhook subscriptions (at most {limit}).',
-    ar: 'اشتراكات الويب هوك كثيرة جدًا (الحد الأقصى {limit}).',
-  },
-  rate_limited: {
-    status: 429,
-    en: 'Too many requests. Try again in {retry_after} seconds.',
-    ar: 'طلبات كثيرة جدًا. حاول مجددًا بعد {retry_after} ثانية.',
-  },
-  not_implemented: {
-    status: 501,
-    en: 'This endpoint is planned and not yet released.',
-    ar: 'هذه النقطة مخطط لها ولم تُطلق بعد.',
-  },
-  // Codes the specs leave unnamed (sandbox assumptions).
-  slot_taken: {
-    status: 409,
-    en: 'This time slot is not free.',
-    ar: 'هذا الموعد غير متاح.',
-  },
-  session_open: {
-    status: 409,
-    en: 'The till session is still open; its Z-report exists once it is closed.',
-    ar: 'جلسة الصندوق ما زالت مفتوحة؛ يصدر تقرير Z بعد إغلاقها.',
-  },
-  order_not_cancellable: {
-    status: 409,
-    en: 'The till rejected this order; it can no longer be cancelled.',
-    ar: 'رفض الصندوق هذا الطلب؛ لم يعد بالإمكان إلغاؤه.',
-  },
-  // Sandbox-only endpoints.
-  invalid_transition: {
-    status: 409,
-    en: 'This status change is not allowed ({from} → {to}).',
-    ar: 'تغيير الحالة هذا غير مسموح ({from} ← {to}).',
-  },
-} as const satisfies Record<string, CodeInfo>;
+export const CODES = { ...MESSAGES.codes, ...MESSAGES.unnamed, ...MESSAGES.sandbox_only };
 
 export type ErrorCode = keyof typeof CODES;
 
@@ -174,60 +58,8 @@ export const codeTable = () =>
   Object.entries(CODES).map(([code, info]) => ({ code, status: info.status, en: info.en, ar: info.ar }));
 
 /* Field problems of validation_failed: details.errors = [{field, message}], the message in the request's language. */
-
-const PROBLEMS = {
-  required: { en: 'is required', ar: 'مطلوب' },
-  integer: { en: 'must be an integer', ar: 'يجب أن يكون عددًا صحيحًا' },
-  range: { en: 'must be from {min} to {max}', ar: 'يجب أن يكون من {min} إلى {max}' },
-  min: { en: 'must be at least {min}', ar: 'يجب ألا يقل عن {min}' },
-  number: { en: 'must be a number greater than 0', ar: 'يجب أن يكون عددًا أكبر من 0' },
-  string: { en: 'must be text', ar: 'يجب أن يكون نصًا' },
-  boolean: { en: 'must be true or false', ar: 'يجب أن يكون true أو false' },
-  array: { en: 'must be a list', ar: 'يجب أن يكون قائمة' },
-  object: { en: 'must be an object', ar: 'يجب أن يكون كائنًا' },
-  one_of: { en: 'must be one of: {values}', ar: 'يجب أن يكون أحد: {values}' },
-  date_time: {
-    en: 'must be an ISO-8601 date-time with a time zone',
-    ar: 'يجب أن يكون تاريخًا ووقتًا بصيغة ISO-8601 مع المنطقة الزمنية',
-  },
-  date_or_date_time: {
-    en: 'must be an ISO-8601 date or date-time',
-    ar: 'يجب أن يكون تاريخًا أو تاريخًا ووقتًا بصيغة ISO-8601',
-  },
-  date: { en: 'must be an ISO-8601 date (YYYY-MM-DD)', ar: 'يجب أن يكون تاريخًا بصيغة YYYY-MM-DD' },
-  phone: {
-    en: 'must be a phone number in E.164 form (+966501234567)',
-    ar: 'يجب أن يكون رقم هاتف بصيغة E.164 (+966501234567)',
-  },
-  unknown: { en: 'does not exist', ar: 'غير موجود' },
-  taken: { en: 'is already used in this account', ar: 'مستخدم من قبل في هذا الحساب' },
-  not_json: { en: 'is not valid JSON', ar: 'ليس JSON صالحًا' },
-  open_item_price: {
-    en: 'is required for a line that matches no product',
-    ar: 'مطلوب لسطر لا يطابق أي منتج',
-  },
-  one_default: {
-    en: 'only one variant can be the default',
-    ar: 'يمكن أن يكون متغير واحد فقط هو الافتراضي',
-  },
-  not_this_item: {
-    en: 'names a variant of another item',
-    ar: 'يشير إلى متغير لصنف آخر',
-  },
-  patient_needed: {
-    en: 'give patient_id or patient_phone',
-    ar: 'أرسل patient_id أو patient_phone',
-  },
-  event_needed: { en: 'give event or events', ar: 'أرسل event أو events' },
-  star_alone: {
-    en: '"*" must be the only value',
-    ar: 'يجب أن تكون "*" القيمة الوحيدة',
-  },
-  no_changes: { en: 'give at least one field to change', ar: 'أرسل حقلًا واحدًا على الأقل لتغييره' },
-  ulid: { en: 'must be a ULID (26 characters)', ar: 'يجب أن يكون ULID من 26 خانة' },
-  cursor: { en: 'is not a receipt id of this account', ar: 'ليس معرّف إيصال في هذا الحساب' },
-  past: { en: 'must not be in the past', ar: 'يجب ألا يكون في الماضي' },
-} as const satisfies Record<string, Record<Lang, string>>;
+/* Field problems of validation_failed, from data/messages.json. */
+const PROBLEMS: Record<keyof typeof MESSAGES.problems, Record<Lang, string>> = MESSAGES.problems;
 
 export type Problem = keyof typeof PROBLEMS;
 
@@ -245,8 +77,12 @@ export class Checker {
     return this.errors.some((e) => e.field === field);
   }
 
+  failure(): ApiError {
+    return new ApiError('validation_failed', { errors: this.errors });
+  }
+
   done(): void {
-    if (this.errors.length) throw new ApiError('validation_failed', { errors: this.errors });
+    if (this.errors.length) throw this.failure();
   }
 }
 
@@ -259,7 +95,7 @@ export const refuse = (
 ): ApiError => {
   const c = new Checker(lang);
   c.add(field, problem, vars);
-  return new ApiError('validation_failed', { errors: c.errors });
+  return c.failure();
 };
 
 /** 409 invalid_transition of a sandbox-only status change. */
@@ -310,5 +146,5 @@ export const schemaFailure = (errors: readonly SchemaError[], lang: Lang): ApiEr
       c.add(field, 'range', { min: Number(s.minimum ?? 0), max: Number(s.maximum) });
     else c.add(field, 'min', { min: Number(s.minimum ?? 0) });
   }
-  return new ApiError('validation_failed', { errors: c.errors });
+  return c.failure();
 };

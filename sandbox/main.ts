@@ -3,6 +3,7 @@
  * --planned "GET /patients" --start-time 2026-11-21T09:00:00+03:00 --no-seed --history --quiet]`
  * The port also comes from SANDBOX_PORT. Listens on 127.0.0.1 only.
  */
+import { parseArgs } from 'node:util';
 import { sandboxPort, startSandbox, type SandboxOptions } from './server';
 
 const USAGE = `Usage: npm run sandbox -- [options]
@@ -17,66 +18,55 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --history              months of past receipts, invoices, appointments and customers (for Zapier Transfer)
   --quiet                no log lines`;
 
-const parseArgs = (argv: string[]): SandboxOptions => {
-  const options: SandboxOptions = { port: sandboxPort() };
-  const planned: string[] = [];
-  const num = (flag: string, value: string | undefined): number => {
-    const n = Number(value);
-    if (value === undefined || Number.isNaN(n)) throw new Error(`${flag} needs a number`);
-    return n;
-  };
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] ?? '';
-    const [flag, inline] = arg.includes('=')
-      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
-      : [arg, undefined];
-    const value = () => inline ?? argv[++i];
-    switch (flag) {
-      case '--port':
-        options.port = num(flag, value());
-        break;
-      case '--time-scale':
-        options.timeScale = num(flag, value());
-        break;
-      case '--start-time':
-        options.startTime = value();
-        break;
-      case '--hold-back-ms':
-        options.holdBackMs = num(flag, value());
-        break;
-      case '--rate-limit':
-        options.rateLimitPerMinute = num(flag, value());
-        break;
-      case '--webhook-limit':
-        options.webhookLimit = num(flag, value());
-        break;
-      case '--planned':
-        planned.push(value() ?? '');
-        break;
-      case '--no-seed':
-        options.seed = false;
-        break;
-      case '--history':
-        options.history = true;
-        break;
-      case '--quiet':
-        options.quiet = true;
-        break;
-      case '--help':
-      case '-h':
-        console.log(USAGE);
-        process.exit(0);
-        break;
-      default:
-        throw new Error(`unknown option ${arg}\n${USAGE}`);
-    }
+const options = (argv: string[]): SandboxOptions => {
+  const string = { type: 'string' } as const;
+  const flag = { type: 'boolean' } as const;
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: string,
+        'time-scale': string,
+        'start-time': string,
+        'hold-back-ms': string,
+        'rate-limit': string,
+        'webhook-limit': string,
+        planned: { type: 'string', multiple: true },
+        'no-seed': flag,
+        history: flag,
+        quiet: flag,
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n${USAGE}`);
   }
-  if (planned.length) options.planned = planned;
-  return options;
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const num = (name: string, value: string | undefined): number | undefined => {
+    const n = Number(value);
+    if (value !== undefined && (value === '' || Number.isNaN(n))) throw new Error(`--${name} needs a number`);
+    return value === undefined ? undefined : n;
+  };
+  return {
+    port: num('port', values.port) ?? sandboxPort(),
+    timeScale: num('time-scale', values['time-scale']),
+    startTime: values['start-time'],
+    holdBackMs: num('hold-back-ms', values['hold-back-ms']),
+    rateLimitPerMinute: num('rate-limit', values['rate-limit']),
+    webhookLimit: num('webhook-limit', values['webhook-limit']),
+    planned: values.planned,
+    seed: values['no-seed'] ? false : undefined,
+    history: values.history,
+    quiet: values.quiet,
+  };
 };
 
 const main = async () => {
-  const sandbox = await startSandbox(parseArgs(process.argv.slice(2)));
+  const sandbox = await startSandbox(options(process.argv.slice(2)));
   const res = await fetch(`${sandbox.controlUrl}/tokens`);
   const { data } = (await res.json()) as {
     data: Array<{

@@ -52,6 +52,28 @@ export interface PartnerRoute {
   handle: (ctx: RouteContext) => Answer | Promise<Answer>;
 }
 
+type RouteRest = [PartnerRoute['handle']] | [Partial<PartnerRoute>, PartnerRoute['handle']];
+
+/** A partner route: method, path, ability, then what else it declares (schema, planned, owner only) and its handler. */
+export const route = (
+  method: Method,
+  path: string,
+  ability: string | null,
+  ...rest: RouteRest
+): PartnerRoute => {
+  const [extra, handle] = rest.length === 1 ? [{}, rest[0]] : rest;
+  return { method, path, ability, handle, ...extra };
+};
+
+export const get = (path: string, ability: string | null, ...rest: RouteRest) =>
+  route('GET', path, ability, ...rest);
+
+/** A numeric id in a path; anything else names nothing (404 not_found). */
+export const idParam = (raw: string | undefined): number => {
+  if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');
+  return Number(raw);
+};
+
 export const plannedKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply => {

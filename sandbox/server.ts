@@ -24,29 +24,21 @@ import {
 import type { Attempt, Delivery, DeliveryStatus, Subscription } from './store/types';
 import { AJV_OPTIONS, parseQuery } from './validate';
 import { deliveryView, WebhookEngine } from './webhooks';
-import type { Fault, RequestRecord, SandboxConfig, World } from './world';
+import { CONFIG_DEFAULTS, type Fault, type RequestRecord, type SandboxConfig, type World } from './world';
 
-export interface SandboxOptions {
+/**
+ * Options of startSandbox. The config's settings (rate limits, hold-back, webhook limit, loopback receivers,
+ * delivery time-out) as SandboxConfig names them, CONFIG_DEFAULTS when not given.
+ */
+export type SandboxOptions = Partial<Omit<SandboxConfig, 'planned'>> & {
   /** Port on 127.0.0.1; 0 picks a free one. Default 4010. */
   port?: number;
   /** Sandbox ms per real ms: 1 real time (default), 1000 lets a 60 s back-off pass in 60 ms, 0 stands still. */
   timeScale?: number;
   /** Sandbox time at start (ms since the epoch or an ISO string); real time by default. */
   startTime?: number | string;
-  /** Requests per minute per API client (default 120, as the specs). */
-  rateLimitPerMinute?: number;
-  /** Requests per minute per address with a token of no active client (default 30). */
-  anonymousRateLimitPerMinute?: number;
-  /** Receipts arrived less than this long ago are held back from GET /receipts (default 2000). */
-  holdBackMs?: number;
-  /** Subscriptions per account and interface before webhook_limit (default 20). */
-  webhookLimit?: number;
   /** Clinic endpoints answering 501, as "METHOD /path" (see plannableEndpoints); none by default. */
   planned?: string[];
-  /** Accept receivers on loopback addresses over http or https (default true). */
-  allowLoopbackReceivers?: boolean;
-  /** Real ms a receiver has to answer (default 10000, as the spec). */
-  deliveryTimeoutMs?: number;
   /** Business data (patients, appointments, receipts…); false keeps tokens and reference data only. Default true. */
   seed?: boolean;
   /**
@@ -59,7 +51,7 @@ export interface SandboxOptions {
   randomSeed?: number;
   /** No log lines. Default false. */
   quiet?: boolean;
-}
+};
 
 export interface RequestFilter {
   interface?: RequestRecord['api'];
@@ -123,15 +115,10 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-const defaultConfig = (o: SandboxOptions): SandboxConfig => ({
-  rateLimitPerMinute: o.rateLimitPerMinute ?? 120,
-  anonymousRateLimitPerMinute: o.anonymousRateLimitPerMinute ?? 30,
-  holdBackMs: o.holdBackMs ?? 2000,
-  webhookLimit: o.webhookLimit ?? 20,
-  allowLoopbackReceivers: o.allowLoopbackReceivers ?? true,
-  deliveryTimeoutMs: o.deliveryTimeoutMs ?? 10_000,
-  planned: new Set(o.planned ?? []),
-});
+const defaultConfig = (o: SandboxOptions): SandboxConfig => {
+  const given = Object.entries(o).filter(([k, v]) => k in CONFIG_DEFAULTS && v !== undefined);
+  return { ...CONFIG_DEFAULTS, ...Object.fromEntries(given), planned: new Set(o.planned ?? []) };
+};
 
 const apiOfPath = (path: string): RequestRecord['api'] =>
   path.startsWith(`${CASHIER_PREFIX}/`) || path === CASHIER_PREFIX

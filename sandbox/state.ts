@@ -20,6 +20,20 @@ export interface SandboxConfig {
   planned: Set<string>;
 }
 
+/** The config's figures at start unless options say otherwise (the specs' own where they give one). */
+export const CONFIG_DEFAULTS = {
+  rateLimitPerMinute: 120,
+  anonymousRateLimitPerMinute: 30,
+  holdBackMs: 2000,
+  webhookLimit: 20,
+  allowLoopbackReceivers: true,
+  deliveryTimeoutMs: 10_000,
+};
+export type Setting = keyof typeof CONFIG_DEFAULTS;
+
+/** A setting's name in the sandbox-only endpoints (rateLimitPerMinute: rate_limit_per_minute). */
+export const settingKey = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+
 /**
  * What an injected fault does to the answer (sandbox/README.md, "Faults"):
  * - `status`: an error status with the error envelope;

@@ -9,13 +9,13 @@
  * up, or its subscription is gone or switched off).
  */
 import { signDelivery } from './signature';
-import { ApiError, Checker, type Lang } from './errors';
+import { ApiError, Checker, refuse, type Lang } from './errors';
 import { catalogueOf, subscribableEvents } from './events';
-import { isoLocal } from './ids';
+import { isoLocal, omit } from './ids';
 import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
 import { checkTargetUrl } from './urls';
-import { S, body as bodySchema } from './validate';
+import { S, body as bodySchema, type BodyOf } from './validate';
 import type { WorldState } from './state';
 
 export const RETRY_FIRST_MS = 60_000;
@@ -42,19 +42,8 @@ export const subscriptionView = (s: Subscription) => ({
 });
 
 /** The delivery record of the clinic spec (§2). */
-export const deliveryView = (d: Delivery) => ({
-  id: d.id,
-  subscription_id: d.subscription_id,
-  event: d.event,
-  event_id: d.event_id,
-  status: d.status,
-  attempts: d.attempts,
-  last_http: d.last_http,
-  last_error_code: d.last_error_code,
-  duration_ms: d.duration_ms,
-  delivered_at: d.delivered_at,
-  payload_redacted: d.payload_redacted,
-});
+export const deliveryView = (d: Delivery) =>
+  omit(d, 'api', 'tenantId', 'created_at', 'next_attempt_at', 'body', 'subjects', 'log');
 
 export interface EmitInput {
   api: Api;
@@ -73,31 +62,24 @@ export interface Emitted {
 }
 
 /** WebhookWrite: the clinic takes `url` as an alias of target_url and `events` beside `event`; the cashier `{target_url, event}`. */
-export const webhookWrite = (api: Api, partial = false) =>
-  bodySchema(
-    api === 'clinic'
-      ? {
-          target_url: S.str(2000),
-          url: S.str(2000),
-          event: S.str(100),
-          events: S.array(),
-          description: S.str(500),
-          ...(partial ? { status: S.oneOf(['active', 'disabled']) } : {}),
-        }
-      : { target_url: S.str(2000), event: S.str(100) },
-  );
+const CLINIC_WRITE = bodySchema({
+  target_url: S.str(2000),
+  url: S.str(2000),
+  event: S.str(100),
+  events: S.array(),
+  description: S.str(500),
+  status: S.oneOf(['active', 'disabled']),
+});
+const { status: _status, ...CLINIC_CREATE } = CLINIC_WRITE.body.properties;
 
-const pick = (b: WebhookWrite, ...keys: Array<keyof WebhookWrite>): WebhookWrite =>
-  Object.fromEntries(keys.filter((k) => b[k] !== undefined).map((k) => [k, b[k]]));
+export const webhookWrite = (api: Api, partial = false) => {
+  const { target_url, event } = CLINIC_CREATE;
+  return api === 'cashier'
+    ? bodySchema({ target_url, event })
+    : bodySchema(partial ? CLINIC_WRITE.body.properties : CLINIC_CREATE);
+};
 
-interface WebhookWrite {
-  target_url?: string;
-  url?: string;
-  event?: string;
-  events?: unknown[];
-  description?: string;
-  status?: 'active' | 'disabled';
-}
+type WebhookWrite = BodyOf<typeof CLINIC_WRITE>;
 
 export class WebhookEngine {
   private readonly timers = new Map<number, number>();
@@ -137,9 +119,8 @@ export class WebhookEngine {
   private readWrite(api: Api, body: unknown, lang: Lang, partial: boolean) {
     const clinic = api === 'clinic';
     // The cashier's WebhookWrite has target_url and event only.
-    const b: WebhookWrite = clinic
-      ? (body as WebhookWrite)
-      : pick(body as WebhookWrite, 'target_url', 'event');
+    const all = body as WebhookWrite;
+    const b: WebhookWrite = clinic ? all : { target_url: all.target_url, event: all.event };
     const c = new Checker(lang);
     const target = b.target_url ?? b.url;
     if (!partial && target === undefined) c.add('target_url', 'required');
@@ -216,16 +197,7 @@ export class WebhookEngine {
   update(sub: Subscription, client: ApiClientRecord, body: unknown, lang: Lang): Subscription {
     const { target, events, description, status } = this.readWrite(sub.api, body, lang, true);
     if ([target, events, description, status].every((v) => v === undefined)) {
-      throw new ApiError('validation_failed', {
-        errors: [
-          {
-            field: 'body',
-            code: 'no_changes',
-            message:
-              lang === 'ar' ? 'أرسل حقلًا واحدًا على الأقل لتغييره' : 'give at least one field to change',
-          },
-        ],
-      });
+      throw refuse(lang, 'body', 'no_changes');
     }
     if (events) this.checkAbilities(sub.api, client, events);
     if (target !== undefined) this.checkUrl(target);
@@ -270,12 +242,18 @@ export class WebhookEngine {
 
   private buryDeliveriesOf(subscriptionId: number, code: string): void {
     for (const d of this.w.store.deliveries) {
-      if (d.subscription_id !== subscriptionId || (d.status !== 'pending' && d.status !== 'failed')) continue;
-      this.cancelTimer(d.id);
-      d.status = 'dead';
-      d.next_attempt_at = null;
-      d.last_error_code = d.last_error_code ?? code;
+      if (d.subscription_id === subscriptionId && (d.status === 'pending' || d.status === 'failed')) {
+        this.bury(d, code);
+      }
     }
+  }
+
+  /** Gives a delivery up: no more attempts; `code` says why when no attempt has said so. */
+  private bury(d: Delivery, code: string | null): void {
+    this.cancelTimer(d.id);
+    d.status = 'dead';
+    d.next_attempt_at = null;
+    d.last_error_code = d.last_error_code ?? code;
   }
 
   /* Events and deliveries. */
@@ -396,11 +374,7 @@ export class WebhookEngine {
   private redactOne(d: Delivery): void {
     d.body = null;
     d.payload_redacted = true;
-    if (d.status === 'pending' || d.status === 'failed') {
-      this.cancelTimer(d.id);
-      d.status = 'dead';
-      d.next_attempt_at = null;
-    }
+    if (d.status === 'pending' || d.status === 'failed') this.bury(d, null);
   }
 
   /** Waits until no delivery attempt is queued or in flight (retries scheduled on the clock excepted). */
@@ -439,14 +413,9 @@ export class WebhookEngine {
     if (!d || d.status === 'sent' || d.status === 'dead') return;
     this.timers.delete(id);
     const sub = w.store.subscriptions.find((s) => s.id === d.subscription_id);
-    const bury = (code: string) => {
-      d.status = 'dead';
-      d.next_attempt_at = null;
-      d.last_error_code = d.last_error_code ?? code;
-    };
-    if (!sub) return bury('subscription_deleted');
-    if (sub.status !== 'active') return bury('webhook_disabled');
-    if (d.body === null) return bury('payload_redacted');
+    if (!sub) return this.bury(d, 'subscription_deleted');
+    if (sub.status !== 'active') return this.bury(d, 'webhook_disabled');
+    if (d.body === null) return this.bury(d, 'payload_redacted');
 
     const body = d.body;
     const timestamp = String(w.clock.nowSeconds());
@@ -498,11 +467,7 @@ export class WebhookEngine {
       if (result.status === 410) this.switchOff(current, 'gone');
       else if (current.consecutive_failures >= SWITCH_OFF_AFTER) this.switchOff(current, 'failures');
     }
-    if (!current || current.status !== 'active' || d.attempts >= MAX_ATTEMPTS) {
-      d.status = 'dead';
-      d.next_attempt_at = null;
-      return;
-    }
+    if (!current || current.status !== 'active' || d.attempts >= MAX_ATTEMPTS) return this.bury(d, null);
     d.status = 'failed';
     const due = w.clock.now() + retryDelayMs(d.attempts);
     d.next_attempt_at = isoLocal(due);

@@ -15,7 +15,9 @@ import type {
   Receipt,
   TillSession,
 } from './types';
-import { buildReceipt, computeInvoice, type LineInput, type SaleLine } from './money';
+import SEED from '../data/seed.json';
+import { addPayment, buildReceipt, cashTaken, newInvoice, newSession, returnLine, saleLine } from './money';
+import { DAY, MIN, treatment } from './seed';
 
 export interface HistoryCounts {
   /** Sales receipts; about one in 60 is refunded by a credit note as well. */
@@ -32,8 +34,6 @@ export const DEFAULT_HISTORY: HistoryCounts = {
   customers: 300,
 };
 
-const MIN = 60_000;
-const DAY = 24 * 60 * MIN;
 /** History ends where the seed's own days begin (its oldest objects are a week old). */
 const HISTORY_ENDS_DAYS_AGO = 8;
 
@@ -51,25 +51,7 @@ const lowestNumber = (numbers: string[], prefix: string): number | undefined => 
 
 /* Cashier: receipts and credit notes, in closed till sessions, arriving before the seed's. */
 
-const BASKETS: Array<Array<[number, number]>> = [
-  [[118, 1]],
-  [
-    [119, 1],
-    [241, 1],
-  ],
-  [[122, 2]],
-  [
-    [117, 2],
-    [242, 1],
-  ],
-  [[131, 1]],
-  [[251, 1]],
-  [
-    [120, 1],
-    [242, 1],
-  ],
-  [[261, 1]],
-];
+const BASKETS = SEED.history.baskets as Array<Array<[number, number]>>;
 
 const historyReceipts = (cashier: CashierData, now: number, random: Random, count: number) => {
   const registers = cashier.branches.flatMap((b) => b.registers.map((r) => ({ branch: b, register: r })));
@@ -114,16 +96,6 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
     cashier.counters.receiptNo[key] = first - 1 - n;
   }
 
-  const variants = new Map(cashier.items.flatMap((i) => i.variants.map((v) => [v.id, { i, v }] as const)));
-  const sale = (variantId: number, qty: number): SaleLine => {
-    const found = variants.get(variantId);
-    const name = found
-      ? found.i.variants.length > 1
-        ? `${found.i.name_ar} - ${found.v.name_ar}`
-        : found.i.name_ar
-      : 'صنف';
-    return { variantId, name, qty, unitPrice: found?.v.price_halalas ?? 1000 };
-  };
   const sessions = new Map<string, TillSession>();
   const sessionOf = (p: Planned): TillSession => {
     const day = dateLocal(p.at);
@@ -131,17 +103,7 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
     let s = sessions.get(key);
     if (!s) {
       const opened = Date.parse(`${day}T07:30:00+03:00`);
-      s = {
-        id: random.ulid(opened),
-        branch_id: p.register.branch.id,
-        register_id: p.register.register,
-        status: 'closed',
-        business_date: day,
-        opened_at: isoLocal(opened),
-        closed_at: isoLocal(opened + 15 * 60 * MIN),
-        opening_float_halalas: 50_000,
-        counted_cash_halalas: null,
-      };
+      s = newSession(random, p.register.branch.id, p.register.register, opened, opened + 15 * 60 * MIN);
       sessions.set(key, s);
     }
     return s;
@@ -151,7 +113,7 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
     const session = sessionOf(p);
     const receipt = buildReceipt(cashier, random, {
       session,
-      lines: p.basket.map(([v, q]) => sale(v, q)),
+      lines: p.basket.map(([v, q]) => saleLine(cashier, v, q)),
       tender: p.tender,
       issuedAt: p.at,
       arrivedAt: p.at + 2000,
@@ -163,14 +125,7 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
       made.push(
         buildReceipt(cashier, random, {
           session,
-          lines: [
-            {
-              variantId: line.variant_id,
-              name: line.name,
-              qty: Number(line.qty),
-              unitPrice: line.unit_price_halalas,
-            },
-          ],
+          lines: [returnLine(line)],
           tender: receipt.payments[0]?.tender ?? 'card',
           issuedAt: at,
           arrivedAt: at + 2000,
@@ -182,12 +137,7 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
   }
   cashier.counters.receiptNo = saved;
   for (const s of sessions.values()) {
-    const cash = made
-      .filter((r) => r.session_id === s.id)
-      .flatMap((r) => r.payments)
-      .filter((x) => x.tender === 'cash')
-      .reduce((n, x) => n + x.amount_halalas, 0);
-    s.counted_cash_halalas = s.opening_float_halalas + cash;
+    s.counted_cash_halalas = s.opening_float_halalas + cashTaken(made, s);
   }
   cashier.sessions.unshift(...[...sessions.values()].sort((a, b) => a.opened_at.localeCompare(b.opened_at)));
   // Arrival order is the cursor's: the history arrived first.
@@ -197,19 +147,6 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
   cashier.counters.receiptSeq = cashier.receipts.length;
 };
 
-const CUSTOMER_NAMES = [
-  'عبدالله الحربي',
-  'نوف السبيعي',
-  'تركي العنزي',
-  'جواهر الدوسري',
-  'بندر المطيري',
-  'أمل الزهراني',
-  'ماجد الشهري',
-  'هيفاء القحطاني',
-  'سعود العتيبي',
-  'رهف الغامدي',
-];
-
 const historyCustomers = (cashier: CashierData, now: number, random: Random, count: number) => {
   // Ids below the seed's first: older customers were added first, and the ids of new ones do not move.
   const first = Math.min(...cashier.customers.map((c) => c.id), cashier.counters.customer + 1);
@@ -217,7 +154,7 @@ const historyCustomers = (cashier: CashierData, now: number, random: Random, cou
   for (let i = 0; i < count; i += 1) {
     const created = dayAt(now, 500 - Math.floor((i * 360) / count), 9 * 60 + random.int(12 * 60));
     const consent = random.int(3) !== 0;
-    const name = CUSTOMER_NAMES[i % CUSTOMER_NAMES.length]!;
+    const name = SEED.history.customerNames[i % SEED.history.customerNames.length]!;
     made.push({
       id: first - count + i,
       name,
@@ -237,18 +174,7 @@ const historyCustomers = (cashier: CashierData, now: number, random: Random, cou
 
 /* Clinic: appointments and invoices of the seed's patients and practitioners, before the seed's own week. */
 
-const PAST_STATUSES: AppointmentStatus[] = [
-  'completed',
-  'completed',
-  'completed',
-  'completed',
-  'completed',
-  'completed',
-  'completed',
-  'cancelled',
-  'no_show',
-  'completed',
-];
+const PAST_STATUSES = SEED.history.appointmentStatuses as AppointmentStatus[];
 
 const historyAppointments = (clinic: ClinicData, now: number, random: Random, count: number) => {
   const patients = clinic.patients.filter((p) => !p.erased_at);
@@ -296,23 +222,7 @@ const historyAppointments = (clinic: ClinicData, now: number, random: Random, co
   clinic.appointments.unshift(...made);
 };
 
-const TREATMENTS: LineInput[] = [
-  ['medical', 35000, 'D1110', 'Prophylaxis - adult', 'state_borne'],
-  ['medical', 20000, 'D0150', 'Comprehensive oral evaluation', 'state_borne'],
-  ['medical', 45000, 'D2391', 'Resin-based composite - one surface, posterior', 'standard'],
-  ['cosmetic', 80000, 'LSR-02', 'Laser hair removal - face', 'standard'],
-  ['medical', 25000, '99213', 'Dermatology follow-up visit', 'standard'],
-  ['product', 9500, 'PRD-SPF50', 'Sunscreen SPF 50', 'standard'],
-].map(([nature, unit, code, description, tax]) => ({
-  nature: nature as LineInput['nature'],
-  qty: 1,
-  unit_halalas: unit as number,
-  tax_category: tax as LineInput['tax_category'],
-  code: code as string,
-  description: description as string,
-  tooth: null,
-  surfaces: [],
-}));
+const TREATMENTS = SEED.treatments.map(treatment);
 
 const historyInvoices = (clinic: ClinicData, now: number, random: Random, count: number) => {
   const patients = clinic.patients.filter((p) => !p.erased_at);
@@ -342,41 +252,29 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
     next.set(prefix, n + 1);
     const lines = [TREATMENTS[random.int(TREATMENTS.length)]!];
     if (random.int(3) === 0) lines.push(TREATMENTS[5]!);
-    const totals = computeInvoice(lines, random.int(5) === 0 ? 5000 : 0);
+    const discount = random.int(5) === 0 ? 5000 : 0;
     const roll = random.int(10);
-    const status: Invoice['status'] = roll < 8 ? 'paid' : roll === 8 ? 'partially_paid' : 'issued';
-    const paid =
-      status === 'paid'
-        ? totals.total_halalas
-        : status === 'partially_paid'
-          ? Math.floor(totals.total_halalas / 2)
-          : 0;
     const card = random.int(3) !== 0;
-    made.push({
-      id: random.ulid(p.issued),
-      number: `${prefix}-${String(n).padStart(6, '0')}`,
-      kind: 'simplified',
-      status,
+    const inv = newInvoice(clinic, random, p.issued, {
       patient_id: p.patient.id,
       branch_id: p.patient.branch_id,
       buyer_kind: p.patient.nationality === 'SA' ? 'citizen' : 'resident',
-      currency: 'SAR',
-      issued_at: isoLocal(p.issued),
-      ...totals,
-      paid_halalas: paid,
-      due_halalas: totals.total_halalas - paid,
-      payments: paid
-        ? [
-            {
-              method: card ? 'card' : 'cash',
-              scheme: card ? random.pick(['mada', 'visa', 'mastercard']) : null,
-              last4: card ? String(1000 + random.int(9000)) : null,
-              amount_halalas: paid,
-            },
-          ]
-        : [],
-      paid_at: status === 'paid' ? isoLocal(p.issued + 6 * MIN) : null,
+      lines,
+      discount,
+      number: `${prefix}-${String(n).padStart(6, '0')}`,
     });
+    // Eight in ten paid, one half paid, one not yet.
+    const paid = roll < 8 ? inv.total_halalas : roll === 8 ? Math.floor(inv.total_halalas / 2) : 0;
+    if (paid) {
+      const payment = {
+        method: card ? 'card' : 'cash',
+        scheme: card ? random.pick(['mada', 'visa', 'mastercard']) : null,
+        last4: card ? String(1000 + random.int(9000)) : null,
+        amount_halalas: paid,
+      };
+      addPayment(inv, payment, p.issued + 6 * MIN);
+    }
+    made.push(inv);
   }
   clinic.invoices.unshift(...made);
 };

@@ -6,11 +6,15 @@ import { dateLocal, isoLocal, type Random } from '../ids';
 import type {
   CashierData,
   ClinicData,
+  Invoice,
   InvoiceLine,
+  InvoicePayment,
+  Item,
   Receipt,
   ReceiptLine,
   ReceiptPayment,
   TillSession,
+  Variant,
 } from './types';
 
 export const VAT_RATE = 0.15;
@@ -69,6 +73,50 @@ export const nextInvoiceNumber = (clinic: ClinicData, branchId: number, ms: numb
   clinic.counters.invoiceNo[branchId] = n;
   return `INV-${branch?.code ?? 'CLN'}-${dateLocal(ms).slice(0, 4)}-${String(n).padStart(6, '0')}`;
 };
+
+/** An invoice issued at `at` with its totals, nothing paid yet (numbered next in its branch unless given one). */
+export const newInvoice = (
+  clinic: ClinicData,
+  random: Random,
+  at: number,
+  input: Pick<Invoice, 'patient_id' | 'branch_id' | 'buyer_kind'> & {
+    lines: LineInput[];
+    discount: number;
+    kind?: Invoice['kind'];
+    number?: string;
+  },
+): Invoice => {
+  const totals = computeInvoice(input.lines, input.discount);
+  return {
+    id: random.ulid(at),
+    number: input.number ?? nextInvoiceNumber(clinic, input.branch_id, at),
+    kind: input.kind ?? 'simplified',
+    status: 'issued',
+    patient_id: input.patient_id,
+    branch_id: input.branch_id,
+    buyer_kind: input.buyer_kind,
+    currency: 'SAR',
+    issued_at: isoLocal(at),
+    ...totals,
+    paid_halalas: 0,
+    due_halalas: totals.total_halalas,
+    payments: [],
+    paid_at: null,
+  };
+};
+
+/** A payment against an invoice: paid and due move; paid in full, the invoice is paid at `at`. */
+export const addPayment = (inv: Invoice, payment: InvoicePayment, at: number): void => {
+  inv.payments.push(payment);
+  inv.paid_halalas += payment.amount_halalas;
+  inv.due_halalas = inv.total_halalas - inv.paid_halalas;
+  inv.status = inv.due_halalas === 0 ? 'paid' : 'partially_paid';
+  if (inv.status === 'paid') inv.paid_at = isoLocal(at);
+};
+
+/** A claim's reference at the claims exchange, e.g. CX-2026-11-0421337. */
+export const claimsRef = (random: Random, at: number) =>
+  `CX-${dateLocal(at).slice(0, 7)}-${String(random.int(10_000_000)).padStart(7, '0')}`;
 
 export const nextFileNo = (clinic: ClinicData, branchId: number): string => {
   const branch = clinic.branches.find((b) => b.id === branchId);
@@ -155,3 +203,56 @@ export const buildReceipt = (
     arrived_at_ms: input.arrivedAt,
   };
 };
+
+export const findVariant = (cashier: CashierData, variantId: number) => {
+  for (const item of cashier.items) {
+    const variant = item.variants.find((v) => v.id === variantId);
+    if (variant) return { item, variant };
+  }
+  return undefined;
+};
+
+export const variantName = (item: Item, v: Variant) =>
+  item.variants.length > 1 && v.name_ar !== item.name_ar ? `${item.name_ar} - ${v.name_ar}` : item.name_ar;
+
+/** A line selling `qty` of a variant at its catalogue price, named as the till names it. */
+export const saleLine = (cashier: CashierData, variantId: number, qty: number): SaleLine => {
+  const found = findVariant(cashier, variantId);
+  const name = found ? variantName(found.item, found.variant) : 'صنف';
+  return { variantId, name, qty, unitPrice: found?.variant.price_halalas ?? 1000 };
+};
+
+/** A receipt line sold again or given back, as a sale line (a credit note's lines). */
+export const returnLine = (line: ReceiptLine, qty = Number(line.qty)): SaleLine => ({
+  variantId: line.variant_id,
+  name: line.name,
+  qty,
+  unitPrice: line.unit_price_halalas,
+});
+
+/** A till session of `register` opened at `opened`, closed at `closed` (null: still open), drawer not counted. */
+export const newSession = (
+  random: Random,
+  branchId: number,
+  register: number,
+  opened: number,
+  closed: number | null,
+): TillSession => ({
+  id: random.ulid(opened),
+  branch_id: branchId,
+  register_id: register,
+  status: closed === null ? 'open' : 'closed',
+  business_date: dateLocal(opened),
+  opened_at: isoLocal(opened),
+  closed_at: closed === null ? null : isoLocal(closed),
+  opening_float_halalas: 50_000,
+  counted_cash_halalas: null,
+});
+
+/** Cash taken in a session (sales and credit notes alike), for the drawers the seed and history count. */
+export const cashTaken = (receipts: Receipt[], session: TillSession): number =>
+  receipts
+    .filter((r) => r.session_id === session.id)
+    .flatMap((r) => r.payments)
+    .filter((p) => p.tender === 'cash')
+    .reduce((n, p) => n + p.amount_halalas, 0);

@@ -2,11 +2,10 @@
  * The café chain's seed: catalogue, price lists and customers from data/seed.json, and business placed around the
  * clock's start (open till sessions, today's sales, orders).
  */
-import { dateLocal, isoLocal, type Random } from '../ids';
+import { isoLocal, type Random } from '../ids';
 import type {
   ApiClientRecord,
   CashierData,
-  Customer,
   Order,
   OrderLine,
   Receipt,
@@ -14,36 +13,45 @@ import type {
   TillSession,
 } from './types';
 import SEED from '../data/seed.json';
-import { buildReceipt, type SaleLine } from './money';
+import { buildReceipt, cashTaken, newSession, returnLine, saleLine } from './money';
 
 import { CASHIER_TENANT, DAY, MIN, past, times } from './seed';
 
 /* Cashier */
 
-export interface CashierRefs {
-  tenantId: number;
-  branchRiyadh: number;
-  branchJeddah: number;
-  /** Arabic coffee: two variants (117 small, 118 large). */
-  item: number;
-  variant: number;
-  variantSku: string;
-  variantBarcode: string;
-  category: number;
-  /** A level at or below its reorder point, and one well above. */
-  lowStock: { branch_id: number; variant_id: number };
-  okStock: { branch_id: number; variant_id: number };
-  openSession: string;
-  closedSession: string;
-  receipt: string;
-  creditNote: string;
-  /** Received from the web shop client, not yet accepted. */
-  orderReceived: string;
-  customerConsented: number;
-  customerNoConsent: number;
-  customerWithdrawn: number;
-  customerErased: number;
-}
+/** Ids of seeded objects that tests and the README point at ('' and 0 for what a sandbox without business data lacks). */
+export type CashierRefs = ReturnType<typeof cashierRefs>;
+
+const cashierRefs = (data: CashierData) => {
+  const session = (status: TillSession['status'], branch: number) =>
+    data.sessions.find((s) => s.status === status && s.branch_id === branch)?.id ?? '';
+  const openJeddah = session('open', 2);
+  const customer = (i: number) => data.customers[i]?.id ?? 0;
+  return {
+    tenantId: CASHIER_TENANT,
+    branchRiyadh: 1,
+    branchJeddah: 2,
+    /** Arabic coffee: two variants (117 small, 118 large). */
+    item: 311,
+    variant: 118,
+    variantSku: 'COF-AR-L',
+    variantBarcode: '6281000001187',
+    category: 4,
+    /** A level at or below its reorder point, and one well above. */
+    lowStock: { branch_id: 1, variant_id: 251 },
+    okStock: { branch_id: 1, variant_id: 118 },
+    openSession: openJeddah,
+    closedSession: session('closed', 1),
+    receipt: data.receipts.find((r) => r.session_id === openJeddah && r.kind !== 'credit_note')?.id ?? '',
+    creditNote: data.receipts.find((r) => r.kind === 'credit_note')?.id ?? '',
+    /** Received from the web shop client, not yet accepted. */
+    orderReceived: data.orders[2]?.id ?? '',
+    customerConsented: customer(0),
+    customerNoConsent: customer(2),
+    customerWithdrawn: customer(3),
+    customerErased: customer(5),
+  };
+};
 
 export const seedCashier = (
   now: number,
@@ -118,88 +126,16 @@ export const seedCashier = (
   level(1, 118).qty = 62;
 
   const t = times(now);
-  const sessionFor = (
-    branch: number,
-    register: number,
-    opened: number,
-    closed: number | null,
-  ): TillSession => ({
-    id: random.ulid(opened),
-    branch_id: branch,
-    register_id: register,
-    status: closed === null ? 'open' : 'closed',
-    business_date: dateLocal(opened),
-    opened_at: isoLocal(opened),
-    closed_at: closed === null ? null : isoLocal(closed),
-    opening_float_halalas: 50_000,
-    counted_cash_halalas: null,
-  });
   for (const branch of data.branches) {
     for (const register of branch.registers) {
-      if (full) data.sessions.push(sessionFor(branch.id, register, t.rel(-29 * 60), t.rel(-19 * 60)));
-      data.sessions.push(sessionFor(branch.id, register, t.rel(-5 * 60), null));
+      if (full) data.sessions.push(newSession(random, branch.id, register, t.rel(-29 * 60), t.rel(-19 * 60)));
+      data.sessions.push(newSession(random, branch.id, register, t.rel(-5 * 60), null));
     }
   }
-  const refs: CashierRefs = {
-    tenantId: CASHIER_TENANT,
-    branchRiyadh: 1,
-    branchJeddah: 2,
-    item: 311,
-    variant: 118,
-    variantSku: 'COF-AR-L',
-    variantBarcode: '6281000001187',
-    category: 4,
-    lowStock: { branch_id: 1, variant_id: 251 },
-    okStock: { branch_id: 1, variant_id: 118 },
-    openSession: (data.sessions.find((s) => s.status === 'open' && s.branch_id === 2) as TillSession).id,
-    closedSession: '',
-    receipt: '',
-    creditNote: '',
-    orderReceived: '',
-    customerConsented: 0,
-    customerNoConsent: 0,
-    customerWithdrawn: 0,
-    customerErased: 0,
-  };
-  if (!full) return { data, refs };
+  if (!full) return { data, refs: cashierRefs(data) };
 
-  const variantById = new Map(
-    data.items.flatMap((i) => i.variants.map((v) => [v.id, { item: i, v }] as const)),
-  );
-  const sale = (variantId: number, qty: number): SaleLine => {
-    const found = variantById.get(variantId);
-    const name = found
-      ? found.item.variants.length > 1
-        ? `${found.item.name_ar} - ${found.v.name_ar}`
-        : found.item.name_ar
-      : 'صنف';
-    return { variantId, name, qty, unitPrice: found?.v.price_halalas ?? 1000 };
-  };
-  const baskets: Array<Array<[number, number]>> = [
-    [
-      [118, 2],
-      [241, 1],
-    ],
-    [[119, 1]],
-    [
-      [117, 3],
-      [242, 2],
-    ],
-    [[131, 2]],
-    [
-      [122, 4],
-      [241, 2],
-    ],
-    [[251, 1]],
-    [
-      [120, 1],
-      [121, 1],
-    ],
-    [
-      [261, 1],
-      [118, 1],
-    ],
-  ];
+  const sale = (variantId: number, qty: number) => saleLine(data, variantId, qty);
+  const baskets = SEED.cashier.baskets as Array<Array<[number, number]>>;
   const sell = (
     session: TillSession,
     minutesAfterOpen: number,
@@ -239,16 +175,7 @@ export const seedCashier = (
   const issuedNote = Date.parse(firstJeddah.issued_at) + 25 * MIN;
   const note = buildReceipt(data, random, {
     session: jeddahOpen,
-    lines: refundLine
-      ? [
-          {
-            variantId: refundLine.variant_id,
-            name: refundLine.name,
-            qty: Number(refundLine.qty),
-            unitPrice: refundLine.unit_price_halalas,
-          },
-        ]
-      : [],
+    lines: refundLine ? [returnLine(refundLine)] : [],
     issuedAt: issuedNote,
     arrivedAt: issuedNote + 2000,
     kind: 'credit_note',
@@ -258,33 +185,16 @@ export const seedCashier = (
   data.receipts.push(note);
   // A till in Al Nakheel sold offline four hours ago and synced ten minutes ago: it arrives last.
   const nakheel = data.sessions.find((s) => s.status === 'open' && s.branch_id === 3) as TillSession;
-  sell(
-    nakheel,
-    60,
-    [
-      [314, 1],
-      [242, 1],
-    ],
-    'cash',
-    now - 10 * MIN,
-  );
+  sell(nakheel, 60, SEED.cashier.offlineSale as Array<[number, number]>, 'cash', now - 10 * MIN);
   // Arrival order decides the cursor; renumber seq by arrival time.
   data.receipts.sort((a, b) => a.arrived_at_ms - b.arrived_at_ms);
   data.receipts.forEach((r, i) => (r.seq = i + 1));
   data.counters.receiptSeq = data.receipts.length;
   for (const s of data.sessions.filter((x) => x.status === 'closed')) {
-    const cash = data.receipts
-      .filter((r) => r.session_id === s.id)
-      .flatMap((r) => r.payments)
-      .filter((p) => p.tender === 'cash')
-      .reduce((n, p) => n + p.amount_halalas, 0);
-    s.counted_cash_halalas = s.opening_float_halalas + cash - (s.register_id === 1 ? 250 : 0);
+    // Register 1's drawer is 2.50 short.
+    s.counted_cash_halalas =
+      s.opening_float_halalas + cashTaken(data.receipts, s) - (s.register_id === 1 ? 250 : 0);
   }
-  refs.closedSession = (
-    data.sessions.find((s) => s.status === 'closed' && s.branch_id === 1) as TillSession
-  ).id;
-  refs.receipt = firstJeddah.id;
-  refs.creditNote = note.id;
 
   for (const [i, customer] of SEED.cashier.customers.entries()) {
     const created = now - (120 - i * 17) * DAY;
@@ -298,40 +208,11 @@ export const seedCashier = (
     });
   }
   data.counters.customer = Math.max(...data.customers.map((c) => c.id));
-  const cust = (i: number) => (data.customers[i] as Customer).id;
-  refs.customerConsented = cust(0);
-  refs.customerNoConsent = cust(2);
-  refs.customerWithdrawn = cust(3);
-  refs.customerErased = cust(5);
 
   const shop = clients.find((c) => c.key === 'cashierNoWebhooks') as ApiClientRecord;
-  type O = [string, Order['status'], Array<[number, number]>, boolean, number];
-  const orders: O[] = [
-    [
-      'SHOP-100480',
-      'accepted',
-      [
-        [118, 2],
-        [241, 1],
-      ],
-      true,
-      -150,
-    ],
-    ['SHOP-100481', 'cancelled', [[251, 2]], false, -95],
-    [
-      'SHOP-100482',
-      'received',
-      [
-        [118, 2],
-        [242, 1],
-      ],
-      false,
-      -12,
-    ],
-  ];
-  for (const [externalId, status, basket, prepaid, minutes] of orders) {
-    const created = t.rel(minutes);
-    const lines: OrderLine[] = basket.map(([v, q], i) => {
+  for (const o of SEED.cashier.orders) {
+    const created = t.rel(o.in_min);
+    const lines: OrderLine[] = (o.basket as Array<[number, number]>).map(([v, q], i) => {
       const s = sale(v, q);
       return {
         line_no: i + 1,
@@ -344,28 +225,28 @@ export const seedCashier = (
         open_item: false,
       };
     });
-    if (externalId === 'SHOP-100482') {
+    for (const open of o.open_items ?? []) {
       lines.push({
         line_no: lines.length + 1,
         variant_id: null,
         plu: null,
-        name: 'تغليف هدية',
+        name: open.name,
         qty: '1',
-        unit_price_halalas: 500,
-        total_halalas: 500,
+        unit_price_halalas: open.unit_price_halalas,
+        total_halalas: open.unit_price_halalas,
         open_item: true,
       });
     }
     data.orders.push({
       id: random.ulid(created),
-      external_id: externalId,
+      external_id: o.external_id,
       provider: shop.provider,
       client_id: shop.id,
       branch_id: 1,
       order_type: 'pickup',
-      prepaid,
+      prepaid: o.prepaid,
       customer: { name: 'خالد الغامدي', phone: '+966555012345' },
-      status,
+      status: o.status as Order['status'],
       lines,
       total_halalas: lines.reduce((n, l) => n + l.total_halalas, 0),
       receipt_id: null,
@@ -374,6 +255,5 @@ export const seedCashier = (
       updated_at: isoLocal(created + 4 * MIN),
     });
   }
-  refs.orderReceived = (data.orders[2] as Order).id;
-  return { data, refs };
+  return { data, refs: cashierRefs(data) };
 };

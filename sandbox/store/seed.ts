@@ -5,6 +5,7 @@
  */
 import { dateLocal } from '../ids';
 import type { ApiClientRecord, Tenant } from './types';
+import type { LineInput } from './money';
 import SEED from '../data/seed.json';
 
 export const CLINIC_TENANT = 1001;
@@ -84,3 +85,21 @@ export const times = (now: number) => {
 
 /** A date some years back, for records made long before the sandbox started. */
 export const past = (iso: string) => Date.parse(iso);
+
+/**
+ * An invoice line from the seed's treatments (data/seed.json `treatments`, by code), with what the row changes
+ * (tooth, surfaces, another price): the one catalogue of the seed's invoices and the history's.
+ */
+export const treatment = (row: { code: string }): LineInput =>
+  ({
+    nature: 'medical',
+    qty: 1,
+    unit_halalas: 0,
+    tax_category: 'standard',
+    code: '',
+    description: '',
+    tooth: null,
+    surfaces: [],
+    ...SEED.treatments.find((t) => t.code === row.code),
+    ...(row as object),
+  }) as LineInput;

@@ -2,15 +2,27 @@
 
 export type Api = 'clinic' | 'cashier';
 
-export interface Tenant {
-  id: number;
+/* Reference data: the types of data/seed.json's rows, narrowed where a member takes a few values. */
+
+type Seed = typeof import('../data/seed.json');
+
+/** `entitled`: whether the plan includes the partner interface. */
+export type Tenant = Omit<Seed['tenants'][number], 'api' | 'status'> & {
   api: Api;
-  name: string;
-  name_ar: string;
   status: 'active' | 'suspended' | 'closed';
-  /** Whether the plan includes the partner interface. */
-  entitled: boolean;
-}
+};
+export type ClinicBranch = Seed['clinic']['branches'][number];
+export type Practitioner = { id: string } & Seed['clinic']['practitioners'][number];
+/** `field`: booking without a practitioner picks a free one of this field. */
+export type AppointmentType = Omit<Seed['clinic']['appointmentTypes'][number], 'field'> & {
+  field: 'dental' | 'dermatology';
+};
+export type Room = Seed['clinic']['rooms'][number];
+export type Payer = Seed['clinic']['payers'][number];
+export type CashierBranch = Seed['cashier']['branches'][number];
+export type Category = Seed['cashier']['categories'][number];
+/** `markup_percent`: percent added to catalogue prices, rounded to 50 halalas. */
+export type PriceList = Seed['cashier']['priceLists'][number];
 
 export interface ApiClientRecord {
   id: number;
@@ -33,43 +45,6 @@ export interface ApiClientRecord {
 }
 
 /* Clinic */
-
-export interface ClinicBranch {
-  id: number;
-  name_ar: string;
-  name_en: string;
-  city: string;
-  code: string;
-}
-
-export interface Practitioner {
-  id: string;
-  name_ar: string;
-  name_en: string;
-  branch_id: number;
-  specialty: string;
-}
-
-export interface AppointmentType {
-  id: number;
-  name_ar: string;
-  name_en: string;
-  duration_min: number;
-  /** Booking without a practitioner picks a free one of this field. */
-  field: 'dental' | 'dermatology';
-}
-
-export interface Room {
-  id: number;
-  branch_id: number;
-  name: string;
-}
-
-export interface Payer {
-  id: number;
-  name_ar: string;
-  name_en: string;
-}
 
 export interface Patient {
   id: string;
@@ -196,23 +171,6 @@ export interface ClinicData {
 
 /* Cashier */
 
-export interface CashierBranch {
-  id: number;
-  name: string;
-  name_ar: string;
-  name_en: string;
-  city: string;
-  code: string;
-  registers: number[];
-}
-
-export interface Category {
-  id: number;
-  name: string;
-  name_ar: string;
-  name_en: string;
-}
-
 export interface Variant {
   id: number;
   name_ar: string;
@@ -238,14 +196,6 @@ export interface Item {
   combo_slots: ComboSlot[];
   created_at: string;
   updated_at: string;
-}
-
-export interface PriceList {
-  id: number;
-  name: string;
-  name_ar: string;
-  /** Percent added to catalogue prices, rounded to 50 halalas. */
-  markup_percent: number;
 }
 
 export interface ReceiptLine {

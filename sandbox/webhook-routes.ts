@@ -1,0 +1,77 @@
+/**
+ * The webhook endpoints of both interfaces (clinic spec §4 "Webhooks", cashier spec §6), declared once: list,
+ * create, the event catalogue, read and delete; the clinic's are the owner's only and add its recent events,
+ * PUT, rotate and test.
+ */
+import { catalogueOf, sampleFor } from './events';
+import { route as partnerRoute, type Method, type PartnerRoute, type RouteContext } from './routing';
+import type { Api } from './store/types';
+import { PAGING, S, pageOf, query } from './validate';
+import { deliveryView, subscriptionView, webhookWrite } from './webhooks';
+
+export const webhookRoutes = (api: Api, ability: string, recent?: PartnerRoute['handle']): PartnerRoute[] => {
+  const clinic = api === 'clinic';
+  const owner = clinic ? { ownerOnly: true } : {};
+  const route = (
+    method: Method,
+    path: string,
+    extra: Partial<PartnerRoute>,
+    handle: PartnerRoute['handle'],
+  ) => partnerRoute(method, path, ability, { ...owner, ...extra }, handle);
+  const tenantOf = (ctx: RouteContext) => ctx.world.store[api].tenantId;
+  const mine = (ctx: RouteContext) => ctx.world.webhooks.find(api, tenantOf(ctx), ctx.params.id ?? '');
+  const withSecret = (sub: ReturnType<typeof mine>) => ({
+    id: sub.id,
+    secret: sub.secret,
+    data: subscriptionView(sub),
+  });
+  const clinicOnly = (...routes: PartnerRoute[]) => (clinic ? routes : []);
+  return [
+    route('GET', '/webhooks', { schema: query(PAGING) }, (ctx) => ({
+      body: pageOf(ctx.world.webhooks.list(api, tenantOf(ctx)).map(subscriptionView), ctx.query),
+    })),
+    route('POST', '/webhooks', { schema: webhookWrite(api) }, (ctx) => ({
+      status: 201,
+      body: withSecret(ctx.world.webhooks.create(api, ctx.client, ctx.body, ctx.lang)),
+    })),
+    route('GET', '/webhooks/events', {}, (ctx) => ({
+      body: {
+        data: Object.entries(catalogueOf(api)).map(([event, info]) => ({
+          event,
+          ...(clinic ? { ability: info.ability } : {}),
+          sample: sampleFor(api, event, tenantOf(ctx)),
+        })),
+      },
+    })),
+    ...(recent
+      ? [
+          route(
+            'GET',
+            '/webhooks/events/{event}/recent',
+            { schema: query({ limit: S.int({ min: 1, max: 25 }, 3) }) },
+            recent,
+          ),
+        ]
+      : []),
+    route('GET', '/webhooks/{id}', {}, (ctx) => ({ body: { data: subscriptionView(mine(ctx)) } })),
+    ...clinicOnly(
+      route('PUT', '/webhooks/{id}', { schema: webhookWrite(api, true) }, (ctx) => ({
+        body: {
+          data: subscriptionView(ctx.world.webhooks.update(mine(ctx), ctx.client, ctx.body, ctx.lang)),
+        },
+      })),
+    ),
+    route('DELETE', '/webhooks/{id}', {}, (ctx) => {
+      ctx.world.webhooks.remove(mine(ctx));
+      return { status: 204 };
+    }),
+    ...clinicOnly(
+      route('POST', '/webhooks/{id}/rotate', {}, (ctx) => ({
+        body: withSecret(ctx.world.webhooks.rotate(mine(ctx))),
+      })),
+      route('POST', '/webhooks/{id}/test', {}, async (ctx) => ({
+        body: { data: deliveryView(await ctx.world.webhooks.test(mine(ctx), ctx.lang)) },
+      })),
+    ),
+  ];
+};

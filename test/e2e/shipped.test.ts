@@ -1,0 +1,187 @@
+/**
+ * The shipped artefact, not the sources: the bundle of today's sources (scripts/bundle.js) zipped as a production
+ * install ships it (scripts/production-build.js), unpacked, and run in a Node process of its own through core's
+ * zapierwrapper.js, the entry Zapier's runtime calls, against the local sandbox. V8's precise coverage of that
+ * process (NODE_V8_COVERAGE) tells which of the bundle's lazily wrapped modules were evaluated: zod and the phone
+ * library must not be by a load and first deliveries (issue 13), and are by an action that needs them.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { EVENTS } from '../../lib/hooks/events';
+import { sign } from '../../lib/signature';
+import { appConnection, startSandbox, type Sandbox } from '../../sandbox';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { bundle } = require('../../scripts/bundle') as { bundle: () => Promise<unknown> };
+const { productionBuild } = require('../../scripts/production-build') as {
+  productionBuild: () => { dir: string; app: { zip: string } };
+};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+type Item = Record<string, unknown>;
+/** One call of the app: the method's path in the definition and its bundle, as Zapier's runtime sends them. */
+type Step = [method: string, bundle: object];
+
+/** Runs the steps one after another in one fresh process through the unpacked zip's zapierwrapper.js. */
+const PROBE = `const [dir, steps, out] = JSON.parse(process.argv[1]);
+const { handler } = require(dir + '/zapierwrapper.js');
+(async () => {
+  const results = [];
+  for (const [method, bundle] of steps) {
+    const answer = await handler({ command: 'execute', method, bundle, zcacheTestObj: {} });
+    results.push(answer.results);
+  }
+  require('fs').writeFileSync(out, JSON.stringify(results));
+})().catch((e) => { process.stderr.write(String(e && e.message)); process.exit(1); });`;
+
+let work: string;
+let unpacked: string;
+let sb: Sandbox;
+let runs = 0;
+
+/**
+ * Runs `steps` in the shipped app; answers each step's results and the modules of the bundle's wrapped ones
+ * (esbuild names each wrapper function by its source path) with how often each was evaluated.
+ */
+const runShipped = async (steps: Step[]) => {
+  runs += 1;
+  const coverage = join(work, `coverage-${runs}`);
+  const out = join(work, `results-${runs}.json`);
+  mkdirSync(coverage);
+  await promisify(execFile)(process.execPath, ['-e', PROBE, JSON.stringify([unpacked, steps, out])], {
+    cwd: unpacked,
+    env: { ...process.env, NODE_V8_COVERAGE: coverage },
+  });
+  const bundleFile = `file://${join(unpacked, 'dist', 'index.js')}`;
+  const evaluated = new Map<string, number>();
+  for (const name of readdirSync(coverage)) {
+    const { result } = JSON.parse(readFileSync(join(coverage, name), 'utf8')) as {
+      result: Array<{
+        url: string;
+        functions: Array<{ functionName: string; ranges: Array<{ count: number }> }>;
+      }>;
+    };
+    for (const script of result.filter((s) => s.url === bundleFile)) {
+      for (const fn of script.functions) {
+        if (/^(node_modules|lib)\/.+\.(c?js|ts)$/.test(fn.functionName))
+          evaluated.set(fn.functionName, fn.ranges[0]!.count);
+      }
+    }
+  }
+  const results = JSON.parse(readFileSync(out, 'utf8')) as Item[][];
+  /** The wrapped modules of a package (or a path's start) and how many of them ran. */
+  const modules = (prefix: string) => {
+    const all = [...evaluated].filter(([name]) => name.startsWith(prefix));
+    return { wrapped: all.length, ran: all.filter(([, count]) => count > 0).map(([name]) => name) };
+  };
+  return { results, modules };
+};
+
+/** A signed delivery of `key`'s event (its sample data, or `data`) as Zapier hands it to perform. */
+const delivery = (key: string, inputData: object, data?: object): Step => {
+  const def = EVENTS.find((e) => e.key === key)!;
+  const sub = {
+    id: 1,
+    secret: 'whsec_shipped',
+    target_path: '/hooks/1/shipped/',
+    event: def.event,
+    api: def.api,
+  };
+  const rawBody = JSON.stringify({
+    id: `evt_shipped_${key}_${runs}`,
+    event: def.event,
+    tenant_id: 1,
+    occurred_at: '2026-11-21T10:00:00+03:00',
+    api_version: 'v1',
+    data: data ?? def.sampleData ?? def.resource.sample,
+  });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return [
+    `triggers.${key}.operation.perform`,
+    {
+      authData: appConnection(sb),
+      inputData,
+      subscribeData: sub,
+      rawRequest: {
+        method: 'POST',
+        querystring: '',
+        content: rawBody,
+        headers: {
+          'Content-Type': 'application/json',
+          'Http-X-Partner-Timestamp': timestamp,
+          'Http-X-Partner-Signature': sign(sub.secret, { timestamp, path: sub.target_path, rawBody }),
+        },
+      },
+    },
+  ];
+};
+
+beforeAll(async () => {
+  await bundle();
+  const built = productionBuild();
+  work = built.dir;
+  unpacked = join(work, 'unpacked');
+  execFileSync('unzip', ['-q', built.app.zip, '-d', unpacked]);
+  sb = await startSandbox({ port: 0, quiet: true, holdBackMs: 0, rateLimitPerMinute: 1000 });
+}, 240_000);
+
+afterAll(async () => {
+  await sb?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+it('a cold start and a first delivery of every hook trigger evaluate neither zod nor the phone library', async () => {
+  const steps = EVENTS.map((def) => delivery(def.key, { include_patient: false }));
+  const { results, modules } = await runShipped(steps);
+  expect(results.map((items) => items.length)).toEqual(EVENTS.map(() => 1));
+  expect(results.map((items) => String(items[0]!.id))).toEqual(
+    EVENTS.map((def) => String((def.sampleData ?? def.resource.sample).id)),
+  );
+  // The bundle holds them, wrapped, and none of their modules ran.
+  expect(modules('node_modules/zod/').wrapped).toBeGreaterThan(10);
+  expect(modules('node_modules/libphonenumber-js/').wrapped).toBeGreaterThan(10);
+  expect(modules('node_modules/zod/').ran).toEqual([]);
+  expect(modules('node_modules/libphonenumber-js/').ran).toEqual([]);
+  expect(modules('lib/').ran).toEqual([]);
+});
+
+it('a delivery with patient details reads the patient, and Book Appointment by phone books, at the sandbox', async () => {
+  const patient = sb.refs.clinic.patient;
+  const sample = EVENTS.find((e) => e.key === 'invoice_paid')!.resource.sample as Item;
+  const at = new Date(Date.now() + 45 * 24 * 3600_000);
+  at.setUTCHours(7, 0, 0, 0);
+  sb.resetRequests();
+  const { results, modules } = await runShipped([
+    delivery('invoice_paid', { include_patient: true }, { ...sample, patient_id: patient }),
+    [
+      'creates.book_appointment.operation.perform',
+      {
+        authData: appConnection(sb),
+        inputData: {
+          patient_phone: '050 000 0789',
+          patient_name: 'Shipped Build',
+          branch_id: '1',
+          appointment_type_id: '1',
+          starts_at: at.toISOString(),
+          external_ref: 'SHIPPED-BOOK-1',
+        },
+      },
+    ],
+  ]);
+  const [[paid], booked] = results as [[Item], Item];
+  expect(paid).toMatchObject({ id: sample.id, patient_id: patient });
+  expect((paid.patient as Item).name_en).toEqual(expect.any(String));
+  expect(booked).toMatchObject({ duplicate: false, patient: { phone: '+966500000789' } });
+  const made = sb.requests().map((q) => `${q.method} ${q.path}`);
+  expect(made).toEqual([
+    `GET /partner/v1/patients/${patient}`,
+    'POST /partner/v1/appointments',
+    `GET /partner/v1/patients/${String(booked.patient_id)}`,
+  ]);
+  // The action needed zod (its inputs) and the phone library: loaded then, on first use.
+  expect(modules('lib/').ran.sort()).toEqual(['lib/phone-parts.ts', 'lib/zod-parts.ts']);
+  expect(modules('node_modules/zod/').ran.length).toBeGreaterThan(10);
+  expect(modules('node_modules/libphonenumber-js/').ran.length).toBeGreaterThan(10);
+});
