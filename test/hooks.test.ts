@@ -618,7 +618,7 @@ describe('customer_created: Consent Channel', () => {
     async (inputData) => {
       const items = await deliver(inputData);
       expect(items.map((i) => i.id)).toEqual([envelope().data.id]);
-      },
+    },
   );
 
   it('samples only consenting customers of the channel (performList asks the narrowed list, no check per item)', async () => {
