@@ -4,6 +4,7 @@ import { errors } from 'zapier-platform-core';
 import { connectionLabel, testAuth } from '../authentication';
 import { connectionLabelProblem } from '../scripts/checks/rules';
 import { body, data, replay, reply } from './fixtures';
+import { given } from './support/recorder';
 import {
   App,
   appTester,
@@ -15,11 +16,15 @@ import {
   clinicApi,
   clinicPath,
   useNock,
+  strays,
 } from './helpers';
 
 /* Connection test and label (CONTRACT §1). */
 
 // The sandbox's ping answers (recorded), and the account names they carry.
+// Record mode: the refused pings are asked with revoked tokens.
+given('ping-token-invalid', { tokens: { clinic: 'clinicRevokedToken', cashier: 'cashierRevokedToken' } });
+
 const CLINIC_PING = reply('ping', { api: 'clinic' });
 const CASHIER_PING = reply('ping', { api: 'cashier' });
 const CLINIC_NAME: string = data('ping', { api: 'clinic' }).clinic.name;
@@ -32,19 +37,6 @@ const CASHIER_ONLY = { cashier_api_token: CASHIER_TOKEN, language: 'en' };
 const labelFor = async (authData: Record<string, string>) => {
   const found = await appTester(testAuth, { authData });
   return appTester(connectionLabel, { authData, inputData: found });
-};
-
-/** Records every request nock could not match (with net connect off, such a request never leaves). */
-const recordUnmatched = () => {
-  const unmatched: unknown[] = [];
-  const listener = (req: unknown) => unmatched.push(req);
-  nock.emitter.on('no match', listener);
-  return {
-    stop: () => {
-      nock.emitter.removeListener('no match', listener);
-      return unmatched;
-    },
-  };
 };
 
 const failure = async (promise: Promise<unknown>): Promise<Error> => {
@@ -74,11 +66,11 @@ describe('connection (CONTRACT §1)', () => {
       clinicApi()
         .get(clinicPath('/ping'))
         .reply(...CLINIC_PING);
-      const unmatched = recordUnmatched();
+      const stop = strays();
 
       const label = await labelFor(CLINIC_ONLY);
 
-      expect(unmatched.stop()).toEqual([]);
+      expect(stop()).toEqual([]);
       expect(label).toContain(CLINIC_NAME);
       expect(label).toMatch(/clinic/i);
       expect(label).not.toMatch(/cashier/i);
@@ -88,11 +80,11 @@ describe('connection (CONTRACT §1)', () => {
       cashierApi()
         .get(cashierPath('/ping'))
         .reply(...CASHIER_PING);
-      const unmatched = recordUnmatched();
+      const stop = strays();
 
       const label = await labelFor(CASHIER_ONLY);
 
-      expect(unmatched.stop()).toEqual([]);
+      expect(stop()).toEqual([]);
       expect(label).toContain(CASHIER_NAME);
       expect(label).toMatch(/cashier/i);
       expect(label).not.toMatch(/clinic/i);
@@ -203,11 +195,11 @@ describe('connection (CONTRACT §1)', () => {
       ['no token at all', { language: 'en' }],
       ['empty tokens', { clinic_api_token: '', cashier_api_token: '  ', language: 'en' }],
     ])('%s: says to add a token and makes no request', async (_case, authData) => {
-      const unmatched = recordUnmatched();
+      const stop = strays();
 
       const err = await failure(appTester(testAuth, { authData }));
 
-      expect(unmatched.stop()).toEqual([]);
+      expect(stop()).toEqual([]);
       expect(err).toBeInstanceOf(errors.Error);
       const { message } = JSON.parse(err.message) as { message: string };
       expect(message).toMatch(/at least one token/i);
@@ -230,7 +222,7 @@ describe('connection (CONTRACT §1)', () => {
       const answer = reply('ping-token-invalid', { api: 'clinic', error: 'token_invalid' });
       clinicApi()
         .get(clinicPath('/ping'))
-        .reply(...answer);
+        .reply(replay('ping-token-invalid', { api: 'clinic', error: 'token_invalid' }));
 
       const err = await failure(appTester(testAuth, { authData: AUTH }));
 
@@ -292,11 +284,11 @@ describe('connection (CONTRACT §1)', () => {
       'clinic.example.test/partner/v1',
       'javascript:alert(1)',
     ])('refuses %p with a clear message and no request', async (url) => {
-      const unmatched = recordUnmatched();
+      const stop = strays();
 
       const err = await failure(appTester(testAuth, { authData: { ...CLINIC_ONLY, clinic_base_url: url } }));
 
-      expect(unmatched.stop()).toEqual([]);
+      expect(stop()).toEqual([]);
       expect(err.message).toContain('Clinic Base Address');
       expect(err.message).not.toContain(url);
       expect(err.message).toMatch(/not a web address|must start with https:\/\//);

@@ -1,5 +1,7 @@
 import App from '../index';
-import { data, ORDER_INPUT, replay, reply } from './fixtures';
+import { data, ITEM_INPUT, ORDER_INPUT, replay, reply, sent, WATER_INPUT } from './fixtures';
+import { call } from './support/call';
+import { given } from './support/recorder';
 import {
   appTester,
   AUTH,
@@ -28,19 +30,31 @@ const failure = (p: Promise<unknown>) =>
     (e: Error) => e,
   );
 
-const PATIENT = '01JD8ZK6M4Q2W7R9T3V5X8Y1AB';
-const APPT = '01JDA3F7Q9B2C4D6E8G0H1J3K5';
+/** The sandbox's patient, practitioner and appointment in progress, as the recordings have them. */
+const PATIENT = '01EY5943V0CH77X783RTRD9GRE';
+const PRACTITIONER = '01HQW9J6R0PBHZJ7SBXFA5ZN7T';
+const IN_PROGRESS = '01M7PP4EG01MNH1GY6N5CSR13S';
 /** Halalas as the SAR text the app shows beside them. */
 const sar = (halalas: number) => (halalas / 100).toFixed(2);
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// Record mode: the repeat is recorded after the same booking was made once (the body Book Appointment sends).
+given('book-appointment-repeat', {
+  setup: async (sb) => {
+    await call(`${sb.clinicBaseUrl}/appointments`, {
+      body: sent('book-appointment'),
+      token: sb.tokens.clinicOwner,
+    });
+  },
+});
 
 describe('book_appointment', () => {
   const booking = {
     patient_id: PATIENT,
     branch_id: '1',
     appointment_type_id: '4',
-    starts_at: '2026-11-24T10:30:00+03:00',
-    practitioner_id: '01J9X4T2R7N5P3M1K8H6G4F2D0',
+    starts_at: '2026-11-26T12:30:00+03:00',
+    practitioner_id: PRACTITIONER,
     note: 'First visit',
     external_ref: 'web-5501',
   };
@@ -50,14 +64,14 @@ describe('book_appointment', () => {
       .post(clinicPath('/appointments'), {
         branch_id: 1,
         appointment_type_id: 4,
-        starts_at: '2026-11-24T10:30:00+03:00',
-        practitioner_id: '01J9X4T2R7N5P3M1K8H6G4F2D0',
+        starts_at: '2026-11-26T12:30:00+03:00',
+        practitioner_id: PRACTITIONER,
         patient_id: PATIENT,
         note: 'First visit',
         external_ref: 'web-5501',
       })
       .matchHeader('content-type', 'application/json')
-      .reply(...reply('book-appointment'));
+      .reply(replay('book-appointment'));
     const patient = recordedPatientRead('book-appointment');
     const booked = data('book-appointment');
     const result = await run('book_appointment', booking);
@@ -72,12 +86,10 @@ describe('book_appointment', () => {
   });
 
   it('keeps the booking when its patient cannot be read: empty patient fields, no second booking', async () => {
-    clinicApi()
-      .post(clinicPath('/appointments'))
-      .reply(...reply('book-appointment'));
+    clinicApi().post(clinicPath('/appointments')).reply(replay('book-appointment'));
     clinicApi()
       .get(clinicPath(`/patients/${String(data('book-appointment').patient_id)}`))
-      .reply(...reply('find-patient-insufficient-ability'));
+      .reply(...reply('find-patient-insufficient-ability')); // a 403 body, reused for the patient read
     const result = await run('book_appointment', booking);
     expect(result).toMatchObject({ id: data('book-appointment').id, duplicate: false });
     expect(result.patient).toEqual({ name_ar: null, name_en: null, phone: null, email: null, file_no: null });
@@ -86,9 +98,7 @@ describe('book_appointment', () => {
   it('shows a repeated booking reference as duplicate, whether the flag is beside or inside data', async () => {
     const [status, repeat] = reply('book-appointment-repeat');
     expect(repeat.duplicate).toBe(true);
-    clinicApi()
-      .post(clinicPath('/appointments'))
-      .reply(...reply('book-appointment-repeat'));
+    clinicApi().post(clinicPath('/appointments')).reply(replay('book-appointment-repeat'));
     // hand-built: the recorded repeat with the flag moved inside data, where the sandbox never puts it.
     clinicApi()
       .post(clinicPath('/appointments'))
@@ -111,7 +121,7 @@ describe('book_appointment', () => {
         });
         return true;
       })
-      .reply(...reply('book-appointment-by-phone'));
+      .reply(...reply('book-appointment-by-phone')); // recorded with another Zap's booking reference
     // The patient the phone names is read back: the name and phone as the clinic holds them (this phone is a
     // known patient's, so the clinic's name wins over the name typed in the form).
     const patient = recordedPatientRead('book-appointment-by-phone');
@@ -131,12 +141,12 @@ describe('book_appointment', () => {
     clinicApi()
       .post(clinicPath('/appointments'), (b: { external_ref: string }) => !!refs.push(b.external_ref))
       .times(4)
-      .reply(...reply('book-appointment'));
+      .reply(...reply('book-appointment')); // one answer for four bookings
     recordedPatientRead('book-appointment', 4);
     const blank = { ...booking, external_ref: '' };
     await run('book_appointment', blank);
-    await run('book_appointment', { ...blank, starts_at: '2026-11-24T07:30:00Z' }); // the same instant
-    await run('book_appointment', { ...blank, starts_at: '2026-11-24T11:00:00+03:00' });
+    await run('book_appointment', { ...blank, starts_at: '2026-11-26T09:30:00Z' }); // the same instant
+    await run('book_appointment', { ...blank, starts_at: '2026-11-26T13:00:00+03:00' });
     await run('book_appointment', blank, { zap: { id: '11111' } });
     expect(refs[0]).toMatch(/^zap-[0-9a-f]{32}$/);
     expect(refs[1]).toBe(refs[0]);
@@ -218,15 +228,15 @@ describe('cancel_appointment', () => {
 
   it('ends as HaltedError when the appointment is in progress or completed', async () => {
     clinicApi()
-      .post(clinicPath(`/appointments/${APPT}/cancel`), {})
-      .reply(...reply('cancel-appointment-locked'));
-    const error = await failure(run('cancel_appointment', { appointment_id: APPT }));
+      .post(clinicPath(`/appointments/${IN_PROGRESS}/cancel`), {})
+      .reply(replay('cancel-appointment-locked'));
+    const error = await failure(run('cancel_appointment', { appointment_id: IN_PROGRESS }));
     expect(error.name).toBe('HaltedError');
     expect(messageOf(error)).toMatch(/cannot be cancelled/);
   });
 
   it('refuses an unknown reason before any request', async () => {
-    const error = await failure(run('cancel_appointment', { appointment_id: APPT, reason: 'bored' }));
+    const error = await failure(run('cancel_appointment', { appointment_id: IN_PROGRESS, reason: 'bored' }));
     expect(messageOf(error)).toMatch(/Reason: must be one of: patient_request, clinic, no_show, other/);
   });
 });
@@ -292,6 +302,24 @@ describe('create_order', () => {
   });
 });
 
+/** Record mode: the order the scenario needs, made first as the app makes it (the body of Create Order). */
+const orderFirst = async (sb: { cashierBaseUrl: string; tokens: { cashierOwner: string } }) => {
+  await call(`${sb.cashierBaseUrl}/orders`, {
+    body: sent('create-order'),
+    token: sb.tokens.cashierOwner,
+  });
+};
+given('create-order-repeat', { setup: orderFirst });
+given('cancel-order', { setup: orderFirst });
+/** The order made first and then rejected by the till, which it can no longer cancel. */
+const REJECTED_ORDER = '01M865NCC0JEP15JYDPW6XX9W3';
+given('cancel-order-not-cancellable', {
+  setup: async (sb) => {
+    await orderFirst(sb);
+    await call(`${sb.controlUrl}/cashier/orders/${REJECTED_ORDER}/status`, { body: { status: 'rejected' } });
+  },
+});
+
 describe('cancel_order', () => {
   it('posts an empty body and returns the cancelled order', async () => {
     const cancelled = data('cancel-order');
@@ -310,13 +338,13 @@ describe('cancel_order', () => {
   it('ends as HaltedError with the plain reason when the till cannot cancel it', async () => {
     const [status, refusal] = reply('cancel-order-not-cancellable');
     cashierApi()
-      .post(cashierPath('/orders/ORD-9/cancel'))
-      .reply(...reply('cancel-order-not-cancellable'));
-    const error = await failure(run('cancel_order', { order_id: 'ORD-9' }));
+      .post(cashierPath(`/orders/${REJECTED_ORDER}/cancel`))
+      .reply(replay('cancel-order-not-cancellable'));
+    const error = await failure(run('cancel_order', { order_id: REJECTED_ORDER }));
     expect([status, refusal.error]).toEqual([409, 'order_not_cancellable']);
     expect(error.name).toBe('HaltedError');
     expect(messageOf(error)).toMatch(
-      new RegExp(`can no longer cancel order ORD-9 \\(${escape(refusal.message)}\\)`),
+      new RegExp(`can no longer cancel order ${REJECTED_ORDER} \\(${escape(refusal.message)}\\)`),
     );
   });
 });
@@ -327,40 +355,26 @@ describe('create_item', () => {
   it('posts prices in halalas with the variants given, after finding no item with its first SKU', async () => {
     cashierApi()
       .get(cashierPath('/items'))
-      .query({ sku: 'COF-AR-S', per_page: '10' })
-      .reply(...reply('create-item', { method: 'GET' }));
+      .query({ sku: 'COF-TR-S', per_page: '10' })
+      .reply(replay('create-item', { method: 'GET' }));
     cashierApi()
       .post(cashierPath('/items'), {
-        name_ar: 'قهوة عربية',
-        name_en: 'Arabic Coffee',
+        name_ar: 'قهوة تركية',
+        name_en: 'Turkish Coffee',
         category_id: 4,
         variants: [
           {
             name_ar: 'صغير',
-            sku: 'COF-AR-S',
-            barcode: '6281000001170',
+            sku: 'COF-TR-S',
+            barcode: '6281000009901',
             price_halalas: 900,
             is_default: true,
           },
-          { name_ar: 'كبير', sku: 'COF-AR-L', price_halalas: 1200 },
+          { name_ar: 'كبير', sku: 'COF-TR-L', price_halalas: 1200 },
         ],
       })
-      .reply(...reply('create-item', { method: 'POST' }));
-    const result = await run('create_item', {
-      name_ar: 'قهوة عربية',
-      name_en: 'Arabic Coffee',
-      category_id: '4',
-      variants: [
-        {
-          variant_name_ar: 'صغير',
-          sku: 'COF-AR-S',
-          barcode: '6281000001170',
-          price_sar: '9',
-          is_default: 'true',
-        },
-        { variant_name_ar: 'كبير', sku: 'COF-AR-L', price_sar: '12.00' },
-      ],
-    });
+      .reply(replay('create-item', { method: 'POST' }));
+    const result = await run('create_item', ITEM_INPUT);
     expect(result).toMatchObject({
       id: answer.id,
       duplicate: false,
@@ -373,9 +387,9 @@ describe('create_item', () => {
 
   it('sends only the default price when no variants are given', async () => {
     cashierApi()
-      .post(cashierPath('/items'), { name_ar: 'ماء', default_price_halalas: 150 })
-      .reply(...reply('create-item-default-price'));
-    await run('create_item', { name_ar: 'ماء', default_price_sar: '1.50', variants: [] });
+      .post(cashierPath('/items'), { name_ar: 'ماء', category_id: 5, default_price_halalas: 150 })
+      .reply(replay('create-item-default-price'));
+    await run('create_item', WATER_INPUT);
   });
 
   it('refuses an item without any price before any request', async () => {
@@ -420,7 +434,7 @@ describe('update_item', () => {
   it('reads the item first when variants are given, keeps stored ids and the variants not mentioned', async () => {
     cashierApi()
       .get(cashierPath(`/items/${ITEM}`))
-      .reply(...reply('update-item-variants', { method: 'GET' }));
+      .reply(replay('update-item-variants', { method: 'GET' }));
     cashierApi()
       .put(cashierPath(`/items/${ITEM}`), {
         variants: [
@@ -444,7 +458,7 @@ describe('update_item', () => {
           { name_ar: 'وسط', sku: 'COF-AR-M', price_halalas: 1100 },
         ],
       })
-      .reply(...reply('update-item-variants', { method: 'PUT' }));
+      .reply(...reply('update-item-variants', { method: 'PUT' })); // recorded for other variants
     await run('update_item', {
       item_id: ITEM,
       variants: [
@@ -483,7 +497,7 @@ describe('update_item', () => {
   it('a variant made the default takes it from the others (one default)', async () => {
     cashierApi()
       .get(cashierPath(`/items/${ITEM}`))
-      .reply(...reply('update-item-variants', { method: 'GET' }));
+      .reply(replay('update-item-variants', { method: 'GET' }));
     cashierApi()
       .put(
         cashierPath(`/items/${ITEM}`),
@@ -493,7 +507,7 @@ describe('update_item', () => {
           return true;
         },
       )
-      .reply(...reply('update-item-variants', { method: 'PUT' }));
+      .reply(...reply('update-item-variants', { method: 'PUT' })); // recorded for other variants
     await run('update_item', {
       item_id: ITEM,
       variants: [{ variant_name_ar: 'كبير جدًا', sku: 'COF-AR-XL', price_sar: '15', is_default: 'true' }],

@@ -2,7 +2,8 @@ import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
 import type { Api } from '../lib/interfaces';
-import { body, data, reply, type Json } from './fixtures';
+import { body, data, replay, reply, type Json } from './fixtures';
+import { given } from './support/recorder';
 import {
   appTester,
   AUTH,
@@ -14,6 +15,7 @@ import {
   clinicApi,
   clinicPath,
   useNock,
+  strays,
 } from './helpers';
 
 /*
@@ -134,6 +136,14 @@ const TABLE: Row[] = [
   { code: 'rate_limited', status: 429, kind: 'throttle', says: [/rate limit/] },
   { code: 'not_implemented', status: 501, kind: 'halt', says: [/Nothing was done/, /not released/] },
 ];
+
+// Record mode: a 500 of the clinic's patient reads (a fault the sandbox injects), and a read-only cashier token.
+given('server-error', {
+  setup: async (sb) => {
+    sb.injectFault({ pathPrefix: '/partner/v1/patients', status: 500 });
+  },
+});
+given('create-item-insufficient-ability', { tokens: { cashier: 'cashierReadOnly' } });
 
 describe('error mapper (CONTRACT §6) through a real request', () => {
   useNock();
@@ -281,7 +291,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
     const [status, answer] = reply('server-error');
     clinicApi()
       .get(clinicPath(`/patients/${PATIENT}`))
-      .reply(...reply('server-error'));
+      .reply(replay('server-error'));
 
     const err = await getPatient();
 
@@ -399,7 +409,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
       const [, answer] = reply('create-item-insufficient-ability');
       cashierApi()
         .post(cashierPath('/items'), { name_ar: 'قهوة' })
-        .reply(...reply('create-item-insufficient-ability'));
+        .reply(replay('create-item-insufficient-ability'));
 
       const err = await failure('cashier', (c) => c.post('/items', { name_ar: 'قهوة' }));
 
@@ -416,9 +426,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
   describe('an interface without a token', () => {
     /** Fails the test if any request leaves, whether or not an interceptor would match it. */
     const watchRequests = () => {
-      const unmatched: unknown[] = [];
-      const onNoMatch = (req: unknown) => unmatched.push(req);
-      nock.emitter.on('no match', onNoMatch);
+      const stop = strays();
       // hand-built: traps that must never answer.
       const clinicScope = nock(new URL(CLINIC).origin)
         .get(() => true)
@@ -428,10 +436,9 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
         .reply(200, { data: {} });
       return {
         assertNoRequest: () => {
-          nock.emitter.removeListener('no match', onNoMatch);
+          expect(stop()).toEqual([]);
           expect(clinicScope.isDone()).toBe(false);
           expect(cashierScope.isDone()).toBe(false);
-          expect(unmatched).toEqual([]);
           nock.cleanAll();
         },
       };

@@ -2,7 +2,8 @@ import nock from 'nock';
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
 import { sign } from '../lib/signature';
-import { definition, type Json, pathOf, replay, replayMismatches } from './fixtures';
+import { definition, type Json, pathOf, recordWith, replay, replayMismatches, UNIT_TOKENS } from './fixtures';
+import { closeSandboxes, forward, recording, writeRecordings } from './support/recorder';
 
 // jest.config.js lists 'ts' before 'js', so `../index` is index.ts (the sources), not the root index.js that
 // loads the last build in dist/.
@@ -12,8 +13,8 @@ export const appTester = createAppTester(App);
 
 export const CLINIC = process.env.CLINIC_BASE_URL!;
 export const CASHIER = process.env.CASHIER_BASE_URL!;
-export const CLINIC_TOKEN = 'clinic_tok_3f9a';
-export const CASHIER_TOKEN = 'pos_tok_81bc';
+export const CLINIC_TOKEN = UNIT_TOKENS.clinic;
+export const CASHIER_TOKEN = UNIT_TOKENS.cashier;
 
 /** Connection with both interfaces, base addresses from the environment (as on Zapier). */
 export const AUTH = { clinic_api_token: CLINIC_TOKEN, cashier_api_token: CASHIER_TOKEN, language: 'en' };
@@ -95,27 +96,62 @@ export const delivery = (opts: {
   };
 };
 
-/** Every file that uses nock: no real network, every scope consumed, core's http patch undone at the end. */
+/**
+ * Watches for requests no interceptor answers (with the network off none leaves: a request made where none should
+ * be); the function it gives stops watching and answers them as "METHOD path". Record mode's own requests to the
+ * sandbox are not counted.
+ */
+export const strays = (): (() => string[]) => {
+  const seen: string[] = [];
+  const listener = (req: {
+    method?: string;
+    path?: string;
+    href?: string;
+    hostname?: string;
+    options?: { path?: string };
+  }) => {
+    if (recording && req.hostname === '127.0.0.1') return;
+    seen.push(`${req.method ?? '?'} ${req.path ?? req.options?.path ?? req.href ?? '?'}`);
+  };
+  nock.emitter.on('no match', listener);
+  return () => {
+    nock.emitter.removeListener('no match', listener);
+    return seen;
+  };
+};
+
+/**
+ * Every file that uses nock: no real network, every scope consumed, core's http patch undone at the end. With
+ * RECORD=1 the replayed answers are asked of the sandbox and recorded instead (test/support/recorder.ts).
+ */
 export const useNock = () => {
   /** Requests no interceptor answered: the app may swallow the failure (a patient read does), a test must not. */
-  const unmatched: string[] = [];
-  const onNoMatch = (req: { method?: string; path?: string; href?: string }) =>
-    unmatched.push(`${req.method ?? '?'} ${req.path ?? req.href ?? '?'}`);
+  let stop = () => [] as string[];
   beforeAll(() => {
     nock.disableNetConnect();
-    nock.emitter.on('no match', onNoMatch);
+    if (recording) {
+      nock.enableNetConnect('127.0.0.1');
+      recordWith(forward);
+    }
+    stop = strays();
   });
-  afterEach(() => {
+  afterEach(async () => {
+    if (recording) await closeSandboxes();
     const pending = nock.pendingMocks();
-    const strays = unmatched.splice(0);
+    const unanswered = stop();
+    stop = strays();
     const drifted = replayMismatches.splice(0);
     nock.cleanAll();
     expect(pending).toEqual([]);
-    expect(strays).toEqual([]);
+    expect(unanswered).toEqual([]);
     expect(drifted).toEqual([]);
   });
-  afterAll(() => {
-    nock.emitter.removeListener('no match', onNoMatch);
+  afterAll(async () => {
+    if (recording) {
+      recordWith(undefined);
+      await writeRecordings();
+    }
+    stop();
     nock.enableNetConnect();
     nock.restore();
   });

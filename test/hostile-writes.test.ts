@@ -4,7 +4,9 @@ import { createAppTester } from 'zapier-platform-core';
 import { SETTINGS } from '../lib/config';
 import { path } from '../lib/paths';
 import { writeMemory } from '../lib/replay';
-import { data, ITEM_INPUT, reply, sent, WATER_INPUT } from './fixtures';
+import { data, ITEM_INPUT, replay, reply, sent, WATER_INPUT } from './fixtures';
+import { call } from './support/call';
+import { given } from './support/recorder';
 import {
   App,
   AUTH,
@@ -16,6 +18,7 @@ import {
   messageOf,
   recordedPatientRead,
   useNock,
+  strays,
 } from './helpers';
 
 /*
@@ -55,21 +58,9 @@ const outcome = (p: Promise<unknown>) =>
     (error: Error) => ({ value: undefined, error }),
   );
 
-/** Every request that reaches no interceptor (with the network disabled, none may be sent at all). */
-const unmatched = () => {
-  const seen: string[] = [];
-  const listener = (req: { method?: string; path?: string; options?: { path?: string } }) =>
-    seen.push(`${req.method ?? ''} ${req.path ?? req.options?.path ?? ''}`);
-  nock.emitter.on('no match', listener);
-  return () => {
-    nock.emitter.removeListener('no match', listener);
-    return seen;
-  };
-};
-
 /** The step fails before any request, naming the field by its label. */
 const expectRefusedByLabel = async (p: Promise<unknown>, label: string, name: string) => {
-  const stop = unmatched();
+  const stop = strays();
   const { error } = await outcome(p);
   expect(stop()).toEqual([]);
   expect(error).toBeInstanceOf(Error);
@@ -78,6 +69,16 @@ const expectRefusedByLabel = async (p: Promise<unknown>, label: string, name: st
 };
 
 // ----------------------------------------------------------------------------------- 4. replayed catalogue writes
+// Record mode: the SKU lookup of a repeated Create Item finds the item the first run made (Create Item's body).
+given('create-item-repeat', {
+  setup: async (sb) => {
+    await call(`${sb.cashierBaseUrl}/items`, {
+      body: sent('create-item', { method: 'POST' }),
+      token: sb.tokens.cashierOwner,
+    });
+  },
+});
+
 describe('item writes replayed after a lost answer leave the catalogue as one run would', () => {
   const skuLookup = () => cashierApi().get(cashierPath('/items')).query({ sku: 'COF-TR-S', per_page: '10' });
   /**
@@ -99,7 +100,7 @@ describe('item writes replayed after a lost answer leave the catalogue as one ru
     expectLost((await outcome(runOp('creates', 'create_item', ITEM_INPUT))).error);
 
     // The replay: the SKU now names the item the first run made (recorded); no second POST is set up.
-    skuLookup().reply(...reply('create-item-repeat'));
+    skuLookup().reply(replay('create-item-repeat'));
     const again = await runOp('creates', 'create_item', ITEM_INPUT);
     const made = data('create-item-repeat')[0];
     expect(again).toMatchObject({ id: made.id, duplicate: true });
@@ -108,13 +109,13 @@ describe('item writes replayed after a lost answer leave the catalogue as one ru
 
   it('with a SKU and z.cache down: the SKU lookup still prevents the second item', async () => {
     tester.zcacheTestObj = brokenCache();
-    skuLookup().reply(...reply('create-item-repeat'));
+    skuLookup().reply(replay('create-item-repeat'));
     expect(await runOp('creates', 'create_item', ITEM_INPUT)).toMatchObject({ duplicate: true });
     count('create_item replay with SKU, cache down');
   });
 
   it('with a SKU held by an item that differs: not taken for the earlier run (the server decides)', async () => {
-    skuLookup().reply(...reply('create-item-repeat'));
+    skuLookup().reply(replay('create-item-repeat'));
     cashierApi()
       .post(
         cashierPath('/items'),
@@ -198,7 +199,7 @@ describe('item writes replayed after a lost answer leave the catalogue as one ru
     const input = { item_id: String(item), variants: [{ variant_name_ar: 'وسط', price_sar: '11' }] };
     cashierApi()
       .get(cashierPath(`/items/${item}`))
-      .reply(...reply(S, { method: 'GET' }));
+      .reply(replay(S, { method: 'GET' }));
     cashierApi()
       .put(cashierPath(`/items/${item}`), sent(S, { method: 'PUT' }))
       .replyWithError(connectionReset());
@@ -393,7 +394,7 @@ describe('base addresses that would carry a token where it must not go are refus
   const testAuth = App.authentication!.test as unknown as Fn;
 
   it.each(BAD)('connection test with Clinic Base Address %s', async (url, why) => {
-    const stop = unmatched();
+    const stop = strays();
     const { error } = await outcome(
       tester(testAuth as never, { authData: { ...AUTH, clinic_base_url: url } } as never),
     );
@@ -405,7 +406,7 @@ describe('base addresses that would carry a token where it must not go are refus
   });
 
   it.each(BAD)('an action with Cashier Base Address %s, in Arabic', async (url) => {
-    const stop = unmatched();
+    const stop = strays();
     const { error } = await outcome(
       runOp(
         'searches',
@@ -423,7 +424,7 @@ describe('base addresses that would carry a token where it must not go are refus
   });
 
   it('the connection test checks both addresses before pinging either (no clinic token goes out first)', async () => {
-    const stop = unmatched();
+    const stop = strays();
     const { error } = await outcome(
       tester(
         testAuth as never,
@@ -439,7 +440,7 @@ describe('base addresses that would carry a token where it must not go are refus
     const saved = process.env.CASHIER_BASE_URL;
     process.env.CASHIER_BASE_URL = 'http://admin:s3cret-pass@pos.example.test/api/partner/v1';
     try {
-      const stop = unmatched();
+      const stop = strays();
       const { error } = await outcome(runOp('searches', 'find_order', { order_id: 'ORD-1' }));
       expect(stop()).toEqual([]);
       expect(messageOf(error)).toMatch(

@@ -1,8 +1,10 @@
 import { readableTimes } from '../lib/readable-time';
 import nock from 'nock';
 import { performStartingSoon } from '../triggers/appointment_starting_soon';
-import { data, definition, queryOf, reply, type Json } from './fixtures';
-import { App, appTester, AUTH, CLINIC, clinicApi, clinicPath, useNock } from './helpers';
+import { data, definition, queryOf, replay, type Json } from './fixtures';
+import { call } from './support/call';
+import { given } from './support/recorder';
+import { App, appTester, AUTH, CLINIC, clinicApi, clinicPath, useNock, strays } from './helpers';
 
 /*
  * Appointment Starting Soon: a polling trigger over GET /appointments (clinic spec §4) in a window from now to
@@ -51,7 +53,7 @@ describe('appointment starting soon', () => {
         page: '1',
         per_page: '100',
       })
-      .reply(...reply('starting-soon'));
+      .reply(replay('starting-soon'));
 
     const result = await run({ minutes_before: '60' });
 
@@ -70,17 +72,12 @@ describe('appointment starting soon', () => {
   });
 
   it('reads no patient while polling; the hydrator Zapier calls for a new item reads it with one GET /patients/{id}', async () => {
-    const unmatched: string[] = [];
-    const listener = (req: { method?: string; path?: string }) => unmatched.push(`${req.method} ${req.path}`);
-    nock.emitter.on('no match', listener);
+    const stop = strays();
     try {
-      const poll = clinicApi()
-        .get(clinicPath('/appointments'))
-        .query(true)
-        .reply(...reply('starting-soon'));
+      const poll = clinicApi().get(clinicPath('/appointments')).query(true).reply(replay('starting-soon'));
       const items = await run({ minutes_before: '60', include_patient: true });
       expect(poll.isDone()).toBe(true);
-      expect(unmatched).toEqual([]); // the poll's only request was the list
+      expect(stop()).toEqual([]); // the poll's only request was the list
 
       const [item] = items;
       const pointer = /^hydrate\|\|\|(.+)\|\|\|hydrate$/.exec(String(item!.patient));
@@ -92,10 +89,10 @@ describe('appointment starting soon', () => {
       expect(bundle).toEqual({ patient_id: item!.patient_id });
       const patient = clinicApi()
         .get(clinicPath(`/patients/${String(item!.patient_id)}`))
-        .reply(...reply('find-patient-by-id'));
+        .reply(replay('find-patient-by-id'));
       const hydrated = await appTester(App.hydrators!.patient!, { authData: AUTH, inputData: bundle });
       expect(patient.isDone()).toBe(true);
-      expect(unmatched).toEqual([]); // and exactly one
+      expect(stop()).toEqual([]); // and exactly one
       const p = data('find-patient-by-id');
       expect(p.id).toBe(item!.patient_id);
       expect(hydrated).toEqual({
@@ -106,15 +103,12 @@ describe('appointment starting soon', () => {
         file_no: p.file_no,
       });
     } finally {
-      nock.emitter.removeListener('no match', listener);
+      stop();
     }
   });
 
   it('carries no pointer and reads no patient when Include Patient Details is off', async () => {
-    clinicApi()
-      .get(clinicPath('/appointments'))
-      .query(true)
-      .reply(...reply('starting-soon'));
+    clinicApi().get(clinicPath('/appointments')).query(true).reply(replay('starting-soon'));
     const items = await run({ minutes_before: '60', include_patient: 'false' });
     expect(items.length).toBeGreaterThan(0);
     for (const item of items)
@@ -135,7 +129,7 @@ describe('appointment starting soon', () => {
         page: '1',
         per_page: '100',
       })
-      .reply(...reply('starting-soon-filtered'));
+      .reply(replay('starting-soon-filtered'));
 
     const result = await run({ minutes_before: 1440, branch_id, practitioner_id });
 
@@ -144,14 +138,36 @@ describe('appointment starting soon', () => {
     expect(result[0]!.minutes_until_start).toBe(minutesTo(rows[0].starts_at));
   });
 
+  // Record mode: the day's appointments in every state, made first (from 14:00, half an hour apart).
+  given('starting-soon-statuses', {
+    setup: async (sb) => {
+      const { patient, branchRiyadh, appointmentType } = sb.refs.clinic;
+      const statuses = ['booked', 'confirmed', 'arrived', 'cancelled', 'no_show', 'completed', 'in_progress'];
+      for (const [i, status] of statuses.entries()) {
+        const hour = String(14 + Math.floor(i / 2)).padStart(2, '0');
+        const booked = await call(`${sb.controlUrl}/clinic/appointments`, {
+          body: {
+            patient_id: patient,
+            branch_id: branchRiyadh,
+            appointment_type_id: appointmentType,
+            starts_at: `2026-11-24T${hour}:${i % 2 ? '30' : '00'}:00+03:00`,
+          },
+        });
+        if (status !== 'booked') {
+          await call(`${sb.controlUrl}/clinic/appointments/${String(booked.body.data.id)}`, {
+            method: 'PATCH',
+            body: { status, force: true },
+          });
+        }
+      }
+    },
+  });
+
   it('keeps booked, confirmed and arrived; drops cancelled, no_show, completed and in_progress', async () => {
     const rows: Json[] = data('starting-soon-statuses');
-    clinicApi()
-      .get(clinicPath('/appointments'))
-      .query(true)
-      .reply(...reply('starting-soon-statuses'));
+    clinicApi().get(clinicPath('/appointments')).query(true).reply(replay('starting-soon-statuses'));
 
-    const result = await run({ minutes_before: '60' });
+    const result = await run({ minutes_before: '1440' });
 
     const statuses = new Set(rows.map((a) => a.status));
     for (const s of ['booked', 'confirmed', 'arrived', 'cancelled', 'no_show', 'completed', 'in_progress'])
@@ -171,9 +187,9 @@ describe('appointment starting soon', () => {
     clinicApi()
       .get(clinicPath('/appointments'))
       .query((q) => !('appointment_type_id' in q))
-      .reply(...reply('starting-soon-day'));
+      .reply(replay('starting-soon-day'));
 
-    const result = await run({ minutes_before: '60', appointment_type_id: String(type) });
+    const result = await run({ minutes_before: '1440', appointment_type_id: String(type) });
 
     expect(result.map((a) => a.id).sort()).toEqual(
       rows
@@ -239,9 +255,7 @@ describe('appointment starting soon', () => {
   });
 
   it.each([0, '0', 'abc', -5, '1.5', ''])('refuses minutes_before %p without a request', async (minutes) => {
-    const unmatched: unknown[] = [];
-    const listener = (req: unknown) => unmatched.push(req);
-    nock.emitter.on('no match', listener);
+    const stop = strays();
     // hand-built: a trap that must never answer.
     const scope = nock(new URL(CLINIC).origin)
       .get(() => true)
@@ -249,9 +263,8 @@ describe('appointment starting soon', () => {
 
     await expect(run({ minutes_before: minutes })).rejects.toThrow(/Minutes Before Start/);
 
-    nock.emitter.removeListener('no match', listener);
+    expect(stop()).toEqual([]);
     expect(scope.isDone()).toBe(false);
-    expect(unmatched).toEqual([]);
     nock.cleanAll();
   });
 });

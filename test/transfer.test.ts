@@ -7,7 +7,8 @@ import App from '../index';
 import { EVENTS, type HookEvent } from '../lib/hooks/events';
 import type { SubscribeData } from '../lib/hooks/factory';
 import { sampleKeysOf } from '../scripts/checks/definition';
-import { body, definition, delivered, pathOf, queryOf, recorded, reply, type Json } from './fixtures';
+import { body, definition, delivered, pathOf, queryOf, recorded, replay, reply, type Json } from './fixtures';
+import { given } from './support/recorder';
 import {
   appTester,
   AUTH,
@@ -46,6 +47,17 @@ const listPages = (scenario: string) =>
   recorded(scenario)
     .map((d, i) => ({ d, i }))
     .filter(({ d }) => Array.isArray(d.response?.data));
+
+/** Record mode: the history the transfer scenarios page through, enough for three pages of receipts and invoices. */
+const TRANSFER_HISTORY = { receipts: 260, invoices: 250, appointments: 120, customers: 0 };
+for (const scenario of [
+  'transfer-receipts',
+  'transfer-invoices',
+  'transfer-invoices-paid-patients',
+  'transfer-appointments-completed',
+]) {
+  given(scenario, { sandbox: { history: TRANSFER_HISTORY } });
+}
 
 const SECRET = 'whsec_transfer';
 const TARGET_PATH = '/hooks/standard/1234/abcd5678/';
@@ -89,7 +101,7 @@ describe('New Receipt: the receipts cursor', () => {
       cashierApi()
         .get(cashierPath('/receipts'))
         .query({ ...since, per_page: 100 })
-        .reply(...reply(scenario, i));
+        .reply(replay(scenario, i));
     });
   };
 
@@ -211,7 +223,7 @@ describe('New Invoice: pages of the invoices list', () => {
       clinicApi()
         .get(clinicPath('/invoices'))
         .query({ page: n + 1, per_page: 100 })
-        .reply(...reply(scenario, i)),
+        .reply(replay(scenario, i)),
     );
 
   it('moves every invoice once, oldest first, 100 a page, then []', async () => {
@@ -324,11 +336,11 @@ describe('Invoice Paid with Include Patient Details: 25 a page, each patient rea
             page: pages.findIndex((p) => p.i === i) + 1,
             per_page: 25,
           })
-          .reply(...reply(scenario, i));
+          .reply(replay(scenario, i));
       } else {
         clinicApi()
           .get(clinicPath(pathOf(d)))
-          .reply(...reply(scenario, i));
+          .reply(replay(scenario, i));
       }
     });
 
@@ -405,7 +417,7 @@ describe('a status trigger: Appointment Completed', () => {
       clinicApi()
         .get(clinicPath('/appointments'))
         .query({ status: 'completed', page: n + 1, per_page: 100 })
-        .reply(...reply(scenario, i)),
+        .reply(replay(scenario, i)),
     );
     const input = { include_patient: 'false' };
     const result = await transfer('appointment_completed', input);

@@ -1,0 +1,280 @@
+/**
+ * Recording the unit suites' fixtures from their own requests, and the one place that turns an exchange with the
+ * sandbox into a fixture definition (scripts/record.ts uses it too).
+ *
+ * `RECORD=1 npx jest <file>` (`npm run record:tests` for every file): each interceptor a test answers with
+ * `.reply(replay(name, pick))` forwards the test's request to a fresh in-process sandbox instead (fixed seed and
+ * start time, clock standing still; one sandbox per scenario and test, as scripts/record.ts gives each scenario
+ * its own), with the sandbox's base address and tokens for the unit ones. The answer goes back to the app and,
+ * rewritten to the unit base addresses, into test/fixtures/recorded/<name>.json at the place of `pick` when the file
+ * ends. The request recorded is the request the test made, so the replay (which matches method, path, query and
+ * body) cannot drift from it. What a scenario needs of the sandbox first (a created order, another token) is
+ * declared beside its test with `given(name, …)`, which does nothing outside record mode.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Sandbox, SandboxOptions, TokenName } from '../../sandbox';
+import {
+  indexOf,
+  RECORDED_DIR,
+  UNIT_BASE_URLS,
+  UNIT_TOKENS,
+  type Definition,
+  type Json,
+  type Pick,
+} from '../fixtures';
+
+export const recording = process.env.RECORD === '1';
+
+/** Seed and start of every recording: 10:00 in Riyadh, the seed's appointments, receipts and sessions around it. */
+export const RECORD_SANDBOX: SandboxOptions = {
+  randomSeed: 20261121,
+  startTime: '2026-11-24T07:00:00Z',
+  timeScale: 0,
+  holdBackMs: 0,
+  rateLimitPerMinute: 100_000,
+  anonymousRateLimitPerMinute: 100_000,
+  quiet: true,
+};
+
+export const SANDBOX_PREFIX = { clinic: '/partner/v1', cashier: '/api/partner/v1' } as const;
+export type Api = keyof typeof SANDBOX_PREFIX;
+
+/** Response headers that change from run to run or say nothing about the answer. */
+const VOLATILE_HEADER = /^(date|connection|keep-alive|content-length|transfer-encoding|x-ratelimit-.*)$/i;
+
+const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** An exchange with the sandbox, at the sandbox's addresses (a definition before its rewrite). */
+export type RawExchange = Omit<Definition, 'note'>;
+
+/** A recorded exchange as the unit suites see it, or undefined when it is not a partner interface's. */
+export const toDefinition = (raw: RawExchange, sb: Sandbox, standIn?: string): Definition | undefined => {
+  if (raw.scope !== sb.url) return undefined; // the sandbox's deliveries to receivers
+  const path = String(raw.path);
+  let api = (Object.keys(SANDBOX_PREFIX) as Api[]).find(
+    (a) =>
+      path === SANDBOX_PREFIX[a] ||
+      path.startsWith(`${SANDBOX_PREFIX[a]}/`) ||
+      path.startsWith(`${SANDBOX_PREFIX[a]}?`),
+  );
+  let newPath = api
+    ? `${new URL(UNIT_BASE_URLS[api]).pathname}${path.slice(SANDBOX_PREFIX[api].length)}`
+    : path;
+  let note: string | undefined;
+  if (!api && standIn === 'resend' && /^\/sandbox\/deliveries\/\d+\/resend$/.test(path)) {
+    api = 'clinic';
+    newPath = path;
+    note =
+      'The clinic spec implies an endpoint that re-sends a delivery and shows none; the sandbox answers for it at this path.';
+  }
+  if (!api) return undefined; // sandbox-only endpoints
+  const headers = Object.fromEntries(
+    Object.entries(raw.rawHeaders ?? {})
+      .filter(([k]) => !VOLATILE_HEADER.test(k))
+      .sort(byKey),
+  );
+  const present = (v: unknown) => v !== '' && v !== undefined;
+  const scope = new URL(UNIT_BASE_URLS[api]).origin;
+  // Addresses inside answers (e.g. /meta's docs_url) name the unit suites' hosts too.
+  const response = present(raw.response)
+    ? (JSON.parse(
+        JSON.stringify(raw.response)
+          .split(sb.clinicBaseUrl)
+          .join(UNIT_BASE_URLS.clinic)
+          .split(sb.cashierBaseUrl)
+          .join(UNIT_BASE_URLS.cashier)
+          .split(sb.url)
+          .join(scope),
+      ) as Json)
+    : undefined;
+  // Keys in one fixed order, so the files read alike and diff cleanly.
+  return {
+    scope,
+    method: String(raw.method).toUpperCase(),
+    path: newPath,
+    ...(present(raw.body) ? { body: raw.body as Json } : {}),
+    status: Number(raw.status),
+    ...(response === undefined ? {} : { response }),
+    ...(Object.keys(headers).length ? { rawHeaders: headers } : {}),
+    ...(note ? { note } : {}),
+  };
+};
+
+/**
+ * Writes JSON files as Prettier formats them, so a re-recording without a change leaves git clean. Prettier's own
+ * CLI, once for all the files: its API loads modules dynamically, which jest does not allow.
+ */
+export const writeJsonFiles = (files: Array<[string, unknown]>) => {
+  if (!files.length) return;
+  for (const [file, value] of files) {
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, JSON.stringify(value));
+  }
+  execFileSync(
+    require.resolve('prettier/bin/prettier.cjs'),
+    ['--log-level', 'warn', '--write', ...files.map(([f]) => f)],
+    {
+      stdio: 'inherit',
+    },
+  );
+};
+
+/** What a scenario needs of the sandbox before the test's requests reach it (record mode only). */
+export interface Given {
+  /** Options of its sandbox (seed, history…), over RECORD_SANDBOX. */
+  sandbox?: SandboxOptions;
+  /** Which of the sandbox's tokens the unit tokens stand for (the owners' by default). */
+  tokens?: Partial<Record<Api, TokenName>>;
+  /**
+   * One sandbox for the scenario across the file's tests, in their order (as scripts/record.ts made a scenario's
+   * calls one after another), instead of a fresh one for each test.
+   */
+  shared?: boolean;
+  /** Steps before the test's requests; may answer literal tokens (one it created) for the unit ones. */
+  setup?: (sb: Sandbox) => Promise<void | Partial<Record<Api, string>>>;
+}
+
+const givens = new Map<string, Given>();
+
+/** Declares, beside the test, what scenario `name` needs of the sandbox when it is recorded. */
+export const given = (name: string, what: Given) => {
+  if (recording) givens.set(name, what);
+};
+
+interface Live {
+  sb: Sandbox;
+  tokens: Record<Api, string>;
+}
+/** The sandboxes of the test running, by scenario; the shared ones live until the file ends. */
+const live = new Map<string, Promise<Live>>();
+const shared = new Map<string, Promise<Live>>();
+/** What this file recorded: by scenario, the definitions by their place in the file (-1: appended). */
+const recorded = new Map<string, Array<[number, Definition]>>();
+
+const sandboxFor = (name: string): Promise<Live> => {
+  const sandboxes = givens.get(name)?.shared ? shared : live;
+  let found = sandboxes.get(name);
+  if (!found) {
+    found = (async () => {
+      const { startSandbox } = await import('../../sandbox');
+      const what = givens.get(name) ?? {};
+      const sb = await startSandbox({ ...RECORD_SANDBOX, port: 0, ...what.sandbox });
+      const literal = (await what.setup?.(sb)) ?? {};
+      await sb.settle();
+      const tokens = {
+        clinic: literal.clinic ?? sb.tokens[what.tokens?.clinic ?? 'clinicOwner'],
+        cashier: literal.cashier ?? sb.tokens[what.tokens?.cashier ?? 'cashierOwner'],
+      };
+      return { sb, tokens };
+    })();
+    sandboxes.set(name, found);
+  }
+  return found;
+};
+
+const parsedBody = (requestBody: unknown): Json => {
+  if (typeof requestBody !== 'string' || requestBody === '') return requestBody;
+  try {
+    return JSON.parse(requestBody) as Json;
+  } catch {
+    return requestBody;
+  }
+};
+
+/**
+ * Record mode's `replay(name, pick)`: a nock reply function that sends the test's request to the scenario's
+ * sandbox, answers the app with what it said and keeps it for `writeRecordings`.
+ */
+export const forward = (name: string, pick: Pick) => {
+  const place = indexOf(name, pick);
+  return async function (
+    this: { req: { method?: string; headers: Record<string, string | string[] | undefined> } },
+    uri: string,
+    requestBody: unknown,
+  ): Promise<[number, Json, Record<string, string>]> {
+    const host = String(this.req.headers.host ?? '');
+    const api = (Object.keys(UNIT_BASE_URLS) as Api[]).find((a) => new URL(UNIT_BASE_URLS[a]).host === host);
+    if (!api) throw new Error(`record: ${host} is not a unit base address`);
+    const { sb, tokens } = await sandboxFor(name);
+    const method = String(this.req.method ?? 'GET').toUpperCase();
+    const unitPath = new URL(UNIT_BASE_URLS[api]).pathname;
+    const path = `${SANDBOX_PREFIX[api]}${uri.startsWith(unitPath) ? uri.slice(unitPath.length) : uri}`;
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-language': String(this.req.headers['accept-language'] ?? 'en'),
+    };
+    const auth = String(this.req.headers.authorization ?? '');
+    if (auth) headers.authorization = auth === `Bearer ${UNIT_TOKENS[api]}` ? `Bearer ${tokens[api]}` : auth;
+    const hasBody = requestBody !== '' && requestBody !== undefined;
+    if (hasBody) headers['content-type'] = 'application/json';
+    const res = await fetch(`${sb.url}${path}`, {
+      method,
+      headers,
+      body: hasBody
+        ? typeof requestBody === 'string'
+          ? requestBody
+          : JSON.stringify(requestBody)
+        : undefined,
+    });
+    const text = await res.text();
+    const rawHeaders = Object.fromEntries(res.headers.entries());
+    const raw: RawExchange = {
+      scope: sb.url,
+      method,
+      path,
+      body: parsedBody(requestBody),
+      status: res.status,
+      response: parsedBody(text),
+      rawHeaders,
+    };
+    const def = toDefinition(raw, sb);
+    // The first test to record a place records it; a later test making the same request (on a sandbox with more
+    // history) is answered, not recorded again.
+    const earlier = recorded.get(name) ?? [];
+    if (def && (place < 0 || !earlier.some(([p]) => p === place)))
+      recorded.set(name, [...earlier, [place, def]]);
+    // The app gets what a replay of the recording will give it: the answer rewritten to the unit addresses.
+    return def ? [def.status, def.response ?? '', def.rawHeaders ?? {}] : [res.status, text, rawHeaders];
+  };
+};
+
+/** After each test in record mode: its sandboxes are stopped (the next test's scenarios start afresh). */
+export const closeSandboxes = async (which = live) => {
+  const all = [...which.values()];
+  which.clear();
+  for (const p of all) {
+    const { sb } = await p;
+    await sb.settle();
+    await sb.close();
+  }
+};
+
+/**
+ * After the file in record mode: each scenario it recorded is written, its recorded places replaced and the rest
+ * kept as they were; says which places of each file were recorded, so what no test records shows.
+ */
+export const writeRecordings = async () => {
+  await closeSandboxes(shared);
+  const files: Array<[string, unknown]> = [];
+  for (const [name, defs] of [...recorded.entries()].sort(byKey)) {
+    const file = join(RECORDED_DIR, `${name}.json`);
+    let before: Definition[] = [];
+    try {
+      before = JSON.parse(readFileSync(file, 'utf8')) as Definition[];
+    } catch {
+      /* a new scenario */
+    }
+    const after = [...before];
+    for (const [place, def] of defs) {
+      if (place >= 0) after[place] = def;
+      else after.push(def);
+    }
+    files.push([file, after]);
+    const places = [...new Set(defs.map(([p]) => (p < 0 ? 'new' : String(p))))].join(', ');
+    process.stdout.write(`recorded ${name}: ${places} of ${after.length}\n`);
+  }
+  recorded.clear();
+  writeJsonFiles(files);
+};
