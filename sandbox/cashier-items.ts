@@ -2,7 +2,7 @@
  * Items and their variants as the cashier creates and updates them (cashier spec §4 rules 1 and 2): variant rows,
  * unique PLU/SKU/barcode, one default variant, combo slots, modifier groups, and the stock rows of new variants.
  */
-import { ApiError, Checker, type Lang } from './errors';
+import { Checker, found, type Lang } from './errors';
 import { isoLocal } from './ids';
 import type { CashierData, ComboSlot, Item, Variant } from './store/types';
 import { body, S, type BodyOf } from './validate';
@@ -167,8 +167,7 @@ const addStockRows = (world: World, variants: Variant[]) => {
  */
 export const updateItem = (world: World, lang: Lang, id: number, body: unknown): Item => {
   const cashier = world.store.cashier;
-  const item = cashier.items.find((i) => i.id === id);
-  if (!item) throw new ApiError('not_found');
+  const item = found(cashier.items.find((i) => i.id === id));
   const b = body as ItemWrite;
   const { category_id: categoryId, default_price_halalas: price } = b;
   const c = new Checker(lang);

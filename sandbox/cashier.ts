@@ -15,9 +15,9 @@ import {
   stockView,
   zReportView,
 } from './cashier-views';
-import { ApiError, refuse } from './errors';
+import { ApiError, found, idParam, refuse } from './errors';
 import { parseDateOrDateTime } from './ids';
-import { get, idParam, route, type PartnerRoute, type RouteContext } from './routing';
+import { get, route, type PartnerRoute, type RouteContext } from './routing';
 import { PAGING, PER_PAGE, S, pageOf, query } from './validate';
 import { webhookRoutes } from './webhook-routes';
 
@@ -104,8 +104,7 @@ const listReceipts = (ctx: RouteContext) => {
 
 const zReport = (ctx: RouteContext) => {
   const cashier = cashierOf(ctx);
-  const session = cashier.sessions.find((s) => s.id === ctx.params.id);
-  if (!session) throw new ApiError('not_found');
+  const session = found(cashier.sessions.find((s) => s.id === ctx.params.id));
   if (session.status !== 'closed') throw new ApiError('session_open', { status: session.status });
   return { body: { data: zReportView(cashier, session) } };
 };
@@ -139,11 +138,9 @@ export const cashierRoutes: PartnerRoute[] = [
     status: 201,
     body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) },
   })),
-  get('/items/{id}', 'pos:read', (ctx) => {
-    const item = cashierOf(ctx).items.find((i) => i.id === idParam(ctx.params.id));
-    if (!item) throw new ApiError('not_found');
-    return { body: { data: itemView(item) } };
-  }),
+  get('/items/{id}', 'pos:read', (ctx) => ({
+    body: { data: itemView(found(cashierOf(ctx).items.find((i) => i.id === idParam(ctx.params.id)))) },
+  })),
   route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, (ctx) => ({
     body: { data: itemView(updateItem(ctx.world, ctx.lang, idParam(ctx.params.id), ctx.body)) },
   })),
@@ -155,11 +152,9 @@ export const cashierRoutes: PartnerRoute[] = [
   ),
   get('/customers', 'pos:read', { schema: customersQuery }, listCustomers),
   get('/receipts', 'pos:read', { schema: receiptsQuery }, listReceipts),
-  get('/receipts/{id}', 'pos:read', (ctx) => {
-    const receipt = cashierOf(ctx).receipts.find((r) => r.id === ctx.params.id);
-    if (!receipt) throw new ApiError('not_found');
-    return { body: { data: receiptView(receipt) } };
-  }),
+  get('/receipts/{id}', 'pos:read', (ctx) => ({
+    body: { data: receiptView(found(cashierOf(ctx).receipts.find((r) => r.id === ctx.params.id))) },
+  })),
   get('/sessions/{id}/z-report', 'pos:read', zReport),
   get('/stock/levels', 'pos:read', { schema: stockQuery }, listStock),
   route('POST', '/orders', 'pos:orders', { schema: ORDER_WRITE }, (ctx) => {
@@ -170,7 +165,7 @@ export const cashierRoutes: PartnerRoute[] = [
     };
   }),
   get('/orders/{id}', 'pos:orders', (ctx) => ({
-    body: { data: orderView(findOrder(ctx.world, ctx.params.id ?? '')) },
+    body: { data: orderView(findOrder(ctx.world, ctx.params.id)) },
   })),
   route('POST', '/orders/{id}/cancel', 'pos:orders', (ctx) => ({
     body: { data: orderView(cancelOrder(ctx.world, ctx.params.id ?? '')) },

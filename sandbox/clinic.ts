@@ -16,7 +16,7 @@ import {
   patientView,
   recentEvents,
 } from './clinic-ops';
-import { ApiError } from './errors';
+import { ApiError, found } from './errors';
 import { CLINIC_EVENTS, sampleFor } from './events';
 import { parseDateOrDateTime, startOfLocalDate } from './ids';
 import { get, route, type PartnerRoute, type RouteContext } from './routing';
@@ -100,11 +100,9 @@ const listPatients = (ctx: RouteContext) => {
   return { body: pageOf(rows.map(patientView), ctx.query) };
 };
 
-const getPatient = (ctx: RouteContext) => {
-  const p = ctx.world.store.clinic.patients.find((x) => x.id === ctx.params.id);
-  if (!p) throw new ApiError('not_found');
-  return { body: { data: patientView(p) } };
-};
+const getPatient = (ctx: RouteContext) => ({
+  body: { data: patientView(found(ctx.world.store.clinic.patients.find((x) => x.id === ctx.params.id))) },
+});
 
 /* Appointments */
 
@@ -205,7 +203,7 @@ export const clinicRoutes: PartnerRoute[] = [
     book,
   ),
   get('/appointments/{id}', 'appointments:read', planned, (ctx) => ({
-    body: { data: appointmentView(findAppointment(ctx.world, ctx.params.id ?? '')) },
+    body: { data: appointmentView(findAppointment(ctx.world, ctx.params.id)) },
   })),
   route(
     'POST',
@@ -226,7 +224,7 @@ export const clinicRoutes: PartnerRoute[] = [
   ),
   get('/invoices', 'invoices:read', { ...planned, schema: invoicesQuery }, listInvoices),
   get('/invoices/{id}', 'invoices:read', planned, (ctx) => ({
-    body: { data: invoiceView(findInvoice(ctx.world, ctx.params.id ?? ''), 'api') },
+    body: { data: invoiceView(findInvoice(ctx.world, ctx.params.id), 'api') },
   })),
   ...webhookRoutes('clinic', 'webhooks', recent),
 ];

@@ -16,6 +16,18 @@ export const CODES = { ...MESSAGES.codes, ...MESSAGES.unnamed, ...MESSAGES.sandb
 
 export type ErrorCode = keyof typeof CODES;
 
+/** What a lookup found; nothing found is 404 not_found. */
+export const found = <T>(x: T | undefined): T => {
+  if (x === undefined) throw new ApiError('not_found');
+  return x;
+};
+
+/** A numeric id in a path; anything else names nothing (404 not_found). */
+export const idParam = (raw: string | undefined): number => {
+  if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');
+  return Number(raw);
+};
+
 /** A failure a handler throws; the route wrapper turns it into the envelope. */
 export class ApiError extends Error {
   constructor(

@@ -68,12 +68,6 @@ export const route = (
 export const get = (path: string, ability: string | null, ...rest: RouteRest) =>
   route('GET', path, ability, ...rest);
 
-/** A numeric id in a path; anything else names nothing (404 not_found). */
-export const idParam = (raw: string | undefined): number => {
-  if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');
-  return Number(raw);
-};
-
 export const plannedKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply => {

@@ -9,7 +9,7 @@
  * up, or its subscription is gone or switched off).
  */
 import { signDelivery } from './signature';
-import { ApiError, Checker, refuse, type Lang } from './errors';
+import { ApiError, Checker, found, refuse, type Lang } from './errors';
 import { catalogueOf, subscribableEvents } from './events';
 import { isoLocal, omit } from './ids';
 import { send } from './sender';
@@ -103,9 +103,7 @@ export class WebhookEngine {
 
   find(api: Api, tenantId: number, rawId: string): Subscription {
     const id = /^\d+$/.test(rawId) ? Number(rawId) : NaN;
-    const sub = this.mine(api, tenantId).find((s) => s.id === id);
-    if (!sub) throw new ApiError('not_found');
-    return sub;
+    return found(this.mine(api, tenantId).find((s) => s.id === id));
   }
 
   private newSecret(): string {
@@ -346,12 +344,10 @@ export class WebhookEngine {
    * that succeeded answers delivery_sent; one whose body was removed answers payload_redacted.
    */
   async resend(deliveryId: number): Promise<Delivery> {
-    const d = this.w.store.deliveries.find((x) => x.id === deliveryId);
-    if (!d) throw new ApiError('not_found');
+    const d = this.delivery(deliveryId);
     if (d.status === 'sent') throw new ApiError('delivery_sent', { id: d.id });
     if (d.body === null) throw new ApiError('payload_redacted', { id: d.id });
-    const sub = this.w.store.subscriptions.find((s) => s.id === d.subscription_id);
-    if (!sub) throw new ApiError('not_found');
+    const sub = found(this.w.store.subscriptions.find((s) => s.id === d.subscription_id));
     if (sub.status !== 'active') throw new ApiError('webhook_disabled', { id: sub.id });
     this.cancelTimer(d.id);
     d.status = 'pending';
@@ -360,9 +356,12 @@ export class WebhookEngine {
   }
 
   /** Removes a delivery's body, as retention or an erasure would. */
+  private delivery(id: number): Delivery {
+    return found(this.w.store.deliveries.find((x) => x.id === id));
+  }
+
   redact(deliveryId: number): Delivery {
-    const d = this.w.store.deliveries.find((x) => x.id === deliveryId);
-    if (!d) throw new ApiError('not_found');
+    const d = this.delivery(deliveryId);
     this.redactOne(d);
     return d;
   }
