@@ -338,12 +338,6 @@ const emitOrderChange = (world: World, o: Order, from: OrderStatus) =>
     total_halalas: o.total_halalas,
   });
 
-export interface OrderResult {
-  status: 200 | 201;
-  order: Order;
-  duplicate: boolean;
-}
-
 /** OrderWrite; a line's qty may come as text ("2"), so the operation reads it. */
 export const ORDER_WRITE = body(
   {
@@ -373,7 +367,7 @@ export const createOrder = (
   lang: Lang,
   client: { id: number; provider: string },
   body: unknown,
-): OrderResult => {
+) => {
   const cashier = world.store.cashier;
   const b = body as BodyOf<typeof ORDER_WRITE>;
   const { external_id: externalId, branch_id: branchId, order_type: orderType, prepaid = false } = b;

@@ -139,13 +139,6 @@ const findSlot = (
   return practitioner && room ? { practitioner, room } : undefined;
 };
 
-export interface BookResult {
-  status: 200 | 201;
-  appointment: Appointment;
-  duplicate: boolean;
-  events: Emitted[];
-}
-
 /**
  * POST /appointments (and the front desk's booking): a free slot only; the patient by id or by phone (a new
  * file for an unknown phone); external_ref is the idempotency key per API client.
@@ -172,7 +165,7 @@ export const bookAppointment = (
   clientId: number | null,
   b: Booking,
   source: string,
-): BookResult => {
+) => {
   const clinic = world.store.clinic;
   const { practitioner_id: practitionerId, patient_id: patientId, patient_phone: phone } = b;
   const c = new Checker(lang);
@@ -196,7 +189,7 @@ export const bookAppointment = (
     const existing = clinic.appointments.find(
       (a) => a.client_id === clientId && a.external_ref === externalRef,
     );
-    if (existing) return { status: 200, appointment: existing, duplicate: true, events: [] };
+    if (existing) return { status: 200, appointment: existing, duplicate: true, events: [] as Emitted[] };
   }
 
   const endMs = startMs + type.duration_min * 60_000;

@@ -44,15 +44,7 @@ export const settingKey = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${c
  * - `empty`: a status with an empty body;
  * - `truncated`: a JSON answer whose Content-Length promises more than is sent, then the socket closes.
  */
-export type FaultKind = 'status' | 'slow' | 'reset' | 'malformed_json' | 'html' | 'empty' | 'truncated';
-
-/**
- * When the fault strikes: `before` replaces the answer and the request is not processed; `after` processes the
- * request (an object is created, an order cancelled…) and then loses or garbles its answer.
- */
-export type FaultWhen = 'before' | 'after';
-
-export const FAULT_KINDS: readonly FaultKind[] = [
+export const FAULT_KINDS = [
   'status',
   'slow',
   'reset',
@@ -60,7 +52,14 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'html',
   'empty',
   'truncated',
-];
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/**
+ * When the fault strikes: `before` replaces the answer and the request is not processed; `after` processes the
+ * request (an object is created, an order cancelled…) and then loses or garbles its answer.
+ */
+export type FaultWhen = 'before' | 'after';
 
 /** A fault injected into the partner interfaces: the next `times` matching requests get this answer. */
 export interface Fault {

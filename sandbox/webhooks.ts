@@ -31,35 +31,16 @@ export const retryDelayMs = (attempts: number): number =>
 export const subscriptionView = (s: Subscription) => ({
   id: s.id,
   event: s.events.length === 1 ? s.events[0] : s.events[0] === '*' ? '*' : s.events.join(','),
+  ...omit(s, 'id', 'api', 'tenantId', 'clientId', 'secret'),
   events: [...s.events],
-  target_url: s.target_url,
-  description: s.description,
-  status: s.status,
-  disabled_reason: s.disabled_reason,
-  consecutive_failures: s.consecutive_failures,
-  created_at: s.created_at,
-  updated_at: s.updated_at,
 });
 
 /** The delivery record of the clinic spec (§2). */
 export const deliveryView = (d: Delivery) =>
   omit(d, 'api', 'tenantId', 'created_at', 'next_attempt_at', 'body', 'subjects', 'log');
 
-export interface EmitInput {
-  api: Api;
-  tenantId: number;
-  event: string;
-  data: Record<string, unknown>;
-  /** Patient ids the data concerns (a later erasure redacts the body). */
-  subjects: string[];
-}
-
-export interface Emitted {
-  event: string;
-  event_id: string;
-  occurred_at: string;
-  deliveries: number[];
-}
+/** What emit answers: the event's id and time, and the deliveries it queued. */
+export type Emitted = ReturnType<WebhookEngine['emit']>;
 
 /** WebhookWrite: the clinic takes `url` as an alias of target_url and `events` beside `event`; the cashier `{target_url, event}`. */
 const CLINIC_WRITE = bodySchema({
@@ -256,8 +237,17 @@ export class WebhookEngine {
 
   /* Events and deliveries. */
 
-  /** An event happened: one delivery per active subscription whose client may receive it. */
-  emit(input: EmitInput): Emitted {
+  /**
+   * An event happened: one delivery per active subscription whose client may receive it. `subjects`: the patient
+   * ids the data concerns (a later erasure redacts the body).
+   */
+  emit(input: {
+    api: Api;
+    tenantId: number;
+    event: string;
+    data: Record<string, unknown>;
+    subjects: string[];
+  }) {
     const w = this.w;
     const now = w.clock.now();
     const eventId = `evt_${w.random.ulid(now)}`;
