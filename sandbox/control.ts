@@ -47,17 +47,19 @@ import {
   erasePatient,
   patientView,
 } from './clinic-ops';
-import { ApiError, Checker, codeTable, found, idParam, languageOf, refuse } from './errors';
-import { makeFault } from './faults';
 import {
-  checked,
+  ApiError,
+  Checker,
+  codeTable,
+  found,
+  idParam,
+  languageOf,
+  refuse,
   sendError,
   sendJson,
-  validation,
-  type Answer,
-  type Method,
-  type RouteContext,
-} from './routing';
+} from './errors';
+import { makeFault } from './faults';
+import { checked, validation, type Answer, type Method, type RouteContext } from './routing';
 import type { ApiClientRecord } from './store';
 import { S, body as schemaBody, type BodyOf } from './validate';
 import { clientView, clockView, configView, deliveryDetail, openapi, patchConfig } from './control-views';

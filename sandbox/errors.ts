@@ -3,6 +3,7 @@
  * The language follows the request's Accept-Language (ar or en; anything else is English).
  */
 
+import type { FastifyReply } from 'fastify';
 import MESSAGES from './data/messages.json';
 
 export type Lang = 'en' | 'ar';
@@ -159,4 +160,16 @@ export const schemaFailure = (errors: readonly SchemaError[], lang: Lang): ApiEr
     else c.add(field, 'min', { min: Number(s.minimum ?? 0) });
   }
   return c.failure();
+};
+
+/** A JSON answer (none for 204). */
+export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply => {
+  if (status === 204 || body === undefined) return reply.code(status).send();
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+};
+
+/** An ApiError's answer: its headers and the envelope. */
+export const sendError = (reply: FastifyReply, error: ApiError, lang: Lang): FastifyReply => {
+  for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+  return sendJson(reply, error.status, envelope(error, lang));
 };

@@ -12,7 +12,16 @@ import {
   tokenOf,
   type RateLimiter,
 } from './auth';
-import { ApiError, envelope, languageOf, schemaFailure, type Lang, refuse } from './errors';
+import {
+  ApiError,
+  envelope,
+  languageOf,
+  schemaFailure,
+  sendError,
+  sendJson,
+  type Lang,
+  refuse,
+} from './errors';
 import { applyFault, takeFault } from './faults';
 import type { ApiClientRecord, Api, Tenant } from './store';
 import { badJson, prepare } from './validate';
@@ -69,16 +78,6 @@ export const get = (path: string, ability: string | null, ...rest: RouteRest) =>
   route('GET', path, ability, ...rest);
 
 export const plannedKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
-
-export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply => {
-  if (status === 204 || body === undefined) return reply.code(status).send();
-  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
-};
-
-export const sendError = (reply: FastifyReply, error: ApiError, lang: Lang): FastifyReply => {
-  for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-  return sendJson(reply, error.status, envelope(error, lang));
-};
 
 /** The `after` fault a request carries from its admission to its answer. */
 const pendingFaults = new WeakMap<FastifyRequest, Fault>();

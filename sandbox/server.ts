@@ -4,15 +4,15 @@
  * the app imports it.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { RateLimiter } from './auth';
+import { RateLimiter, tokenOf } from './auth';
 import { CASHIER_PREFIX, cashierRoutes } from './cashier';
 import { CLINIC_PREFIX, clinicRoutes, plannableEndpoints } from './clinic';
 import { SandboxClock } from './clock';
 import { CONTROL_PREFIX, clientView, mountControl } from './control';
-import { ApiError, languageOf } from './errors';
+import { ApiError, languageOf, sendError, sendJson } from './errors';
 import { makeFault, type FaultSpec } from './faults';
 import { Random } from './ids';
-import { mountPartner, sendError, sendJson, unknownPartnerPath, type Gate } from './routing';
+import { mountPartner, unknownPartnerPath, type Gate } from './routing';
 import {
   createStore,
   DEFAULT_HISTORY,
@@ -88,14 +88,6 @@ const matches = (r: RequestRecord, f: RequestFilter = {}): boolean =>
   (!f.method || r.method === f.method.toUpperCase()) &&
   (!f.path || (typeof f.path === 'string' ? r.path === f.path : f.path.test(r.path)));
 
-const bearerOf = (headers: Record<string, string | string[] | undefined>): string | null => {
-  const auth = headers.authorization;
-  const value = Array.isArray(auth) ? auth[0] : auth;
-  const bearer = value ? /^Bearer\s+(\S+)/i.exec(value)?.[1] : undefined;
-  const key = headers['x-api-key'];
-  return bearer ?? (Array.isArray(key) ? key[0] : key) ?? null;
-};
-
 /** The port from SANDBOX_PORT (4010 when unset). */
 export const sandboxPort = (value = process.env.SANDBOX_PORT): number => {
   if (value === undefined || value === '') return 4010;
@@ -166,7 +158,8 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
 
   app.addHook('onRequest', async (req) => {
     const path = req.url.split('?')[0] ?? '';
-    const token = bearerOf(req.headers);
+    // Read as the clinic reads it (Bearer, or X-Api-Key), whichever interface the path names.
+    const token = tokenOf('clinic', req.headers) ?? null;
     const client = token ? world.store.clients.find((c) => c.token === token) : undefined;
     const record: RequestRecord = {
       at: clock.now(),
