@@ -67,7 +67,6 @@ import { deliveryView, subscriptionView } from './webhooks';
 import { FAULT_KINDS, type OpContext, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
-export { clientView };
 
 type ControlContext = OpContext & { query: RouteContext['query'] };
 
@@ -104,7 +103,6 @@ const FAULT_WRITE = schemaBody(
 export interface ControlHooks {
   reset: () => Promise<void>;
   resetRateLimits: () => void;
-  clientsView: () => unknown[];
 }
 
 /** An operation's answer (its view, and the events it made) as it is, or with status 201. */
@@ -122,7 +120,7 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
       data: {
         clinic_base_url: `${world.baseUrl}${CLINIC_PREFIX}`,
         cashier_base_url: `${world.baseUrl}${CASHIER_PREFIX}`,
-        tokens: hooks.clientsView(),
+        tokens: world.store.clients.map(clientView),
         refs: world.store.refs,
         config: configView(world),
         clock: clockView(world),
@@ -133,7 +131,7 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
     },
   })),
   route('GET', '/openapi.json', ({ world }) => ({ body: openapi(world) })),
-  route('GET', '/tokens', () => ({ body: { data: hooks.clientsView() } })),
+  route('GET', '/tokens', ({ world }) => ({ body: { data: world.store.clients.map(clientView) } })),
   route('POST', '/tokens', TOKEN_WRITE, ({ world, lang, body }) => {
     const b = body as BodyOf<typeof TOKEN_WRITE>;
     const { interface: api, abilities, owner = true, name } = b;

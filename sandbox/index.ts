@@ -2,7 +2,7 @@
 import type { Sandbox } from './server';
 
 export { startSandbox, sandboxPort, PortTakenError } from './server';
-export type { DeliveryRecord, RequestFilter, Sandbox, SandboxOptions } from './server';
+export type { DeliveryRecord, RequestFilter, Sandbox, SandboxClockApi, SandboxOptions } from './server';
 export type { Fault, FaultKind, FaultWhen, SandboxConfig, RequestRecord } from './world';
 export type { FaultSpec } from './faults';
 export { FAULT_KINDS } from './world';

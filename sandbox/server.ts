@@ -8,7 +8,7 @@ import { RateLimiter, tokenOf } from './auth';
 import { CASHIER_PREFIX, cashierRoutes } from './cashier';
 import { CLINIC_PREFIX, clinicRoutes, plannableEndpoints } from './clinic';
 import { SandboxClock } from './clock';
-import { CONTROL_PREFIX, clientView, mountControl } from './control';
+import { CONTROL_PREFIX, mountControl } from './control';
 import { ApiError, languageOf, sendError, sendJson } from './errors';
 import { makeFault, type FaultSpec } from './faults';
 import { Random } from './ids';
@@ -67,6 +67,7 @@ export type DeliveryRecord = ReturnType<typeof toRecord>;
 
 /** A running sandbox, as startSandbox answers it. */
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+export type SandboxClockApi = Sandbox['clock'];
 
 const defaultConfig = (o: SandboxOptions): SandboxConfig => {
   const given = Object.entries(o).filter(([k, v]) => k in CONFIG_DEFAULTS && v !== undefined);
@@ -189,7 +190,6 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   mountPartner(app, clinicGate, clinicRoutes);
   mountPartner(app, cashierGate, cashierRoutes);
 
-  const clientsView = () => world.store.clients.map(clientView);
   const reset = async () => {
     world.webhooks.stop();
     await world.webhooks.settle();
@@ -198,7 +198,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     world.requests.length = 0;
     limiter.reset();
   };
-  mountControl(app, getWorld, { reset, resetRateLimits: () => limiter.reset(), clientsView });
+  mountControl(app, getWorld, { reset, resetRateLimits: () => limiter.reset() });
 
   app.setNotFoundHandler(async (req, reply) => {
     const api = apiOfPath(req.url.split('?')[0] ?? '');
