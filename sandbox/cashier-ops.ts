@@ -378,12 +378,8 @@ export const createOrder = (
   const lines: OrderLine[] = [];
   b.lines.forEach((row, i) => {
     const { variant_id: variantId, plu, sku, barcode, name, unit_price_halalas: price } = row;
-    const qty =
-      typeof row.qty === 'number' && row.qty > 0
-        ? row.qty
-        : typeof row.qty === 'string' && Number(row.qty) > 0
-          ? Number(row.qty)
-          : undefined;
+    // A number, or text that reads as one ("2"); anything else is no quantity.
+    const qty = Number(row.qty) > 0 ? Number(row.qty) : undefined;
     if (qty === undefined) c.add(`lines[${i}].qty`, 'number');
     const match = matchVariant(cashier, { variantId, plu, sku, barcode });
     if (!match && price === undefined) c.add(`lines[${i}].unit_price_halalas`, 'open_item_price');
