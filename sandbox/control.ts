@@ -60,7 +60,7 @@ import {
 } from './errors';
 import { makeFault } from './faults';
 import { checked, validation, type Answer, type Method, type RouteContext } from './routing';
-import type { ApiClientRecord } from './store';
+import { newClient } from './store/seed';
 import { S, body as schemaBody, type BodyOf } from './validate';
 import { clientView, clockView, configView, deliveryDetail, openapi, patchConfig } from './control-views';
 import { deliveryView, subscriptionView } from './webhooks';
@@ -142,20 +142,16 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
     const store = world.store;
     store.counters.client += 1;
     const id = store.counters.client;
-    const client: ApiClientRecord = {
-      id,
-      tenantId: api === 'clinic' ? store.clinic.tenantId : store.cashier.tenantId,
+    const client = newClient(id, {
+      tenantId: store[api].tenantId,
       api,
       key: name ?? `custom${id}`,
       name: name ?? `Custom client ${id}`,
       token: `sbx_custom_${id}_${world.random.hex(12)}`,
       abilities: abilities as string[],
       owner,
-      tokenRevoked: false,
-      clientRevoked: false,
-      provider: 'partner',
       note: 'created through POST /sandbox/tokens',
-    };
+    });
     store.clients.push(client);
     return { status: 201, body: { data: clientView(client) } };
   }),
