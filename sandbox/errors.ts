@@ -54,13 +54,8 @@ export const languageOf = (acceptLanguage: string | string[] | undefined): Lang 
 const fill = (text: string, vars: Record<string, string | number>): string =>
   text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 
-export interface Envelope {
-  error: string;
-  message: string;
-  details: Record<string, unknown>;
-}
-
-export const envelope = (error: ApiError, lang: Lang): Envelope => ({
+/** The error envelope `{error, message, details}`. */
+export const envelope = (error: ApiError, lang: Lang) => ({
   error: error.code,
   message: fill(CODES[error.code][lang], error.vars),
   details: error.details,
@@ -70,8 +65,7 @@ export const envelope = (error: ApiError, lang: Lang): Envelope => ({
 export const codeTable = () =>
   Object.entries(CODES).map(([code, info]) => ({ code, status: info.status, en: info.en, ar: info.ar }));
 
-/* Field problems of validation_failed: details.errors = [{field, message}], the message in the request's language. */
-/* Field problems of validation_failed, from data/messages.json. */
+/* Field problems of validation_failed (data/messages.json): details.errors = [{field, message}] in the request's language. */
 const PROBLEMS: Record<keyof typeof MESSAGES.problems, Record<Lang, string>> = MESSAGES.problems;
 
 export type Problem = keyof typeof PROBLEMS;
@@ -124,13 +118,14 @@ interface SchemaError {
   parentSchema?: Record<string, unknown>;
 }
 
-const TYPE_PROBLEMS: Record<string, Problem> = {
-  integer: 'integer',
-  number: 'number',
-  string: 'string',
-  boolean: 'boolean',
-  array: 'array',
-};
+/** A member of the wrong type: the problem named after the declared type (objects and the rest: 'object'). */
+const TYPE_PROBLEMS: readonly string[] = [
+  'integer',
+  'number',
+  'string',
+  'boolean',
+  'array',
+] satisfies Problem[];
 
 /** `/lines/0/unit_price_halalas` → `lines[0].unit_price_halalas`; the root is `body`. */
 const fieldOf = (path: string, member?: unknown): string =>
@@ -150,7 +145,8 @@ export const schemaFailure = (errors: readonly SchemaError[], lang: Lang): ApiEr
     if (e.keyword === 'required') c.add(field, 'required');
     else if (e.keyword === 'type' && type === 'number' && s.minimum !== undefined)
       c.add(field, 'min', { min: Number(s.minimum) });
-    else if (e.keyword === 'type') c.add(field, TYPE_PROBLEMS[String(type)] ?? 'object');
+    else if (e.keyword === 'type')
+      c.add(field, TYPE_PROBLEMS.includes(String(type)) ? (type as Problem) : 'object');
     else if (e.keyword === 'enum') c.add(field, 'one_of', { values: (s.enum as string[]).join(', ') });
     else if (e.keyword === 'format') c.add(field, e.params.format as Problem);
     else if (e.keyword === 'maxLength') c.add(field, 'range', { min: 1, max: Number(s.maxLength) });

@@ -162,18 +162,9 @@ const admit = async (
   reply.header('X-RateLimit-Remaining', String(rate.remaining));
   reply.header('X-RateLimit-Reset', String(rate.resetSeconds));
   if (!rate.allowed) {
-    sendError(
-      reply,
-      new ApiError(
-        'rate_limited',
-        { retry_after: rate.resetSeconds },
-        { retry_after: rate.resetSeconds },
-        {
-          'Retry-After': String(rate.resetSeconds),
-        },
-      ),
-      lang,
-    );
+    const retry_after = rate.resetSeconds;
+    const headers = { 'Retry-After': String(retry_after) };
+    sendError(reply, new ApiError('rate_limited', { retry_after }, { retry_after }, headers), lang);
     return false;
   }
   const fault = takeFault(world, { method: req.method, path: req.url.split('?')[0] ?? '', token });
