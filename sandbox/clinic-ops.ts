@@ -18,15 +18,6 @@ import { body, S, type BodyOf } from './validate';
 import type { Emitted } from './webhooks';
 import type { OpContext, World } from './world';
 
-export const APPOINTMENT_STATUSES: readonly AppointmentStatus[] = [
-  'booked',
-  'confirmed',
-  'arrived',
-  'in_progress',
-  'completed',
-  'cancelled',
-  'no_show',
-];
 export const CANCEL_REASONS = ['patient_request', 'clinic', 'no_show', 'other'] as const;
 export const INVOICE_STATUSES = ['issued', 'partially_paid', 'paid', 'void'] as const;
 
@@ -284,6 +275,7 @@ export const APPOINTMENT_MOVES: Record<AppointmentStatus, readonly AppointmentSt
   cancelled: [],
   no_show: [],
 };
+export const APPOINTMENT_STATUSES = Object.keys(APPOINTMENT_MOVES) as AppointmentStatus[];
 
 /**
  * PATCH /sandbox/clinic/appointments/{id}: status, reschedule (starts_at), practitioner, room or note, as the
