@@ -132,13 +132,7 @@ export const sessionFigures = (cashier: CashierData, s: TillSession) => {
 export const sessionView = (cashier: CashierData, s: TillSession) => {
   const f = sessionFigures(cashier, s);
   return {
-    id: s.id,
-    branch_id: s.branch_id,
-    register_id: s.register_id,
-    status: s.status,
-    business_date: s.business_date,
-    opened_at: s.opened_at,
-    closed_at: s.closed_at,
+    ...omit(s, 'opening_float_halalas', 'counted_cash_halalas'),
     receipts: f.receipts,
     total_halalas: f.total_halalas,
     net_sales_halalas: f.net_sales_halalas,
