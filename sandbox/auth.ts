@@ -7,7 +7,7 @@
  * the owner rule (403 forbidden) and planned endpoints (501 not_implemented).
  */
 import { ApiError } from './errors';
-import type { ApiClientRecord, Api, Store, Tenant } from './store';
+import type { ApiClientRecord, Api, Store } from './store';
 
 export const CLINIC_ABILITIES = [
   'patients:read',
@@ -49,16 +49,11 @@ export const clientOfToken = (
 export const isActiveClient = (client: ApiClientRecord | undefined): client is ApiClientRecord =>
   !!client && !client.tokenRevoked && !client.clientRevoked;
 
-export interface Caller {
-  client: ApiClientRecord;
-  tenant: Tenant;
-}
-
 export const authenticate = (
   store: Store,
   token: string | undefined,
   client: ApiClientRecord | undefined,
-): Caller => {
+) => {
   if (!token) throw new ApiError('unauthenticated');
   if (!client || client.tokenRevoked) throw new ApiError('token_invalid');
   if (client.clientRevoked) throw new ApiError('client_revoked');
@@ -77,18 +72,11 @@ export const requireAbility = (client: ApiClientRecord, ability: string | null):
 
 /* Rate limits: a fixed window of one minute of sandbox time per bucket. */
 
-export interface RateState {
-  limit: number;
-  remaining: number;
-  /** Seconds until the window resets. */
-  resetSeconds: number;
-  allowed: boolean;
-}
-
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
 
-  hit(key: string, limit: number, now: number): RateState {
+  /** Counts a request; `resetSeconds`: seconds until the window resets. */
+  hit(key: string, limit: number, now: number) {
     const windowMs = 60_000;
     let w = this.windows.get(key);
     if (!w || now - w.start >= windowMs) {

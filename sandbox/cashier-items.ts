@@ -2,7 +2,7 @@
  * Items and their variants as the cashier creates and updates them (cashier spec §4 rules 1 and 2): variant rows,
  * unique PLU/SKU/barcode, one default variant, combo slots, modifier groups, and the stock rows of new variants.
  */
-import { ApiError, Checker, type Lang } from './errors';
+import { Checker, found, type Lang } from './errors';
 import { isoLocal } from './ids';
 import type { CashierData, ComboSlot, Item, Variant } from './store/types';
 import { body, S, type BodyOf } from './validate';
@@ -54,6 +54,16 @@ const readVariantRows = (cashier: CashierData, rows: VariantRow[], c: Checker, i
     for (const key of ['sku', 'barcode'] as const) if (key in row) v[key] = row[key] || null;
     return v;
   });
+
+/** A new variant from its row; the item's name and `price` stand in for what the row leaves out. */
+const newVariant = (id: number, row: VariantRow, name: string, price: number): Variant => ({
+  id,
+  name_ar: row.name_ar ?? name,
+  sku: row.sku ?? null,
+  barcode: row.barcode ?? null,
+  price_halalas: row.price_halalas ?? price,
+  is_default: row.is_default ?? false,
+});
 
 const checkUnique = (cashier: CashierData, variants: Variant[], itemId: number | null, c: Checker) => {
   const others = cashier.items.filter((i) => i.id !== itemId).flatMap((i) => i.variants);
@@ -107,19 +117,10 @@ export const createItem = (world: World, lang: Lang, body: unknown): Item => {
   if (!rows.length && price === undefined) c.add('default_price_halalas', 'required');
   const now = world.clock.now();
   const at = isoLocal(now);
-  const variants: Variant[] = (rows.length ? rows : [{ price_halalas: price ?? 0, is_default: true }]).map(
-    (v) => {
-      cashier.counters.variant += 1;
-      return {
-        id: cashier.counters.variant,
-        name_ar: v.name_ar ?? nameAr ?? '',
-        sku: v.sku ?? null,
-        barcode: v.barcode ?? null,
-        price_halalas: v.price_halalas ?? price ?? 0,
-        is_default: v.is_default ?? false,
-      };
-    },
-  );
+  const variants = (rows.length ? rows : [{ price_halalas: price ?? 0, is_default: true }]).map((v) => {
+    cashier.counters.variant += 1;
+    return newVariant(cashier.counters.variant, v, nameAr ?? '', price ?? 0);
+  });
   checkUnique(cashier, variants, null, c);
   settleDefault(variants, c);
   const modifierIds = readModifierGroups(b.modifier_group_ids ?? [], c);
@@ -167,8 +168,7 @@ const addStockRows = (world: World, variants: Variant[]) => {
  */
 export const updateItem = (world: World, lang: Lang, id: number, body: unknown): Item => {
   const cashier = world.store.cashier;
-  const item = cashier.items.find((i) => i.id === id);
-  if (!item) throw new ApiError('not_found');
+  const item = found(cashier.items.find((i) => i.id === id));
   const b = body as ItemWrite;
   const { category_id: categoryId, default_price_halalas: price } = b;
   const c = new Checker(lang);
@@ -188,14 +188,7 @@ export const updateItem = (world: World, lang: Lang, id: number, body: unknown):
       const stored = row.id === undefined ? undefined : item.variants.find((v) => v.id === row.id);
       if (stored) return { ...stored, ...row, id: stored.id };
       nextId += 1;
-      return {
-        id: nextId,
-        name_ar: row.name_ar ?? nameAr ?? item.name_ar,
-        sku: row.sku ?? null,
-        barcode: row.barcode ?? null,
-        price_halalas: row.price_halalas ?? 0,
-        is_default: row.is_default ?? false,
-      };
+      return newVariant(nextId, row, nameAr ?? item.name_ar, 0);
     });
     checkUnique(cashier, variants, item.id, c);
     settleDefault(variants, c);

@@ -2,7 +2,7 @@
  * What happens to the cashier's objects: receipts, credit notes, till sessions, stock, customers and orders (partner
  * endpoints) and what in life happens on a till or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, type Lang, refuse, invalidTransition } from './errors';
+import { ApiError, Checker, found, idParam, type Lang, refuse, invalidTransition } from './errors';
 import { isoLocal, parseDateTime } from './ids';
 import type {
   CashierData,
@@ -18,13 +18,15 @@ import { body, S, type BodyOf } from './validate';
 import {
   CONSENT_CHANNELS,
   customerEventView,
+  customerView,
+  orderView,
   receiptView,
   sessionFigures,
   sessionView,
   stockView,
   variantName,
 } from './cashier-views';
-import type { World } from './world';
+import type { OpContext, World } from './world';
 
 /* Events. */
 
@@ -123,7 +125,7 @@ export const RECEIPT_WRITE = body(
   ['branch_id', 'lines'],
 );
 
-export const issueReceipt = (world: World, lang: Lang, body: unknown) => {
+export const issueReceipt = ({ world, lang, body }: OpContext) => {
   const cashier = world.store.cashier;
   const b = body as BodyOf<typeof RECEIPT_WRITE>;
   const { register_id: registerId, kind, tender } = b;
@@ -151,7 +153,7 @@ export const issueReceipt = (world: World, lang: Lang, body: unknown) => {
   const events = [emit(world, 'receipt.issued', receiptView(receipt))];
   for (const l of lines)
     if (l.variantId !== null) events.push(...moveStock(world, branch.id, l.variantId, -l.qty));
-  return { receipt, events };
+  return { data: receiptView(receipt), events };
 };
 
 export const CREDIT_NOTE_WRITE = body(
@@ -161,10 +163,9 @@ export const CREDIT_NOTE_WRITE = body(
 );
 
 /** POST /sandbox/cashier/receipts/{id}/credit-note: a refund of some or all lines (credit_note.issued). */
-export const issueCreditNote = (world: World, lang: Lang, receiptId: string, body: unknown) => {
+export const issueCreditNote = ({ world, lang, params, body }: OpContext) => {
   const cashier = world.store.cashier;
-  const original = cashier.receipts.find((x) => x.id === receiptId && x.kind !== 'credit_note');
-  if (!original) throw new ApiError('not_found');
+  const original = found(cashier.receipts.find((x) => x.id === params.id && x.kind !== 'credit_note'));
   const rawLines = (body as BodyOf<typeof CREDIT_NOTE_WRITE>)?.lines;
   const c = new Checker(lang);
   const picked: SaleLine[] = [];
@@ -200,25 +201,23 @@ export const issueCreditNote = (world: World, lang: Lang, receiptId: string, bod
   cashier.receipts.push(note);
   const events = [emit(world, 'credit_note.issued', receiptView(note))];
   for (const l of picked) if (l.variantId !== null) moveStock(world, original.branch_id, l.variantId, l.qty);
-  return { receipt: note, events };
+  return { data: receiptView(note), events };
 };
 
 /** POST /sandbox/cashier/sessions/{id}/close: the cashier counts the drawer and closes (session.closed). */
 export const SESSION_CLOSE = body({ counted_cash_halalas: S.int({ min: 0 }) }, [], true);
 
-export const closeSession = (world: World, id: string, body: unknown) => {
+export const closeSession = ({ world, params, body }: OpContext) => {
   const cashier = world.store.cashier;
-  const s = cashier.sessions.find((x) => x.id === id);
-  if (!s) throw new ApiError('not_found');
+  const s = found(cashier.sessions.find((x) => x.id === params.id));
   const counted = (body as BodyOf<typeof SESSION_CLOSE>)?.counted_cash_halalas;
-  if (s.status === 'closed') {
-    throw invalidTransition('closed', 'closed');
-  }
+  if (s.status === 'closed') throw invalidTransition('closed', 'closed');
   s.counted_cash_halalas = counted ?? sessionFigures(cashier, s).expected.cash_halalas;
   s.status = 'closed';
   s.closed_at = isoLocal(world.clock.now());
   const next = openSessionOf(world, s.branch_id, s.register_id);
-  return { session: s, next_session: next, events: [emit(world, 'session.closed', sessionView(cashier, s))] };
+  const events = [emit(world, 'session.closed', sessionView(cashier, s))];
+  return { data: sessionView(cashier, s), next_session: sessionView(cashier, next), events };
 };
 
 /** POST /sandbox/cashier/stock: set a level (by default just below its reorder point), emitting stock.low. */
@@ -233,19 +232,17 @@ export const STOCK_WRITE = body(
   ['branch_id', 'variant_id'],
 );
 
-export const setStock = (world: World, lang: Lang, body: unknown) => {
+export const setStock = ({ world, lang, body }: OpContext) => {
   const b = body as BodyOf<typeof STOCK_WRITE>;
   const { qty, reorder_point: reorderPoint, force_event: force = false } = b;
   const level = world.store.cashier.stock.find(
     (s) => s.branch_id === b.branch_id && s.variant_id === b.variant_id,
   );
-  if (!level) {
-    throw refuse(lang, 'variant_id', 'unknown');
-  }
+  if (!level) throw refuse(lang, 'variant_id', 'unknown');
   if (reorderPoint !== undefined) level.reorder_point = reorderPoint;
   const target = qty ?? Math.max(0, level.reorder_point - 1);
   const events = moveStock(world, level.branch_id, level.variant_id, target - level.qty, force);
-  return { stock_level: level, events };
+  return { data: stockView(world.store.cashier, level), events };
 };
 
 /* Customers. */
@@ -271,7 +268,7 @@ const channelsOf = (raw: unknown[] | undefined, field: string, c: Checker): stri
   return channels as string[];
 };
 
-export const addCustomer = (world: World, lang: Lang, body: unknown) => {
+export const addCustomer = ({ world, lang, body }: OpContext) => {
   const cashier = world.store.cashier;
   const b = body as Record<string, string | undefined> & {
     marketing_consent?: boolean;
@@ -306,15 +303,18 @@ export const addCustomer = (world: World, lang: Lang, body: unknown) => {
     updated_at: at,
   };
   cashier.customers.push(customer);
-  return { customer, events: [emit(world, 'customer.created', customerEventView(customer))] };
+  return {
+    data: customerView(customer),
+    events: [emit(world, 'customer.created', customerEventView(customer))],
+  };
 };
 
 /** POST /sandbox/cashier/customers/{id}/consent: a new entry in the consent ledger (no event). */
 export const CONSENT_WRITE = body({ granted: S.bool, channels: S.array() }, ['granted']);
 
-export const recordConsent = (world: World, lang: Lang, id: number, body: unknown) => {
-  const customer = world.store.cashier.customers.find((x) => x.id === id);
-  if (!customer) throw new ApiError('not_found');
+export const recordConsent = ({ world, lang, params, body }: OpContext) => {
+  const id = idParam(params.id);
+  const customer = found(world.store.cashier.customers.find((x) => x.id === id));
   const { granted, channels: raw } = body as BodyOf<typeof CONSENT_WRITE>;
   const c = new Checker(lang);
   const channels = channelsOf(raw, 'channels', c);
@@ -322,7 +322,7 @@ export const recordConsent = (world: World, lang: Lang, id: number, body: unknow
   const at = isoLocal(world.clock.now());
   customer.consents.push({ granted, channels: granted ? channels : [], at });
   customer.updated_at = at;
-  return { customer, events: [] };
+  return { data: customerView(customer) };
 };
 
 /* Orders (cashier spec §3 and §4 rule 5). */
@@ -337,12 +337,6 @@ const emitOrderChange = (world: World, o: Order, from: OrderStatus) =>
     status: o.status,
     total_halalas: o.total_halalas,
   });
-
-export interface OrderResult {
-  status: 200 | 201;
-  order: Order;
-  duplicate: boolean;
-}
 
 /** OrderWrite; a line's qty may come as text ("2"), so the operation reads it. */
 export const ORDER_WRITE = body(
@@ -373,7 +367,7 @@ export const createOrder = (
   lang: Lang,
   client: { id: number; provider: string },
   body: unknown,
-): OrderResult => {
+) => {
   const cashier = world.store.cashier;
   const b = body as BodyOf<typeof ORDER_WRITE>;
   const { external_id: externalId, branch_id: branchId, order_type: orderType, prepaid = false } = b;
@@ -384,12 +378,8 @@ export const createOrder = (
   const lines: OrderLine[] = [];
   b.lines.forEach((row, i) => {
     const { variant_id: variantId, plu, sku, barcode, name, unit_price_halalas: price } = row;
-    const qty =
-      typeof row.qty === 'number' && row.qty > 0
-        ? row.qty
-        : typeof row.qty === 'string' && Number(row.qty) > 0
-          ? Number(row.qty)
-          : undefined;
+    // A number, or text that reads as one ("2"); anything else is no quantity.
+    const qty = Number(row.qty) > 0 ? Number(row.qty) : undefined;
     if (qty === undefined) c.add(`lines[${i}].qty`, 'number');
     const match = matchVariant(cashier, { variantId, plu, sku, barcode });
     if (!match && price === undefined) c.add(`lines[${i}].unit_price_halalas`, 'open_item_price');
@@ -438,11 +428,8 @@ export const createOrder = (
   return { status: 201, order, duplicate: false };
 };
 
-export const findOrder = (world: World, id: string): Order => {
-  const o = world.store.cashier.orders.find((x) => x.id === id);
-  if (!o) throw new ApiError('not_found');
-  return o;
-};
+export const findOrder = (world: World, id = '') =>
+  found(world.store.cashier.orders.find((x) => x.id === id));
 
 /**
  * POST /orders/{id}/cancel: withdrawn from the panel; a receipt already issued stands and the cashier is asked to
@@ -478,18 +465,14 @@ export const ORDER_MOVE = body(
   true,
 );
 
-export const moveOrder = (world: World, lang: Lang, id: string, body: unknown, fixed?: OrderStatus) => {
+export const moveOrder = ({ world, lang, params, body }: OpContext, fixed?: OrderStatus) => {
   const cashier = world.store.cashier;
-  const o = findOrder(world, id);
+  const o = findOrder(world, params.id);
   const b = (body ?? {}) as NonNullable<BodyOf<typeof ORDER_MOVE>>;
   const to = fixed ?? b.status;
-  if (!to) {
-    throw refuse(lang, 'status', 'required');
-  }
+  if (!to) throw refuse(lang, 'status', 'required');
   const issue = b.issue_receipt ?? to === 'accepted';
-  if (!ORDER_MOVES[o.status].includes(to)) {
-    throw invalidTransition(o.status, to);
-  }
+  if (!ORDER_MOVES[o.status].includes(to)) throw invalidTransition(o.status, to);
   const from = o.status;
   o.status = to;
   o.updated_at = isoLocal(world.clock.now());
@@ -516,7 +499,7 @@ export const moveOrder = (world: World, lang: Lang, id: string, body: unknown, f
     for (const l of o.lines)
       if (l.variant_id !== null) events.push(...moveStock(world, o.branch_id, l.variant_id, -Number(l.qty)));
   }
-  return { order: o, events };
+  return { data: orderView(o), events };
 };
 
 /* The receipts cursor (cashier spec §4 rule 4). */

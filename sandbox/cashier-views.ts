@@ -22,37 +22,19 @@ export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
 /* Views. */
 
 export const branchView = (b: CashierData['branches'][number]) => ({
-  id: b.id,
-  name: b.name,
-  name_ar: b.name_ar,
-  name_en: b.name_en,
-  city: b.city,
+  ...omit(b, 'code', 'registers'),
   register_ids: [...b.registers],
 });
 
 export const categoryView = (c: CashierData['categories'][number]) => ({ ...c });
 
-export const variantView = (v: Variant) => ({
-  id: v.id,
-  plu: `V${v.id}`,
-  name_ar: v.name_ar,
-  sku: v.sku,
-  barcode: v.barcode,
-  price_halalas: v.price_halalas,
-  is_default: v.is_default,
-});
+/** A variant with its PLU (`V` and its id). */
+export const variantView = (v: Variant) => ({ id: v.id, plu: `V${v.id}`, ...omit(v, 'id') });
 
+/** The stored item (a copy), its variants with their PLUs. */
 export const itemView = (i: Item) => ({
-  id: i.id,
-  name_ar: i.name_ar,
-  name_en: i.name_en,
-  category_id: i.category_id,
-  default_price_halalas: i.default_price_halalas,
+  ...structuredClone(i),
   variants: i.variants.map(variantView),
-  modifier_group_ids: [...i.modifier_group_ids],
-  combo_slots: i.combo_slots.map((s) => ({ ...s })),
-  created_at: i.created_at,
-  updated_at: i.updated_at,
 });
 
 const roundTo50 = (n: number) => Math.round(n / 50) * 50;
@@ -150,13 +132,7 @@ export const sessionFigures = (cashier: CashierData, s: TillSession) => {
 export const sessionView = (cashier: CashierData, s: TillSession) => {
   const f = sessionFigures(cashier, s);
   return {
-    id: s.id,
-    branch_id: s.branch_id,
-    register_id: s.register_id,
-    status: s.status,
-    business_date: s.business_date,
-    opened_at: s.opened_at,
-    closed_at: s.closed_at,
+    ...omit(s, 'opening_float_halalas', 'counted_cash_halalas'),
     receipts: f.receipts,
     total_halalas: f.total_halalas,
     net_sales_halalas: f.net_sales_halalas,

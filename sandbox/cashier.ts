@@ -15,10 +15,9 @@ import {
   stockView,
   zReportView,
 } from './cashier-views';
-import { ApiError, refuse } from './errors';
-import { parseDateOrDateTime } from './ids';
-import { get, idParam, route, type PartnerRoute, type RouteContext } from './routing';
-import { PAGING, PER_PAGE, S, pageOf, query } from './validate';
+import { ApiError, found, idParam, refuse } from './errors';
+import { get, route, type PartnerRoute, type RouteContext } from './routing';
+import { PAGING, PER_PAGE, S, between, instant, pageOf, query, where } from './validate';
 import { webhookRoutes } from './webhook-routes';
 
 export const CASHIER_PREFIX = '/api/partner/v1';
@@ -26,7 +25,6 @@ export const CASHIER_PREFIX = '/api/partner/v1';
 const cashierOf = (ctx: RouteContext) => ctx.world.store.cashier;
 
 const paged = <T>(ctx: RouteContext, rows: readonly T[]) => ({ body: pageOf(rows, ctx.query) });
-const since = (v: string | undefined) => (v === undefined ? undefined : parseDateOrDateTime(v));
 
 const ping = (ctx: RouteContext) => ({
   body: {
@@ -46,11 +44,9 @@ const itemsQuery = query({
 });
 
 const listItems = (ctx: RouteContext) => {
-  const { category_id: categoryId, sku, barcode } = ctx.query;
-  const from = since(ctx.query.updated_since);
-  const rows = cashierOf(ctx)
-    .items.filter((i) => categoryId === undefined || i.category_id === categoryId)
-    .filter((i) => from === undefined || Date.parse(i.updated_at) >= from)
+  const { sku, barcode } = ctx.query;
+  const since = instant(ctx.query.updated_since);
+  const rows = between(where(cashierOf(ctx).items, ctx.query, 'category_id'), (i) => i.updated_at, since)
     .filter((i) => sku === undefined || i.variants.some((v) => v.sku === sku))
     .filter((i) => barcode === undefined || i.variants.some((v) => v.barcode === barcode))
     .sort((a, b) => a.id - b.id);
@@ -70,9 +66,7 @@ const customersQuery = query({
 
 const listCustomers = (ctx: RouteContext) => {
   const { consented_only: consentedOnly = false, consent_channel: channel } = ctx.query;
-  const from = since(ctx.query.updated_since);
-  const rows = cashierOf(ctx)
-    .customers.filter((x) => from === undefined || Date.parse(x.updated_at) >= from)
+  const rows = between(cashierOf(ctx).customers, (x) => x.updated_at, instant(ctx.query.updated_since))
     .filter((x) => !consentedOnly || !!consentOf(x))
     .filter((x) => channel === undefined || !!consentOf(x)?.channels.includes(channel))
     .sort((a, b) => a.id - b.id);
@@ -104,8 +98,7 @@ const listReceipts = (ctx: RouteContext) => {
 
 const zReport = (ctx: RouteContext) => {
   const cashier = cashierOf(ctx);
-  const session = cashier.sessions.find((s) => s.id === ctx.params.id);
-  if (!session) throw new ApiError('not_found');
+  const session = found(cashier.sessions.find((s) => s.id === ctx.params.id));
   if (session.status !== 'closed') throw new ApiError('session_open', { status: session.status });
   return { body: { data: zReportView(cashier, session) } };
 };
@@ -113,11 +106,9 @@ const zReport = (ctx: RouteContext) => {
 const stockQuery = query({ ...PAGING, branch_id: S.int(), variant_id: S.int(), low_only: S.bool });
 
 const listStock = (ctx: RouteContext) => {
-  const { branch_id: branchId, variant_id: variantId, low_only: lowOnly = false } = ctx.query;
+  const { low_only: lowOnly = false } = ctx.query;
   const cashier = cashierOf(ctx);
-  const rows = cashier.stock
-    .filter((s) => branchId === undefined || s.branch_id === branchId)
-    .filter((s) => variantId === undefined || s.variant_id === variantId)
+  const rows = where(cashier.stock, ctx.query, 'branch_id', 'variant_id')
     .filter((s) => !lowOnly || s.qty <= s.reorder_point)
     .sort((a, b) => a.branch_id - b.branch_id || a.variant_id - b.variant_id);
   return {
@@ -139,11 +130,9 @@ export const cashierRoutes: PartnerRoute[] = [
     status: 201,
     body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) },
   })),
-  get('/items/{id}', 'pos:read', (ctx) => {
-    const item = cashierOf(ctx).items.find((i) => i.id === idParam(ctx.params.id));
-    if (!item) throw new ApiError('not_found');
-    return { body: { data: itemView(item) } };
-  }),
+  get('/items/{id}', 'pos:read', (ctx) => ({
+    body: { data: itemView(found(cashierOf(ctx).items.find((i) => i.id === idParam(ctx.params.id)))) },
+  })),
   route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, (ctx) => ({
     body: { data: itemView(updateItem(ctx.world, ctx.lang, idParam(ctx.params.id), ctx.body)) },
   })),
@@ -155,11 +144,9 @@ export const cashierRoutes: PartnerRoute[] = [
   ),
   get('/customers', 'pos:read', { schema: customersQuery }, listCustomers),
   get('/receipts', 'pos:read', { schema: receiptsQuery }, listReceipts),
-  get('/receipts/{id}', 'pos:read', (ctx) => {
-    const receipt = cashierOf(ctx).receipts.find((r) => r.id === ctx.params.id);
-    if (!receipt) throw new ApiError('not_found');
-    return { body: { data: receiptView(receipt) } };
-  }),
+  get('/receipts/{id}', 'pos:read', (ctx) => ({
+    body: { data: receiptView(found(cashierOf(ctx).receipts.find((r) => r.id === ctx.params.id))) },
+  })),
   get('/sessions/{id}/z-report', 'pos:read', zReport),
   get('/stock/levels', 'pos:read', { schema: stockQuery }, listStock),
   route('POST', '/orders', 'pos:orders', { schema: ORDER_WRITE }, (ctx) => {
@@ -170,7 +157,7 @@ export const cashierRoutes: PartnerRoute[] = [
     };
   }),
   get('/orders/{id}', 'pos:orders', (ctx) => ({
-    body: { data: orderView(findOrder(ctx.world, ctx.params.id ?? '')) },
+    body: { data: orderView(findOrder(ctx.world, ctx.params.id)) },
   })),
   route('POST', '/orders/{id}/cancel', 'pos:orders', (ctx) => ({
     body: { data: orderView(cancelOrder(ctx.world, ctx.params.id ?? '')) },

@@ -2,13 +2,14 @@
  * Invoices and insurance claims as the clinic issues, pays, voids and settles them (clinic spec §2 and §4), with the
  * events each change emits.
  */
-import { ApiError, Checker, type Lang, refuse, invalidTransition } from './errors';
+import { ApiError, Checker, found, refuse, invalidTransition } from './errors';
 import { isoLocal } from './ids';
 import type { Claim, Invoice } from './store/types';
 import { addPayment, claimsRef, newInvoice, type LineInput } from './store/money';
 import { body, S, type BodyOf } from './validate';
 import { claimView, emit, invoiceView } from './clinic-ops';
-import type { World } from './world';
+import type { Emitted } from './webhooks';
+import type { OpContext, World } from './world';
 
 const NATURES = ['medical', 'cosmetic', 'product', 'package', 'fee'] as const;
 const TAX_CATEGORIES = ['standard', 'exempt', 'zero', 'state_borne'] as const;
@@ -16,14 +17,14 @@ const CLAIM_OUTCOMES = ['approved', 'partial', 'rejected', 'pending'] as const;
 
 /* Invoices. */
 
-export const findInvoice = (world: World, id: string): Invoice => {
-  const inv = world.store.clinic.invoices.find((x) => x.id === id);
-  if (!inv) throw new ApiError('not_found');
-  return inv;
-};
+export const findInvoice = (world: World, id = '') =>
+  found(world.store.clinic.invoices.find((x) => x.id === id));
 
 const emitInvoice = (world: World, event: string, inv: Invoice) =>
   emit(world, event, invoiceView(inv, 'event'), [inv.patient_id]);
+
+/** An invoice operation's answer: the invoice as events carry it, and the events. */
+const answer = (inv: Invoice, events: Emitted[]) => ({ data: invoiceView(inv, 'event'), events });
 
 const BUYER_KINDS = ['citizen', 'resident', 'company', 'payer'] as const;
 
@@ -55,7 +56,7 @@ export const INVOICE_WRITE = body(
   ['patient_id'],
 );
 
-export const issueInvoice = (world: World, lang: Lang, body: unknown) => {
+export const issueInvoice = ({ world, lang, body }: OpContext) => {
   const clinic = world.store.clinic;
   const b = body as BodyOf<typeof INVOICE_WRITE>;
   const { appointment_id: appointmentId, branch_id: branchId, kind, discount_halalas: discount = 0 } = b;
@@ -106,7 +107,7 @@ export const issueInvoice = (world: World, lang: Lang, body: unknown) => {
     kind,
   });
   clinic.invoices.push(inv);
-  return { invoice: inv, events: [emitInvoice(world, 'invoice.issued', inv)] };
+  return answer(inv, [emitInvoice(world, 'invoice.issued', inv)]);
 };
 
 /** POST /sandbox/clinic/invoices/{id}/payments: a payment at the till; paid in full emits invoice.paid. */
@@ -116,8 +117,8 @@ export const PAYMENT_WRITE = body(
   true,
 );
 
-export const payInvoice = (world: World, lang: Lang, id: string, body: unknown) => {
-  const inv = findInvoice(world, id);
+export const payInvoice = ({ world, lang, params, body }: OpContext) => {
+  const inv = findInvoice(world, params.id);
   const b = (body ?? {}) as NonNullable<BodyOf<typeof PAYMENT_WRITE>>;
   const { amount_halalas: amount, method = 'card', scheme, last4 } = b;
   if (amount !== undefined && amount > inv.due_halalas) {
@@ -134,31 +135,31 @@ export const payInvoice = (world: World, lang: Lang, id: string, body: unknown) 
     amount_halalas: amount ?? inv.due_halalas,
   };
   addPayment(inv, payment, world.clock.now());
-  const events = inv.due_halalas === 0 ? [emitInvoice(world, 'invoice.paid', inv)] : [];
-  return { invoice: inv, events };
+  return answer(inv, inv.due_halalas === 0 ? [emitInvoice(world, 'invoice.paid', inv)] : []);
 };
 
 /** POST /sandbox/clinic/invoices/{id}/void (no event: the spec shows none). */
-export const voidInvoice = (world: World, id: string) => {
-  const inv = findInvoice(world, id);
-  if (inv.status === 'paid' || inv.status === 'void') {
-    throw invalidTransition(inv.status, 'void');
-  }
+export const voidInvoice = ({ world, params }: OpContext) => {
+  const inv = findInvoice(world, params.id);
+  if (inv.status === 'paid' || inv.status === 'void') throw invalidTransition(inv.status, 'void');
   inv.status = 'void';
-  return { invoice: inv, events: [] };
+  return answer(inv, []);
 };
 
 /* Claims. */
 
-const emitClaim = (world: World, claim: Claim) =>
-  emit(world, 'claim.updated', claimView(claim), [claim.patient_id]);
+/** Emits claim.updated; the answer is the claim and that event. */
+const emitClaim = (world: World, claim: Claim) => ({
+  data: claimView(claim),
+  events: [emit(world, 'claim.updated', claimView(claim), [claim.patient_id])],
+});
 
 /** POST /sandbox/clinic/claims: a claim is sent to the payer for an invoice (event claim.updated). */
 export const CLAIM_WRITE = body({ invoice_id: S.str(), payer_id: S.int(), status: S.str(50) }, [
   'invoice_id',
 ]);
 
-export const createClaim = (world: World, lang: Lang, body: unknown) => {
+export const createClaim = ({ world, lang, body }: OpContext) => {
   const clinic = world.store.clinic;
   const b = body as BodyOf<typeof CLAIM_WRITE>;
   const { payer_id: payerId, status = 'submitted' } = b;
@@ -187,7 +188,7 @@ export const createClaim = (world: World, lang: Lang, body: unknown) => {
     updated_at: isoLocal(now),
   };
   clinic.claims.push(claim);
-  return { claim, events: [emitClaim(world, claim)] };
+  return emitClaim(world, claim);
 };
 
 /** PATCH /sandbox/clinic/claims/{id}: the payer answers (event claim.updated with previous_status). */
@@ -198,9 +199,8 @@ export const CLAIM_CHANGE = body({
   patient_share_halalas: S.int({ min: 0 }),
 });
 
-export const updateClaim = (world: World, lang: Lang, id: string, body: unknown) => {
-  const claim = world.store.clinic.claims.find((c) => c.id === id);
-  if (!claim) throw new ApiError('not_found');
+export const updateClaim = ({ world, lang, params, body }: OpContext) => {
+  const claim = found(world.store.clinic.claims.find((c) => c.id === params.id));
   const b = body as BodyOf<typeof CLAIM_CHANGE>;
   const { status, outcome, approved_halalas: approved, patient_share_halalas: share } = b;
   const c = new Checker(lang);
@@ -219,5 +219,5 @@ export const updateClaim = (world: World, lang: Lang, id: string, body: unknown)
     claim.patient_share_halalas = share;
   }
   claim.updated_at = isoLocal(world.clock.now());
-  return { claim, events: [emitClaim(world, claim)] };
+  return emitClaim(world, claim);
 };

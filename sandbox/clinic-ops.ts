@@ -2,7 +2,7 @@
  * The clinic's objects as the interface shows them, and what happens to them: booking and cancelling (partner
  * endpoints) and what in life happens at the front desk or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, type Lang, invalidTransition } from './errors';
+import { ApiError, Checker, found, type Lang, invalidTransition } from './errors';
 import { isoLocal, omit, parseDateTime } from './ids';
 import type {
   Appointment,
@@ -16,17 +16,8 @@ import type {
 import { nextFileNo } from './store/money';
 import { body, S, type BodyOf } from './validate';
 import type { Emitted } from './webhooks';
-import type { World } from './world';
+import type { OpContext, World } from './world';
 
-export const APPOINTMENT_STATUSES: readonly AppointmentStatus[] = [
-  'booked',
-  'confirmed',
-  'arrived',
-  'in_progress',
-  'completed',
-  'cancelled',
-  'no_show',
-];
 export const CANCEL_REASONS = ['patient_request', 'clinic', 'no_show', 'other'] as const;
 export const INVOICE_STATUSES = ['issued', 'partially_paid', 'paid', 'void'] as const;
 
@@ -139,13 +130,6 @@ const findSlot = (
   return practitioner && room ? { practitioner, room } : undefined;
 };
 
-export interface BookResult {
-  status: 200 | 201;
-  appointment: Appointment;
-  duplicate: boolean;
-  events: Emitted[];
-}
-
 /**
  * POST /appointments (and the front desk's booking): a free slot only; the patient by id or by phone (a new
  * file for an unknown phone); external_ref is the idempotency key per API client.
@@ -172,7 +156,7 @@ export const bookAppointment = (
   clientId: number | null,
   b: Booking,
   source: string,
-): BookResult => {
+) => {
   const clinic = world.store.clinic;
   const { practitioner_id: practitionerId, patient_id: patientId, patient_phone: phone } = b;
   const c = new Checker(lang);
@@ -196,7 +180,7 @@ export const bookAppointment = (
     const existing = clinic.appointments.find(
       (a) => a.client_id === clientId && a.external_ref === externalRef,
     );
-    if (existing) return { status: 200, appointment: existing, duplicate: true, events: [] };
+    if (existing) return { status: 200, appointment: existing, duplicate: true, events: [] as Emitted[] };
   }
 
   const endMs = startMs + type.duration_min * 60_000;
@@ -259,11 +243,8 @@ export const bookAppointment = (
   return { status: 201, appointment, duplicate: false, events };
 };
 
-export const findAppointment = (world: World, id: string): Appointment => {
-  const a = world.store.clinic.appointments.find((x) => x.id === id);
-  if (!a) throw new ApiError('not_found');
-  return a;
-};
+export const findAppointment = (world: World, id = '') =>
+  found(world.store.clinic.appointments.find((x) => x.id === id));
 
 /** POST /appointments/{id}/cancel (clinic spec §3). */
 export const CANCELLING = body({ reason: S.oneOf(CANCEL_REASONS) }, [], true);
@@ -294,6 +275,7 @@ export const APPOINTMENT_MOVES: Record<AppointmentStatus, readonly AppointmentSt
   cancelled: [],
   no_show: [],
 };
+export const APPOINTMENT_STATUSES = Object.keys(APPOINTMENT_MOVES) as AppointmentStatus[];
 
 /**
  * PATCH /sandbox/clinic/appointments/{id}: status, reschedule (starts_at), practitioner, room or note, as the
@@ -309,9 +291,10 @@ export const APPOINTMENT_CHANGE = body({
   force: S.bool,
 });
 
-export const changeAppointment = (world: World, lang: Lang, id: string, body: unknown) => {
+export const changeAppointment = ({ world, lang, params, body }: OpContext) => {
   const clinic = world.store.clinic;
-  const a = findAppointment(world, id);
+  const a = findAppointment(world, params.id);
+  const answer = (events: Emitted[]) => ({ data: appointmentView(a), events });
   const b = body as BodyOf<typeof APPOINTMENT_CHANGE>;
   const {
     status,
@@ -336,7 +319,7 @@ export const changeAppointment = (world: World, lang: Lang, id: string, body: un
     throw invalidTransition(a.status, status);
   }
   if (status === 'cancelled' && a.status !== 'cancelled') {
-    return { appointment: a, events: [cancel(world, a, reason ?? 'clinic', force)] };
+    return answer([cancel(world, a, reason ?? 'clinic', force)]);
   }
 
   const next: Partial<Appointment> = {};
@@ -369,10 +352,10 @@ export const changeAppointment = (world: World, lang: Lang, id: string, body: un
     const old = a[field as keyof Appointment];
     if (old !== value) changes[field] = [old, value];
   }
-  if (!Object.keys(changes).length) return { appointment: a, events: [] };
+  if (!Object.keys(changes).length) return answer([]);
   const at = isoLocal(world.clock.now());
   Object.assign(a, next, { updated_at: at, last_changes: changes, last_changed_at: at });
-  return { appointment: a, events: [emitAppointment(world, 'appointment.updated', a, changes)] };
+  return answer([emitAppointment(world, 'appointment.updated', a, changes)]);
 };
 
 /* Patients. */
@@ -381,10 +364,9 @@ export const changeAppointment = (world: World, lang: Lang, id: string, body: un
  * POST /sandbox/clinic/patients/{id}/erase: the patient's contact data goes, bodies of deliveries about them are
  * removed (payload_redacted), and patient.erased is emitted.
  */
-export const erasePatient = (world: World, id: string) => {
-  const p = world.store.clinic.patients.find((x) => x.id === id);
-  if (!p) throw new ApiError('not_found');
-  if (p.erased_at) return { patient: p, events: [] };
+export const erasePatient = ({ world, params }: OpContext) => {
+  const p = found(world.store.clinic.patients.find((x) => x.id === params.id));
+  if (p.erased_at) return { data: patientView(p), events: [] };
   const at = isoLocal(world.clock.now());
   p.phone = null;
   p.email = null;
@@ -392,7 +374,7 @@ export const erasePatient = (world: World, id: string) => {
   p.erased_at = at;
   p.updated_at = at;
   world.webhooks.redactSubject(p.id);
-  return { patient: p, events: [emit(world, 'patient.erased', { id: p.id, erased_at: at }, [])] };
+  return { data: patientView(p), events: [emit(world, 'patient.erased', { id: p.id, erased_at: at }, [])] };
 };
 
 /* The recent list (GET /webhooks/events/{event}/recent): current objects of each event, newest first. */

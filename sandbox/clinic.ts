@@ -16,11 +16,22 @@ import {
   patientView,
   recentEvents,
 } from './clinic-ops';
-import { ApiError } from './errors';
+import { ApiError, found } from './errors';
 import { CLINIC_EVENTS, sampleFor } from './events';
-import { parseDateOrDateTime, startOfLocalDate } from './ids';
+import { startOfLocalDate } from './ids';
 import { get, route, type PartnerRoute, type RouteContext } from './routing';
-import { PAGING, PER_PAGE_DEFAULT, PER_PAGE_MAX, S, body, pageOf, query } from './validate';
+import {
+  PAGING,
+  PER_PAGE_DEFAULT,
+  PER_PAGE_MAX,
+  S,
+  between,
+  body,
+  instant,
+  pageOf,
+  query,
+  where,
+} from './validate';
 import { API_VERSION, MAX_ATTEMPTS, RETRY_CAP_MS, RETRY_FIRST_MS, SWITCH_OFF_AFTER } from './webhooks';
 import { webhookRoutes } from './webhook-routes';
 
@@ -31,8 +42,6 @@ const byTime =
   <T>(key: (x: T) => string) =>
   (a: T, b: T) =>
     Date.parse(key(a)) - Date.parse(key(b));
-
-const instant = (v: string | undefined) => (v === undefined ? undefined : parseDateOrDateTime(v));
 
 const tenantOf = (ctx: RouteContext) => ctx.world.store.clinic.tenantId;
 
@@ -90,21 +99,17 @@ const meta = (ctx: RouteContext) => ({
 const patientsQuery = query({ ...PAGING, file_no: S.str(), phone: S.phone, updated_since: S.instant });
 
 const listPatients = (ctx: RouteContext) => {
-  const { file_no: fileNo, phone } = ctx.query;
-  const since = instant(ctx.query.updated_since);
-  const rows = ctx.world.store.clinic.patients
-    .filter((p) => fileNo === undefined || p.file_no === fileNo)
+  const { phone } = ctx.query;
+  const patients = where(ctx.world.store.clinic.patients, ctx.query, 'file_no');
+  const rows = between(patients, (p) => p.updated_at, instant(ctx.query.updated_since))
     .filter((p) => phone === undefined || (p.phone === phone && p.contact_consent && !p.erased_at))
-    .filter((p) => since === undefined || Date.parse(p.updated_at) >= since)
     .sort(byTime((p) => p.created_at));
   return { body: pageOf(rows.map(patientView), ctx.query) };
 };
 
-const getPatient = (ctx: RouteContext) => {
-  const p = ctx.world.store.clinic.patients.find((x) => x.id === ctx.params.id);
-  if (!p) throw new ApiError('not_found');
-  return { body: { data: patientView(p) } };
-};
+const getPatient = (ctx: RouteContext) => ({
+  body: { data: patientView(found(ctx.world.store.clinic.patients.find((x) => x.id === ctx.params.id))) },
+});
 
 /* Appointments */
 
@@ -119,17 +124,11 @@ const appointmentsQuery = query({
 });
 
 const listAppointments = (ctx: RouteContext) => {
-  const { branch_id: branchId, patient_id: patientId, practitioner_id: practitionerId, status } = ctx.query;
-  const from = instant(ctx.query.from);
-  const to = instant(ctx.query.to);
-  const rows = ctx.world.store.clinic.appointments
-    .filter((a) => branchId === undefined || a.branch_id === branchId)
-    .filter((a) => patientId === undefined || a.patient_id === patientId)
-    .filter((a) => practitionerId === undefined || a.practitioner_id === practitionerId)
-    .filter((a) => from === undefined || Date.parse(a.starts_at) >= from)
-    .filter((a) => to === undefined || Date.parse(a.starts_at) < to)
-    .filter((a) => status === undefined || a.status === status)
-    .sort((a, b) => byTime<typeof a>((x) => x.starts_at)(a, b) || (a.id < b.id ? -1 : 1));
+  const { appointments } = ctx.world.store.clinic;
+  const mine = where(appointments, ctx.query, 'branch_id', 'patient_id', 'practitioner_id', 'status');
+  const rows = between(mine, (a) => a.starts_at, instant(ctx.query.from), instant(ctx.query.to)).sort(
+    (a, b) => byTime<typeof a>((x) => x.starts_at)(a, b) || (a.id < b.id ? -1 : 1),
+  );
   return { body: pageOf(rows.map(appointmentView), ctx.query) };
 };
 
@@ -156,16 +155,11 @@ const invoicesQuery = query({
 });
 
 const listInvoices = (ctx: RouteContext) => {
-  const { patient_id: patientId, branch_id: branchId, status } = ctx.query;
-  const from = ctx.query.issued_from === undefined ? undefined : startOfLocalDate(ctx.query.issued_from);
-  const to = ctx.query.issued_to === undefined ? undefined : startOfLocalDate(ctx.query.issued_to);
-  const rows = ctx.world.store.clinic.invoices
-    .filter((i) => patientId === undefined || i.patient_id === patientId)
-    .filter((i) => branchId === undefined || i.branch_id === branchId)
-    .filter((i) => status === undefined || i.status === status)
-    .filter((i) => from === undefined || Date.parse(i.issued_at) >= from)
-    .filter((i) => to === undefined || Date.parse(i.issued_at) < to)
-    .sort(byTime((i) => i.issued_at));
+  const day = (d: string | undefined) => (d === undefined ? undefined : startOfLocalDate(d));
+  const mine = where(ctx.world.store.clinic.invoices, ctx.query, 'patient_id', 'branch_id', 'status');
+  const rows = between(mine, (i) => i.issued_at, day(ctx.query.issued_from), day(ctx.query.issued_to)).sort(
+    byTime((i) => i.issued_at),
+  );
   return {
     body: pageOf(
       rows.map((i) => invoiceView(i, 'api')),
@@ -205,7 +199,7 @@ export const clinicRoutes: PartnerRoute[] = [
     book,
   ),
   get('/appointments/{id}', 'appointments:read', planned, (ctx) => ({
-    body: { data: appointmentView(findAppointment(ctx.world, ctx.params.id ?? '')) },
+    body: { data: appointmentView(findAppointment(ctx.world, ctx.params.id)) },
   })),
   route(
     'POST',
@@ -226,7 +220,7 @@ export const clinicRoutes: PartnerRoute[] = [
   ),
   get('/invoices', 'invoices:read', { ...planned, schema: invoicesQuery }, listInvoices),
   get('/invoices/{id}', 'invoices:read', planned, (ctx) => ({
-    body: { data: invoiceView(findInvoice(ctx.world, ctx.params.id ?? ''), 'api') },
+    body: { data: invoiceView(findInvoice(ctx.world, ctx.params.id), 'api') },
   })),
   ...webhookRoutes('clinic', 'webhooks', recent),
 ];

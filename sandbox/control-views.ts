@@ -1,7 +1,7 @@
 /** What the sandbox-only endpoints show of API clients, the config, the clock, deliveries and the route tables. */
 import { CASHIER_PREFIX, cashierRoutes } from './cashier';
 import { CLINIC_PREFIX, clinicRoutes } from './clinic';
-import { ApiError } from './errors';
+import { found } from './errors';
 import { plannedKey } from './routing';
 import type { ApiClientRecord } from './store';
 import { deliveryView } from './webhooks';
@@ -45,8 +45,7 @@ export const clockView = (w: World) => ({
 
 /** The full delivery, with its body, signature inputs and every attempt: for debugging receivers. */
 export const deliveryDetail = (w: World, id: number) => {
-  const d = w.store.deliveries.find((x) => x.id === id);
-  if (!d) throw new ApiError('not_found');
+  const d = found(w.store.deliveries.find((x) => x.id === id));
   return {
     ...deliveryView(d),
     interface: d.api,

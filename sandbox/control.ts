@@ -22,7 +22,7 @@ import {
   setStock,
   STOCK_WRITE,
 } from './cashier-ops';
-import { customerView, orderView, receiptView, sessionView, stockView } from './cashier-views';
+import { orderView, sessionView } from './cashier-views';
 import { CASHIER_PREFIX } from './cashier';
 import { CLINIC_PREFIX, plannableEndpoints } from './clinic';
 import {
@@ -44,39 +44,31 @@ import {
   bookAppointment,
   type Booking,
   changeAppointment,
-  claimView,
   erasePatient,
-  invoiceView,
   patientView,
 } from './clinic-ops';
-import { ApiError, Checker, codeTable, languageOf, type Lang, refuse } from './errors';
-import { makeFault } from './faults';
 import {
-  checked,
+  ApiError,
+  Checker,
+  codeTable,
+  found,
   idParam,
+  languageOf,
+  refuse,
   sendError,
   sendJson,
-  validation,
-  type Answer,
-  type Method,
-  type RouteContext,
-} from './routing';
-import type { ApiClientRecord } from './store';
+} from './errors';
+import { makeFault } from './faults';
+import { checked, validation, type Answer, type Method, type RouteContext } from './routing';
+import { newClient } from './store/seed';
 import { S, body as schemaBody, type BodyOf } from './validate';
 import { clientView, clockView, configView, deliveryDetail, openapi, patchConfig } from './control-views';
-import { deliveryView, subscriptionView, type Emitted } from './webhooks';
-import { FAULT_KINDS, type World } from './world';
+import { deliveryView, subscriptionView } from './webhooks';
+import { FAULT_KINDS, type OpContext, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
-export { clientView };
 
-interface ControlContext {
-  world: World;
-  lang: Lang;
-  params: Record<string, string>;
-  query: RouteContext['query'];
-  body: unknown;
-}
+type ControlContext = OpContext & { query: RouteContext['query'] };
 
 type Handler = (ctx: ControlContext) => Answer | Promise<Answer>;
 type ControlRoute = [Method, string, Handler, FastifySchema?];
@@ -111,10 +103,16 @@ const FAULT_WRITE = schemaBody(
 export interface ControlHooks {
   reset: () => Promise<void>;
   resetRateLimits: () => void;
-  clientsView: () => unknown[];
 }
 
-const withEvents = (data: unknown, events: Emitted[]): Answer => ({ body: { data, events } });
+/** An operation's answer (its view, and the events it made) as it is, or with status 201. */
+const ok =
+  (op: (ctx: OpContext) => unknown): Handler =>
+  (ctx) => ({ body: op(ctx) });
+const created =
+  (op: (ctx: OpContext) => unknown): Handler =>
+  (ctx) => ({ status: 201, body: op(ctx) });
+const BOOKING_AT_DESK = schemaBody({ ...BOOKING, source: S.str() }, BOOKING_REQUIRED);
 
 const routes = (hooks: ControlHooks): ControlRoute[] => [
   route('GET', '', ({ world }) => ({
@@ -122,7 +120,7 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
       data: {
         clinic_base_url: `${world.baseUrl}${CLINIC_PREFIX}`,
         cashier_base_url: `${world.baseUrl}${CASHIER_PREFIX}`,
-        tokens: hooks.clientsView(),
+        tokens: world.store.clients.map(clientView),
         refs: world.store.refs,
         config: configView(world),
         clock: clockView(world),
@@ -133,7 +131,7 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
     },
   })),
   route('GET', '/openapi.json', ({ world }) => ({ body: openapi(world) })),
-  route('GET', '/tokens', () => ({ body: { data: hooks.clientsView() } })),
+  route('GET', '/tokens', ({ world }) => ({ body: { data: world.store.clients.map(clientView) } })),
   route('POST', '/tokens', TOKEN_WRITE, ({ world, lang, body }) => {
     const b = body as BodyOf<typeof TOKEN_WRITE>;
     const { interface: api, abilities, owner = true, name } = b;
@@ -144,20 +142,16 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
     const store = world.store;
     store.counters.client += 1;
     const id = store.counters.client;
-    const client: ApiClientRecord = {
-      id,
-      tenantId: api === 'clinic' ? store.clinic.tenantId : store.cashier.tenantId,
+    const client = newClient(id, {
+      tenantId: store[api].tenantId,
       api,
       key: name ?? `custom${id}`,
       name: name ?? `Custom client ${id}`,
       token: `sbx_custom_${id}_${world.random.hex(12)}`,
       abilities: abilities as string[],
       owner,
-      tokenRevoked: false,
-      clientRevoked: false,
-      provider: 'partner',
       note: 'created through POST /sandbox/tokens',
-    };
+    });
     store.clients.push(client);
     return { status: 201, body: { data: clientView(client) } };
   }),
@@ -166,8 +160,9 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
     '/tokens/{token}/revoke',
     schemaBody({ what: S.oneOf(['token', 'client']) }, [], true),
     ({ world, params, body }) => {
-      const client = world.store.clients.find((c) => c.token === params.token || c.key === params.token);
-      if (!client) throw new ApiError('not_found');
+      const client = found(
+        world.store.clients.find((c) => c.token === params.token || c.key === params.token),
+      );
       if ((body as { what?: string } | undefined)?.what === 'client') client.clientRevoked = true;
       else client.tokenRevoked = true;
       return { body: { data: clientView(client) } };
@@ -300,85 +295,33 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
   /* Clinic: front desk and back office. */
   route('GET', '/clinic/reference', ({ world }) => {
     const c = world.store.clinic;
-    return {
-      body: {
-        data: {
-          branches: c.branches,
-          practitioners: c.practitioners,
-          appointment_types: c.appointmentTypes,
-          rooms: c.rooms,
-          payers: c.payers,
-        },
-      },
-    };
+    const { branches, practitioners, appointmentTypes: appointment_types, rooms, payers } = c;
+    return { body: { data: { branches, practitioners, appointment_types, rooms, payers } } };
   }),
   route('GET', '/clinic/patients/{id}', ({ world, params }) => {
-    const p = world.store.clinic.patients.find((x) => x.id === params.id);
-    if (!p) throw new ApiError('not_found');
+    const p = found(world.store.clinic.patients.find((x) => x.id === params.id));
     return { body: { data: { ...patientView(p), stored: p } } };
   }),
-  route(
-    'POST',
-    '/clinic/appointments',
-    schemaBody({ ...BOOKING, source: S.str() }, BOOKING_REQUIRED),
-    ({ world, lang, body }) => {
-      const b = body as Booking & { source?: string };
-      const result = bookAppointment(world, lang, null, b, b.source ?? 'front_desk');
-      return { status: 201, ...withEvents(appointmentView(result.appointment), result.events) };
-    },
-  ),
-  route('PATCH', '/clinic/appointments/{id}', APPOINTMENT_CHANGE, ({ world, lang, params, body }) => {
-    const { appointment, events } = changeAppointment(world, lang, params.id ?? '', body);
-    return withEvents(appointmentView(appointment), events);
+  route('POST', '/clinic/appointments', BOOKING_AT_DESK, ({ world, lang, body }) => {
+    const b = body as Booking & { source?: string };
+    const { appointment, events } = bookAppointment(world, lang, null, b, b.source ?? 'front_desk');
+    return { status: 201, body: { data: appointmentView(appointment), events } };
   }),
-  route('POST', '/clinic/invoices', INVOICE_WRITE, ({ world, lang, body }) => {
-    const { invoice, events } = issueInvoice(world, lang, body);
-    return { status: 201, ...withEvents(invoiceView(invoice, 'event'), events) };
-  }),
-  route('POST', '/clinic/invoices/{id}/payments', PAYMENT_WRITE, ({ world, lang, params, body }) => {
-    const { invoice, events } = payInvoice(world, lang, params.id ?? '', body);
-    return withEvents(invoiceView(invoice, 'event'), events);
-  }),
-  route('POST', '/clinic/invoices/{id}/void', ({ world, params }) => {
-    const { invoice, events } = voidInvoice(world, params.id ?? '');
-    return withEvents(invoiceView(invoice, 'event'), events);
-  }),
-  route('POST', '/clinic/claims', CLAIM_WRITE, ({ world, lang, body }) => {
-    const { claim, events } = createClaim(world, lang, body);
-    return { status: 201, ...withEvents(claimView(claim), events) };
-  }),
-  route('PATCH', '/clinic/claims/{id}', CLAIM_CHANGE, ({ world, lang, params, body }) => {
-    const { claim, events } = updateClaim(world, lang, params.id ?? '', body);
-    return withEvents(claimView(claim), events);
-  }),
-  route('POST', '/clinic/patients/{id}/erase', ({ world, params }) => {
-    const { patient, events } = erasePatient(world, params.id ?? '');
-    return withEvents(patientView(patient), events);
-  }),
+  route('PATCH', '/clinic/appointments/{id}', APPOINTMENT_CHANGE, ok(changeAppointment)),
+  route('POST', '/clinic/invoices', INVOICE_WRITE, created(issueInvoice)),
+  route('POST', '/clinic/invoices/{id}/payments', PAYMENT_WRITE, ok(payInvoice)),
+  route('POST', '/clinic/invoices/{id}/void', ok(voidInvoice)),
+  route('POST', '/clinic/claims', CLAIM_WRITE, created(createClaim)),
+  route('PATCH', '/clinic/claims/{id}', CLAIM_CHANGE, ok(updateClaim)),
+  route('POST', '/clinic/patients/{id}/erase', ok(erasePatient)),
 
   /* Cashier: tills and back office. */
-  route('POST', '/cashier/receipts', RECEIPT_WRITE, ({ world, lang, body }) => {
-    const { receipt, events } = issueReceipt(world, lang, body);
-    return { status: 201, ...withEvents(receiptView(receipt), events) };
-  }),
-  route('POST', '/cashier/receipts/{id}/credit-note', CREDIT_NOTE_WRITE, ({ world, lang, params, body }) => {
-    const { receipt, events } = issueCreditNote(world, lang, params.id ?? '', body);
-    return { status: 201, ...withEvents(receiptView(receipt), events) };
-  }),
+  route('POST', '/cashier/receipts', RECEIPT_WRITE, created(issueReceipt)),
+  route('POST', '/cashier/receipts/{id}/credit-note', CREDIT_NOTE_WRITE, created(issueCreditNote)),
   route('GET', '/cashier/sessions', ({ world }) => ({
     body: { data: world.store.cashier.sessions.map((s) => sessionView(world.store.cashier, s)) },
   })),
-  route('POST', '/cashier/sessions/{id}/close', SESSION_CLOSE, ({ world, params, body }) => {
-    const { session, next_session, events } = closeSession(world, params.id ?? '', body);
-    const cashier = world.store.cashier;
-    return {
-      body: {
-        data: sessionView(cashier, session),
-        next_session: sessionView(cashier, next_session),
-        events,
-      },
-    };
-  }),
+  route('POST', '/cashier/sessions/{id}/close', SESSION_CLOSE, ok(closeSession)),
   route('GET', '/cashier/orders', ({ world, query }) => ({
     body: {
       data: world.store.cashier.orders
@@ -386,26 +329,16 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
         .map(orderView),
     },
   })),
-  route('POST', '/cashier/orders/{id}/accept', ORDER_MOVE, ({ world, lang, params, body }) => {
-    const { order, events } = moveOrder(world, lang, params.id ?? '', body, 'accepted');
-    return withEvents(orderView(order), events);
-  }),
-  route('POST', '/cashier/orders/{id}/status', ORDER_MOVE, ({ world, lang, params, body }) => {
-    const { order, events } = moveOrder(world, lang, params.id ?? '', body);
-    return withEvents(orderView(order), events);
-  }),
-  route('POST', '/cashier/stock', STOCK_WRITE, ({ world, lang, body }) => {
-    const { stock_level, events } = setStock(world, lang, body);
-    return withEvents(stockView(world.store.cashier, stock_level), events);
-  }),
-  route('POST', '/cashier/customers', CUSTOMER_WRITE, ({ world, lang, body }) => {
-    const { customer, events } = addCustomer(world, lang, body);
-    return { status: 201, ...withEvents(customerView(customer), events) };
-  }),
-  route('POST', '/cashier/customers/{id}/consent', CONSENT_WRITE, ({ world, lang, params, body }) => {
-    const { customer } = recordConsent(world, lang, idParam(params.id), body);
-    return { body: { data: customerView(customer) } };
-  }),
+  route(
+    'POST',
+    '/cashier/orders/{id}/accept',
+    ORDER_MOVE,
+    ok((ctx) => moveOrder(ctx, 'accepted')),
+  ),
+  route('POST', '/cashier/orders/{id}/status', ORDER_MOVE, ok(moveOrder)),
+  route('POST', '/cashier/stock', STOCK_WRITE, ok(setStock)),
+  route('POST', '/cashier/customers', CUSTOMER_WRITE, created(addCustomer)),
+  route('POST', '/cashier/customers/{id}/consent', CONSENT_WRITE, ok(recordConsent)),
 ];
 
 export const mountControl = (app: FastifyInstance, world: () => World, hooks: ControlHooks): void => {

@@ -3,6 +3,7 @@
  * The language follows the request's Accept-Language (ar or en; anything else is English).
  */
 
+import type { FastifyReply } from 'fastify';
 import MESSAGES from './data/messages.json';
 
 export type Lang = 'en' | 'ar';
@@ -15,6 +16,18 @@ export type Lang = 'en' | 'ar';
 export const CODES = { ...MESSAGES.codes, ...MESSAGES.unnamed, ...MESSAGES.sandbox_only };
 
 export type ErrorCode = keyof typeof CODES;
+
+/** What a lookup found; nothing found is 404 not_found. */
+export const found = <T>(x: T | undefined): T => {
+  if (x === undefined) throw new ApiError('not_found');
+  return x;
+};
+
+/** A numeric id in a path; anything else names nothing (404 not_found). */
+export const idParam = (raw: string | undefined): number => {
+  if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');
+  return Number(raw);
+};
 
 /** A failure a handler throws; the route wrapper turns it into the envelope. */
 export class ApiError extends Error {
@@ -41,13 +54,8 @@ export const languageOf = (acceptLanguage: string | string[] | undefined): Lang 
 const fill = (text: string, vars: Record<string, string | number>): string =>
   text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 
-export interface Envelope {
-  error: string;
-  message: string;
-  details: Record<string, unknown>;
-}
-
-export const envelope = (error: ApiError, lang: Lang): Envelope => ({
+/** The error envelope `{error, message, details}`. */
+export const envelope = (error: ApiError, lang: Lang) => ({
   error: error.code,
   message: fill(CODES[error.code][lang], error.vars),
   details: error.details,
@@ -57,8 +65,7 @@ export const envelope = (error: ApiError, lang: Lang): Envelope => ({
 export const codeTable = () =>
   Object.entries(CODES).map(([code, info]) => ({ code, status: info.status, en: info.en, ar: info.ar }));
 
-/* Field problems of validation_failed: details.errors = [{field, message}], the message in the request's language. */
-/* Field problems of validation_failed, from data/messages.json. */
+/* Field problems of validation_failed (data/messages.json): details.errors = [{field, message}] in the request's language. */
 const PROBLEMS: Record<keyof typeof MESSAGES.problems, Record<Lang, string>> = MESSAGES.problems;
 
 export type Problem = keyof typeof PROBLEMS;
@@ -111,13 +118,14 @@ interface SchemaError {
   parentSchema?: Record<string, unknown>;
 }
 
-const TYPE_PROBLEMS: Record<string, Problem> = {
-  integer: 'integer',
-  number: 'number',
-  string: 'string',
-  boolean: 'boolean',
-  array: 'array',
-};
+/** A member of the wrong type: the problem named after the declared type (objects and the rest: 'object'). */
+const TYPE_PROBLEMS: readonly string[] = [
+  'integer',
+  'number',
+  'string',
+  'boolean',
+  'array',
+] satisfies Problem[];
 
 /** `/lines/0/unit_price_halalas` → `lines[0].unit_price_halalas`; the root is `body`. */
 const fieldOf = (path: string, member?: unknown): string =>
@@ -137,7 +145,8 @@ export const schemaFailure = (errors: readonly SchemaError[], lang: Lang): ApiEr
     if (e.keyword === 'required') c.add(field, 'required');
     else if (e.keyword === 'type' && type === 'number' && s.minimum !== undefined)
       c.add(field, 'min', { min: Number(s.minimum) });
-    else if (e.keyword === 'type') c.add(field, TYPE_PROBLEMS[String(type)] ?? 'object');
+    else if (e.keyword === 'type')
+      c.add(field, TYPE_PROBLEMS.includes(String(type)) ? (type as Problem) : 'object');
     else if (e.keyword === 'enum') c.add(field, 'one_of', { values: (s.enum as string[]).join(', ') });
     else if (e.keyword === 'format') c.add(field, e.params.format as Problem);
     else if (e.keyword === 'maxLength') c.add(field, 'range', { min: 1, max: Number(s.maxLength) });
@@ -147,4 +156,16 @@ export const schemaFailure = (errors: readonly SchemaError[], lang: Lang): ApiEr
     else c.add(field, 'min', { min: Number(s.minimum ?? 0) });
   }
   return c.failure();
+};
+
+/** A JSON answer (none for 204). */
+export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply => {
+  if (status === 204 || body === undefined) return reply.code(status).send();
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
+};
+
+/** An ApiError's answer: its headers and the envelope. */
+export const sendError = (reply: FastifyReply, error: ApiError, lang: Lang): FastifyReply => {
+  for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+  return sendJson(reply, error.status, envelope(error, lang));
 };

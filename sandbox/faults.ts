@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Lang } from './errors';
+import { sendJson, type Lang } from './errors';
 import { FAULT_KINDS, type Fault, type FaultKind, type FaultWhen, type World } from './world';
 
 /** What a caller asks for (injectFault, POST /sandbox/faults); everything but the path prefix is optional. */
@@ -89,26 +89,14 @@ const pause = (world: World, ms: number): Promise<void> =>
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** As routing's sendJson (not imported: routing imports this file). */
-const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply =>
-  status === 204 || body === undefined
-    ? reply.code(status).send()
-    : reply.code(status).type(JSON_TYPE).send(JSON.stringify(body));
-
 /** Headers already set on the reply (rate limits), for answers written on the raw socket. */
 const headersOf = (reply: FastifyReply): Record<string, string> =>
   Object.fromEntries(
     Object.entries(reply.getHeaders()).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])),
   );
 
-/** The real answer an `after` fault spoils. */
-export interface RealAnswer {
-  status: number;
-  body: unknown;
-}
-
 /**
- * Sends the fault's answer instead of `real` (the processed request's answer, for `after` faults). Answers the
+ * Sends the fault's answer instead of `real` (the processed request's answer an `after` fault spoils). Answers the
  * reply Fastify must return from the handler.
  */
 export const applyFault = async (
@@ -117,7 +105,7 @@ export const applyFault = async (
   reply: FastifyReply,
   fault: Fault,
   lang: Lang,
-  real?: RealAnswer,
+  real?: { status: number; body: unknown },
 ): Promise<FastifyReply> => {
   if (fault.delayMs) await pause(world, fault.delayMs);
   const envelope = {

@@ -86,9 +86,6 @@ export const parseDateOrDateTime = (value: string): number | undefined => {
   return parseDateTime(value);
 };
 
-export const isDate = (value: string): boolean =>
-  parseDateOrDateTime(value) !== undefined && DATE.test(value);
-
 /** A shallow copy of `o` without `keys`; the other members keep their order. */
 export const omit = <T extends object, K extends keyof T>(o: T, ...keys: K[]): Omit<T, K> => {
   const copy = { ...o };

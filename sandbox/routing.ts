@@ -12,7 +12,16 @@ import {
   tokenOf,
   type RateLimiter,
 } from './auth';
-import { ApiError, envelope, languageOf, schemaFailure, type Lang, refuse } from './errors';
+import {
+  ApiError,
+  envelope,
+  languageOf,
+  schemaFailure,
+  sendError,
+  sendJson,
+  type Lang,
+  refuse,
+} from './errors';
 import { applyFault, takeFault } from './faults';
 import type { ApiClientRecord, Api, Tenant } from './store';
 import { badJson, prepare } from './validate';
@@ -68,23 +77,7 @@ export const route = (
 export const get = (path: string, ability: string | null, ...rest: RouteRest) =>
   route('GET', path, ability, ...rest);
 
-/** A numeric id in a path; anything else names nothing (404 not_found). */
-export const idParam = (raw: string | undefined): number => {
-  if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');
-  return Number(raw);
-};
-
 export const plannedKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
-
-export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply => {
-  if (status === 204 || body === undefined) return reply.code(status).send();
-  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
-};
-
-export const sendError = (reply: FastifyReply, error: ApiError, lang: Lang): FastifyReply => {
-  for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-  return sendJson(reply, error.status, envelope(error, lang));
-};
 
 /** The `after` fault a request carries from its admission to its answer. */
 const pendingFaults = new WeakMap<FastifyRequest, Fault>();
@@ -169,18 +162,9 @@ const admit = async (
   reply.header('X-RateLimit-Remaining', String(rate.remaining));
   reply.header('X-RateLimit-Reset', String(rate.resetSeconds));
   if (!rate.allowed) {
-    sendError(
-      reply,
-      new ApiError(
-        'rate_limited',
-        { retry_after: rate.resetSeconds },
-        { retry_after: rate.resetSeconds },
-        {
-          'Retry-After': String(rate.resetSeconds),
-        },
-      ),
-      lang,
-    );
+    const retry_after = rate.resetSeconds;
+    const headers = { 'Retry-After': String(retry_after) };
+    sendError(reply, new ApiError('rate_limited', { retry_after }, { retry_after }, headers), lang);
     return false;
   }
   const fault = takeFault(world, { method: req.method, path: req.url.split('?')[0] ?? '', token });

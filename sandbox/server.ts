@@ -4,15 +4,15 @@
  * the app imports it.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { RateLimiter } from './auth';
+import { RateLimiter, tokenOf } from './auth';
 import { CASHIER_PREFIX, cashierRoutes } from './cashier';
 import { CLINIC_PREFIX, clinicRoutes, plannableEndpoints } from './clinic';
 import { SandboxClock } from './clock';
-import { CONTROL_PREFIX, clientView, mountControl } from './control';
-import { ApiError, languageOf } from './errors';
+import { CONTROL_PREFIX, mountControl } from './control';
+import { ApiError, languageOf, sendError, sendJson } from './errors';
 import { makeFault, type FaultSpec } from './faults';
 import { Random } from './ids';
-import { mountPartner, sendError, sendJson, unknownPartnerPath, type Gate } from './routing';
+import { mountPartner, unknownPartnerPath, type Gate } from './routing';
 import {
   createStore,
   DEFAULT_HISTORY,
@@ -21,10 +21,10 @@ import {
   type SeedRefs,
   type TokenName,
 } from './store';
-import type { Attempt, Delivery, DeliveryStatus, Subscription } from './store/types';
+import type { Delivery, DeliveryStatus } from './store/types';
 import { AJV_OPTIONS, parseQuery } from './validate';
 import { deliveryView, WebhookEngine } from './webhooks';
-import { CONFIG_DEFAULTS, type Fault, type RequestRecord, type SandboxConfig, type World } from './world';
+import { CONFIG_DEFAULTS, type RequestRecord, type SandboxConfig, type World } from './world';
 
 /**
  * Options of startSandbox. The config's settings (rate limits, hold-back, webhook limit, loopback receivers,
@@ -63,57 +63,11 @@ export interface RequestFilter {
 }
 
 /** A delivery as tests see it: the spec's delivery record, plus what the sandbox keeps beside it. */
-export type DeliveryRecord = ReturnType<typeof deliveryView> & {
-  interface: 'clinic' | 'cashier';
-  next_attempt_at: string | null;
-  /** The raw body as sent (null once redacted). */
-  body: string | null;
-  log: Attempt[];
-};
+export type DeliveryRecord = ReturnType<typeof toRecord>;
 
-export interface SandboxClockApi {
-  /** Sandbox time, ms since the epoch. */
-  now(): number;
-  nowSeconds(): number;
-  /** Moves sandbox time forward, running (and waiting for) every retry that falls due. */
-  advance(ms: number): Promise<void>;
-  readonly timeScale: number;
-  setTimeScale(scale: number): void;
-}
-
-export interface Sandbox {
-  /** Origin, e.g. http://127.0.0.1:4010. */
-  url: string;
-  port: number;
-  clinicBaseUrl: string;
-  cashierBaseUrl: string;
-  controlUrl: string;
-  tokens: Record<TokenName, string>;
-  refs: SeedRefs;
-  clock: SandboxClockApi;
-  /** What the sandbox lets a test change while it runs (rate limits, hold-back, webhook limit, planned…). */
-  config: SandboxConfig;
-  /** Requests received by the partner interfaces (by default; `interface: 'sandbox'` for the control ones). */
-  requestCount(filter?: RequestFilter): number;
-  requests(filter?: RequestFilter): RequestRecord[];
-  resetRequests(): void;
-  deliveries(filter?: { event?: string; subscriptionId?: number; status?: DeliveryStatus }): DeliveryRecord[];
-  subscriptions(): Array<Subscription & { secret: string }>;
-  /** Waits for every delivery attempt queued or in flight (not for retries waiting on the clock). */
-  settle(): Promise<void>;
-  /**
-   * The next `times` (1) requests whose path starts with `pathPrefix` (and match `method` and `token` when given)
-   * get the fault's answer: by default (`kind: 'status'`) `status` with `{error, message, details}`; see FaultSpec
-   * and sandbox/README.md ("Faults") for the other kinds and `when`. Answers the fault's id.
-   */
-  injectFault(fault: FaultSpec): number;
-  /** The faults injected since the last clear, with the `times` each has left (0: used up). */
-  faults(): Fault[];
-  clearFaults(): void;
-  /** Fresh data, no subscriptions or deliveries, rate limits and faults cleared; same port, tokens and clock. */
-  reset(): Promise<void>;
-  close(): Promise<void>;
-}
+/** A running sandbox, as startSandbox answers it. */
+export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+export type SandboxClockApi = Sandbox['clock'];
 
 const defaultConfig = (o: SandboxOptions): SandboxConfig => {
   const given = Object.entries(o).filter(([k, v]) => k in CONFIG_DEFAULTS && v !== undefined);
@@ -134,14 +88,6 @@ const matches = (r: RequestRecord, f: RequestFilter = {}): boolean =>
   (!f.token || r.token === f.token || r.tokenName === f.token) &&
   (!f.method || r.method === f.method.toUpperCase()) &&
   (!f.path || (typeof f.path === 'string' ? r.path === f.path : f.path.test(r.path)));
-
-const bearerOf = (headers: Record<string, string | string[] | undefined>): string | null => {
-  const auth = headers.authorization;
-  const value = Array.isArray(auth) ? auth[0] : auth;
-  const bearer = value ? /^Bearer\s+(\S+)/i.exec(value)?.[1] : undefined;
-  const key = headers['x-api-key'];
-  return bearer ?? (Array.isArray(key) ? key[0] : key) ?? null;
-};
 
 /** The port from SANDBOX_PORT (4010 when unset). */
 export const sandboxPort = (value = process.env.SANDBOX_PORT): number => {
@@ -164,7 +110,7 @@ export class PortTakenError extends Error {
   }
 }
 
-export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbox> => {
+export const startSandbox = async (options: SandboxOptions = {}) => {
   const start = typeof options.startTime === 'string' ? Date.parse(options.startTime) : options.startTime;
   if (start !== undefined && Number.isNaN(start))
     throw new Error(`startTime is not a date: ${options.startTime}`);
@@ -213,7 +159,8 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
 
   app.addHook('onRequest', async (req) => {
     const path = req.url.split('?')[0] ?? '';
-    const token = bearerOf(req.headers);
+    // Read as the clinic reads it (Bearer, or X-Api-Key), whichever interface the path names.
+    const token = tokenOf('clinic', req.headers) ?? null;
     const client = token ? world.store.clients.find((c) => c.token === token) : undefined;
     const record: RequestRecord = {
       at: clock.now(),
@@ -243,7 +190,6 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
   mountPartner(app, clinicGate, clinicRoutes);
   mountPartner(app, cashierGate, cashierRoutes);
 
-  const clientsView = () => world.store.clients.map(clientView);
   const reset = async () => {
     world.webhooks.stop();
     await world.webhooks.settle();
@@ -252,7 +198,7 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     world.requests.length = 0;
     limiter.reset();
   };
-  mountControl(app, getWorld, { reset, resetRateLimits: () => limiter.reset(), clientsView });
+  mountControl(app, getWorld, { reset, resetRateLimits: () => limiter.reset() });
 
   app.setNotFoundHandler(async (req, reply) => {
     const api = apiOfPath(req.url.split('?')[0] ?? '');
@@ -291,19 +237,22 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
     TOKEN_NAMES.map((name) => [name, world.store.clients.find((c) => c.key === name)?.token ?? '']),
   ) as Record<TokenName, string>;
 
-  const sandbox: Sandbox = {
+  return {
+    /** Origin, e.g. http://127.0.0.1:4010. */
     url,
     port,
     clinicBaseUrl: `${url}${CLINIC_PREFIX}`,
     cashierBaseUrl: `${url}${CASHIER_PREFIX}`,
     controlUrl: `${url}${CONTROL_PREFIX}`,
     tokens,
-    get refs() {
+    get refs(): SeedRefs {
       return world.store.refs;
     },
     clock: {
+      /** Sandbox time, ms since the epoch. */
       now: () => clock.now(),
       nowSeconds: () => clock.nowSeconds(),
+      /** Moves sandbox time forward, running (and waiting for) every retry that falls due. */
       advance: async (ms: number) => {
         await clock.advance(ms);
         await world.webhooks.settle();
@@ -313,25 +262,36 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       },
       setTimeScale: (scale: number) => clock.setTimeScale(scale),
     },
+    /** What the sandbox lets a test change while it runs (rate limits, hold-back, webhook limit, planned…). */
     config: world.config,
-    requestCount: (filter) => world.requests.filter((r) => matches(r, filter)).length,
-    requests: (filter) => world.requests.filter((r) => matches(r, filter)).map((r) => ({ ...r })),
+    /** Requests received by the partner interfaces (by default; `interface: 'sandbox'` for the control ones). */
+    requestCount: (filter?: RequestFilter) => world.requests.filter((r) => matches(r, filter)).length,
+    requests: (filter?: RequestFilter) =>
+      world.requests.filter((r) => matches(r, filter)).map((r) => ({ ...r })),
     resetRequests: () => {
       world.requests.length = 0;
     },
-    deliveries: (filter = {}) =>
+    deliveries: (filter: { event?: string; subscriptionId?: number; status?: DeliveryStatus } = {}) =>
       world.store.deliveries
         .filter((d) => !filter.event || d.event === filter.event)
         .filter((d) => filter.subscriptionId === undefined || d.subscription_id === filter.subscriptionId)
         .filter((d) => !filter.status || d.status === filter.status)
         .map(toRecord),
     subscriptions: () => world.store.subscriptions.map((s) => ({ ...s, events: [...s.events] })),
+    /** Waits for every delivery attempt queued or in flight (not for retries waiting on the clock). */
     settle: () => world.webhooks.settle(),
-    injectFault: (f) => makeFault(world, f).id,
+    /**
+     * The next `times` (1) requests whose path starts with `pathPrefix` (and match `method` and `token` when given)
+     * get the fault's answer: by default (`kind: 'status'`) `status` with `{error, message, details}`; see FaultSpec
+     * and sandbox/README.md ("Faults") for the other kinds and `when`. Answers the fault's id.
+     */
+    injectFault: (f: FaultSpec) => makeFault(world, f).id,
+    /** The faults injected since the last clear, with the `times` each has left (0: used up). */
     faults: () => world.faults.map((f) => ({ ...f })),
     clearFaults: () => {
       world.faults.length = 0;
     },
+    /** Fresh data, no subscriptions or deliveries, rate limits and faults cleared; same port, tokens and clock. */
     reset,
     close: async () => {
       world.webhooks.stop();
@@ -343,10 +303,9 @@ export const startSandbox = async (options: SandboxOptions = {}): Promise<Sandbo
       await app.close();
     },
   };
-  return sandbox;
 };
 
-const toRecord = (d: Delivery): DeliveryRecord => ({
+const toRecord = (d: Delivery) => ({
   ...deliveryView(d),
   interface: d.api,
   next_attempt_at: d.next_attempt_at,

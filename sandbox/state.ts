@@ -2,33 +2,27 @@ import type { SandboxClock } from './clock';
 import type { Random } from './ids';
 import type { Store } from './store';
 
-/** What the sandbox lets a caller change while it runs (options at start, PATCH /sandbox/config later). */
-export interface SandboxConfig {
-  /** Requests per minute per active API client (spec: 120). */
-  rateLimitPerMinute: number;
-  /** Requests per minute, per address, whose token matches no active client (clinic spec: 30). */
-  anonymousRateLimitPerMinute: number;
-  /** Receipts that arrived less than this long ago are held back from GET /receipts. */
-  holdBackMs: number;
-  /** Subscriptions per account (per interface) before POST /webhooks answers webhook_limit. */
-  webhookLimit: number;
-  /** Accept http:// and https:// receivers on loopback addresses (127.0.0.0/8, ::1, localhost). */
-  allowLoopbackReceivers: boolean;
-  /** How long a receiver has to answer a delivery, in real milliseconds (spec: 10 s). */
-  deliveryTimeoutMs: number;
-  /** Clinic endpoints that answer 501 not_implemented, as "METHOD /path" (e.g. "GET /patients/{id}"). */
-  planned: Set<string>;
-}
-
-/** The config's figures at start unless options say otherwise (the specs' own where they give one). */
+/** The config's settings at start unless options say otherwise (the specs' own figures where they give one). */
 export const CONFIG_DEFAULTS = {
+  /** Requests per minute per active API client (spec: 120). */
   rateLimitPerMinute: 120,
+  /** Requests per minute, per address, whose token matches no active client (clinic spec: 30). */
   anonymousRateLimitPerMinute: 30,
+  /** Receipts that arrived less than this long ago are held back from GET /receipts. */
   holdBackMs: 2000,
+  /** Subscriptions per account (per interface) before POST /webhooks answers webhook_limit. */
   webhookLimit: 20,
+  /** Accept http:// and https:// receivers on loopback addresses (127.0.0.0/8, ::1, localhost). */
   allowLoopbackReceivers: true,
+  /** How long a receiver has to answer a delivery, in real milliseconds (spec: 10 s). */
   deliveryTimeoutMs: 10_000,
 };
+
+/**
+ * What the sandbox lets a caller change while it runs (options at start, PATCH /sandbox/config later): the
+ * settings above, and the clinic endpoints that answer 501 not_implemented, as "METHOD /path" (e.g. "GET /patients/{id}").
+ */
+export type SandboxConfig = typeof CONFIG_DEFAULTS & { planned: Set<string> };
 export type Setting = keyof typeof CONFIG_DEFAULTS;
 
 /** A setting's name in the sandbox-only endpoints (rateLimitPerMinute: rate_limit_per_minute). */
@@ -44,15 +38,7 @@ export const settingKey = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${c
  * - `empty`: a status with an empty body;
  * - `truncated`: a JSON answer whose Content-Length promises more than is sent, then the socket closes.
  */
-export type FaultKind = 'status' | 'slow' | 'reset' | 'malformed_json' | 'html' | 'empty' | 'truncated';
-
-/**
- * When the fault strikes: `before` replaces the answer and the request is not processed; `after` processes the
- * request (an object is created, an order cancelled…) and then loses or garbles its answer.
- */
-export type FaultWhen = 'before' | 'after';
-
-export const FAULT_KINDS: readonly FaultKind[] = [
+export const FAULT_KINDS = [
   'status',
   'slow',
   'reset',
@@ -60,7 +46,14 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'html',
   'empty',
   'truncated',
-];
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/**
+ * When the fault strikes: `before` replaces the answer and the request is not processed; `after` processes the
+ * request (an object is created, an order cancelled…) and then loses or garbles its answer.
+ */
+export type FaultWhen = 'before' | 'after';
 
 /** A fault injected into the partner interfaces: the next `times` matching requests get this answer. */
 export interface Fault {

@@ -130,6 +130,19 @@ export const pageOf = <T>(items: readonly T[], q: { page?: number; per_page?: nu
   };
 };
 
+/** A query's date or date-time as ms (undefined when the query has none). */
+export const instant = (v: string | undefined) => (v === undefined ? undefined : parseDateOrDateTime(v));
+
+/** The rows whose members named in `keys` equal the query's values (a value the query lacks matches every row). */
+export const where = <T>(rows: readonly T[], q: Record<string, unknown>, ...keys: Array<keyof T & string>) =>
+  rows.filter((r) => keys.every((k) => q[k] === undefined || r[k] === q[k]));
+
+/** The rows whose time `at` falls in [from, to) (an undefined bound leaves that side open). */
+export const between = <T>(rows: T[], at: (r: T) => string, from?: number, to?: number) =>
+  rows.filter(
+    (r) => (from === undefined || Date.parse(at(r)) >= from) && (to === undefined || Date.parse(at(r)) < to),
+  );
+
 /** Query values as the sandbox reads them: the first of a repeated key; an empty value is no value. */
 export const parseQuery = (raw: string): Record<string, string> => {
   const out: Record<string, string> = {};

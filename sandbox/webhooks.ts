@@ -9,7 +9,7 @@
  * up, or its subscription is gone or switched off).
  */
 import { signDelivery } from './signature';
-import { ApiError, Checker, refuse, type Lang } from './errors';
+import { ApiError, Checker, found, refuse, type Lang } from './errors';
 import { catalogueOf, subscribableEvents } from './events';
 import { isoLocal, omit } from './ids';
 import { send } from './sender';
@@ -31,35 +31,16 @@ export const retryDelayMs = (attempts: number): number =>
 export const subscriptionView = (s: Subscription) => ({
   id: s.id,
   event: s.events.length === 1 ? s.events[0] : s.events[0] === '*' ? '*' : s.events.join(','),
+  ...omit(s, 'id', 'api', 'tenantId', 'clientId', 'secret'),
   events: [...s.events],
-  target_url: s.target_url,
-  description: s.description,
-  status: s.status,
-  disabled_reason: s.disabled_reason,
-  consecutive_failures: s.consecutive_failures,
-  created_at: s.created_at,
-  updated_at: s.updated_at,
 });
 
 /** The delivery record of the clinic spec (§2). */
 export const deliveryView = (d: Delivery) =>
   omit(d, 'api', 'tenantId', 'created_at', 'next_attempt_at', 'body', 'subjects', 'log');
 
-export interface EmitInput {
-  api: Api;
-  tenantId: number;
-  event: string;
-  data: Record<string, unknown>;
-  /** Patient ids the data concerns (a later erasure redacts the body). */
-  subjects: string[];
-}
-
-export interface Emitted {
-  event: string;
-  event_id: string;
-  occurred_at: string;
-  deliveries: number[];
-}
+/** What emit answers: the event's id and time, and the deliveries it queued. */
+export type Emitted = ReturnType<WebhookEngine['emit']>;
 
 /** WebhookWrite: the clinic takes `url` as an alias of target_url and `events` beside `event`; the cashier `{target_url, event}`. */
 const CLINIC_WRITE = bodySchema({
@@ -103,9 +84,7 @@ export class WebhookEngine {
 
   find(api: Api, tenantId: number, rawId: string): Subscription {
     const id = /^\d+$/.test(rawId) ? Number(rawId) : NaN;
-    const sub = this.mine(api, tenantId).find((s) => s.id === id);
-    if (!sub) throw new ApiError('not_found');
-    return sub;
+    return found(this.mine(api, tenantId).find((s) => s.id === id));
   }
 
   private newSecret(): string {
@@ -258,8 +237,17 @@ export class WebhookEngine {
 
   /* Events and deliveries. */
 
-  /** An event happened: one delivery per active subscription whose client may receive it. */
-  emit(input: EmitInput): Emitted {
+  /**
+   * An event happened: one delivery per active subscription whose client may receive it. `subjects`: the patient
+   * ids the data concerns (a later erasure redacts the body).
+   */
+  emit(input: {
+    api: Api;
+    tenantId: number;
+    event: string;
+    data: Record<string, unknown>;
+    subjects: string[];
+  }) {
     const w = this.w;
     const now = w.clock.now();
     const eventId = `evt_${w.random.ulid(now)}`;
@@ -346,12 +334,10 @@ export class WebhookEngine {
    * that succeeded answers delivery_sent; one whose body was removed answers payload_redacted.
    */
   async resend(deliveryId: number): Promise<Delivery> {
-    const d = this.w.store.deliveries.find((x) => x.id === deliveryId);
-    if (!d) throw new ApiError('not_found');
+    const d = this.delivery(deliveryId);
     if (d.status === 'sent') throw new ApiError('delivery_sent', { id: d.id });
     if (d.body === null) throw new ApiError('payload_redacted', { id: d.id });
-    const sub = this.w.store.subscriptions.find((s) => s.id === d.subscription_id);
-    if (!sub) throw new ApiError('not_found');
+    const sub = found(this.w.store.subscriptions.find((s) => s.id === d.subscription_id));
     if (sub.status !== 'active') throw new ApiError('webhook_disabled', { id: sub.id });
     this.cancelTimer(d.id);
     d.status = 'pending';
@@ -360,9 +346,12 @@ export class WebhookEngine {
   }
 
   /** Removes a delivery's body, as retention or an erasure would. */
+  private delivery(id: number): Delivery {
+    return found(this.w.store.deliveries.find((x) => x.id === id));
+  }
+
   redact(deliveryId: number): Delivery {
-    const d = this.w.store.deliveries.find((x) => x.id === deliveryId);
-    if (!d) throw new ApiError('not_found');
+    const d = this.delivery(deliveryId);
     this.redactOne(d);
     return d;
   }

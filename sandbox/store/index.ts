@@ -3,7 +3,7 @@ import { seedHistory, type HistoryCounts } from './history';
 import { seedClients, seedTenants } from './seed';
 import { seedCashier, type CashierRefs } from './seed-cashier';
 import { seedClinic, type ClinicRefs } from './seed-clinic';
-import type { ApiClientRecord, CashierData, ClinicData, Delivery, Subscription, Tenant } from './types';
+import type { Delivery, Subscription } from './types';
 
 export type * from './types';
 export type { TokenName } from './seed';
@@ -17,17 +17,7 @@ export interface SeedRefs {
 }
 
 /** All the data of one running sandbox. */
-export interface Store {
-  tenants: Tenant[];
-  clients: ApiClientRecord[];
-  clinic: ClinicData;
-  cashier: CashierData;
-  subscriptions: Subscription[];
-  deliveries: Delivery[];
-  counters: { subscription: number; delivery: number; client: number };
-  /** Ids of seeded objects that tests and the README point at. */
-  refs: SeedRefs;
-}
+export type Store = ReturnType<typeof createStore>;
 
 /**
  * A fresh store. Tenants, API clients and reference data (branches, practitioners, appointment types, rooms,
@@ -39,7 +29,7 @@ export const createStore = (
   random: Random,
   seed: boolean,
   history?: { counts: HistoryCounts; historySeed: number },
-): Store => {
+) => {
   const tenants = seedTenants();
   const clients = seedClients();
   const clinic = seedClinic(now, random, seed);
@@ -57,9 +47,10 @@ export const createStore = (
     clients,
     clinic: clinic.data,
     cashier: cashier.data,
-    subscriptions: [],
-    deliveries: [],
+    subscriptions: [] as Subscription[],
+    deliveries: [] as Delivery[],
     counters: { subscription: 0, delivery: 0, client: clients.length },
+    /** Ids of seeded objects that tests and the README point at. */
     refs: { clinic: clinic.refs, cashier: cashier.refs },
   };
 };

@@ -3,29 +3,32 @@
  * building, and the per-branch numbering of files, invoices and receipts.
  */
 import { dateLocal, isoLocal, type Random } from '../ids';
-import type {
-  CashierData,
-  ClinicData,
-  Invoice,
-  InvoiceLine,
-  InvoicePayment,
-  Item,
-  Receipt,
-  ReceiptLine,
-  ReceiptPayment,
-  TillSession,
-  Variant,
-} from './types';
+
+/*
+ * The invoice, receipt and till-session records are what the builders below make (types.ts reads their types off
+ * them); what the builders read of the clinic's and the café chain's data is named here by its shape alone.
+ */
+type Branches = { branches: ReadonlyArray<{ id: number; code: string }> };
+type ClinicNumbers = Branches & {
+  counters: { fileNo: Record<number, number>; invoiceNo: Record<number, number> };
+};
+type CashierNumbers = Branches & { counters: { receiptSeq: number; receiptNo: Record<string, number> } };
+type Catalogue<I> = { items: I[] };
+type CatalogueItem = {
+  name_ar: string;
+  variants: Array<{ id: number; name_ar: string; price_halalas: number }>;
+};
 
 export const VAT_RATE = 0.15;
 
 /* Invoice arithmetic: net = qty × unit − discount; VAT 15 % on standard and state-borne lines. */
 
 export interface LineInput {
-  nature: InvoiceLine['nature'];
+  nature: 'medical' | 'cosmetic' | 'product' | 'package' | 'fee';
   qty: number;
   unit_halalas: number;
-  tax_category: InvoiceLine['tax_category'];
+  tax_category: 'standard' | 'exempt' | 'zero' | 'state_borne';
+  /** Kept for deliveries and samples only (clinic spec §6); the interface's own answers never show them. */
   code: string;
   description: string;
   tooth: string | null;
@@ -34,7 +37,7 @@ export interface LineInput {
 
 export const computeInvoice = (lines: LineInput[], discount: number) => {
   let left = discount;
-  const out: InvoiceLine[] = lines.map((l, i) => {
+  const out = lines.map((l, i) => {
     const gross = l.qty * l.unit_halalas;
     const cut = Math.min(left, gross);
     left -= cut;
@@ -67,7 +70,7 @@ export const computeInvoice = (lines: LineInput[], discount: number) => {
   };
 };
 
-export const nextInvoiceNumber = (clinic: ClinicData, branchId: number, ms: number): string => {
+export const nextInvoiceNumber = (clinic: ClinicNumbers, branchId: number, ms: number): string => {
   const branch = clinic.branches.find((b) => b.id === branchId);
   const n = (clinic.counters.invoiceNo[branchId] ?? 0) + 1;
   clinic.counters.invoiceNo[branchId] = n;
@@ -76,37 +79,47 @@ export const nextInvoiceNumber = (clinic: ClinicData, branchId: number, ms: numb
 
 /** An invoice issued at `at` with its totals, nothing paid yet (numbered next in its branch unless given one). */
 export const newInvoice = (
-  clinic: ClinicData,
+  clinic: ClinicNumbers,
   random: Random,
   at: number,
-  input: Pick<Invoice, 'patient_id' | 'branch_id' | 'buyer_kind'> & {
+  input: {
+    patient_id: string;
+    branch_id: number;
+    buyer_kind: 'citizen' | 'resident' | 'company' | 'payer';
     lines: LineInput[];
     discount: number;
-    kind?: Invoice['kind'];
+    kind?: 'simplified' | 'standard';
     number?: string;
   },
-): Invoice => {
+) => {
   const totals = computeInvoice(input.lines, input.discount);
   return {
     id: random.ulid(at),
     number: input.number ?? nextInvoiceNumber(clinic, input.branch_id, at),
     kind: input.kind ?? 'simplified',
-    status: 'issued',
+    status: 'issued' as 'issued' | 'partially_paid' | 'paid' | 'void',
     patient_id: input.patient_id,
     branch_id: input.branch_id,
     buyer_kind: input.buyer_kind,
-    currency: 'SAR',
+    currency: 'SAR' as const,
     issued_at: isoLocal(at),
     ...totals,
     paid_halalas: 0,
     due_halalas: totals.total_halalas,
-    payments: [],
-    paid_at: null,
+    payments: [] as InvoicePayment[],
+    paid_at: null as string | null,
   };
 };
 
+export interface InvoicePayment {
+  method: string;
+  scheme: string | null;
+  last4: string | null;
+  amount_halalas: number;
+}
+
 /** A payment against an invoice: paid and due move; paid in full, the invoice is paid at `at`. */
-export const addPayment = (inv: Invoice, payment: InvoicePayment, at: number): void => {
+export const addPayment = (inv: ReturnType<typeof newInvoice>, payment: InvoicePayment, at: number): void => {
   inv.payments.push(payment);
   inv.paid_halalas += payment.amount_halalas;
   inv.due_halalas = inv.total_halalas - inv.paid_halalas;
@@ -118,7 +131,7 @@ export const addPayment = (inv: Invoice, payment: InvoicePayment, at: number): v
 export const claimsRef = (random: Random, at: number) =>
   `CX-${dateLocal(at).slice(0, 7)}-${String(random.int(10_000_000)).padStart(7, '0')}`;
 
-export const nextFileNo = (clinic: ClinicData, branchId: number): string => {
+export const nextFileNo = (clinic: ClinicNumbers, branchId: number): string => {
   const branch = clinic.branches.find((b) => b.id === branchId);
   const n = (clinic.counters.fileNo[branchId] ?? 0) + 1;
   clinic.counters.fileNo[branchId] = n;
@@ -136,27 +149,26 @@ export interface SaleLine {
 
 /** VAT-inclusive prices: tax = total × 15/115. */
 export const buildReceipt = (
-  cashier: CashierData,
+  cashier: CashierNumbers,
   random: Random,
   input: {
-    session: TillSession;
+    session: ReturnType<typeof newSession>;
     lines: SaleLine[];
     tender?: string;
-    payments?: ReceiptPayment[];
     issuedAt: number;
     arrivedAt: number;
-    kind?: Receipt['kind'];
+    kind?: 'simplified' | 'standard' | 'credit_note';
     refundOf?: string | null;
     prepaid?: { order_id: string; amount_halalas: number } | null;
   },
-): Receipt => {
+) => {
   const branch = cashier.branches.find((b) => b.id === input.session.branch_id);
   const code = branch?.code ?? 'POS';
   const kind = input.kind ?? 'simplified';
   const counterKey = kind === 'credit_note' ? `${code}-CN` : code;
   const n = (cashier.counters.receiptNo[counterKey] ?? 0) + 1;
   cashier.counters.receiptNo[counterKey] = n;
-  const lines: ReceiptLine[] = input.lines.map((l, i) => ({
+  const lines = input.lines.map((l, i) => ({
     line_no: i + 1,
     variant_id: l.variantId,
     name: l.name,
@@ -168,18 +180,16 @@ export const buildReceipt = (
   const tax = Math.round((total * VAT_RATE) / (1 + VAT_RATE));
   const prepaid = input.prepaid ?? null;
   const tender = input.tender ?? 'card';
-  const payments =
-    input.payments ??
-    (prepaid
-      ? []
-      : [
-          {
-            tender,
-            amount_halalas: total,
-            scheme: tender === 'card' ? random.pick(['mada', 'visa', 'mastercard']) : null,
-            last4: tender === 'card' ? String(1000 + random.int(9000)) : null,
-          },
-        ]);
+  const payments = prepaid
+    ? []
+    : [
+        {
+          tender,
+          amount_halalas: total,
+          scheme: tender === 'card' ? random.pick(['mada', 'visa', 'mastercard']) : null,
+          last4: tender === 'card' ? String(1000 + random.int(9000)) : null,
+        },
+      ];
   cashier.counters.receiptSeq += 1;
   return {
     id: random.ulid(input.issuedAt),
@@ -191,7 +201,7 @@ export const buildReceipt = (
     session_id: input.session.id,
     issued_at: isoLocal(input.issuedAt),
     business_date: dateLocal(input.issuedAt),
-    currency: 'SAR',
+    currency: 'SAR' as const,
     subtotal_halalas: total - tax,
     tax_halalas: tax,
     total_halalas: total,
@@ -199,31 +209,35 @@ export const buildReceipt = (
     prepaid_applied: prepaid,
     lines,
     payments,
+    /** Arrival order at the server (the cursor's order) and time (the hold-back's). */
     seq: cashier.counters.receiptSeq,
     arrived_at_ms: input.arrivedAt,
   };
 };
 
-export const findVariant = (cashier: CashierData, variantId: number) => {
+export const findVariant = <I extends CatalogueItem>(cashier: Catalogue<I>, variantId: number) => {
   for (const item of cashier.items) {
     const variant = item.variants.find((v) => v.id === variantId);
-    if (variant) return { item, variant };
+    if (variant) return { item, variant: variant as I['variants'][number] };
   }
   return undefined;
 };
 
-export const variantName = (item: Item, v: Variant) =>
+export const variantName = (item: CatalogueItem, v: { name_ar: string }) =>
   item.variants.length > 1 && v.name_ar !== item.name_ar ? `${item.name_ar} - ${v.name_ar}` : item.name_ar;
 
 /** A line selling `qty` of a variant at its catalogue price, named as the till names it. */
-export const saleLine = (cashier: CashierData, variantId: number, qty: number): SaleLine => {
+export const saleLine = (cashier: Catalogue<CatalogueItem>, variantId: number, qty: number): SaleLine => {
   const found = findVariant(cashier, variantId);
   const name = found ? variantName(found.item, found.variant) : 'صنف';
   return { variantId, name, qty, unitPrice: found?.variant.price_halalas ?? 1000 };
 };
 
 /** A receipt line sold again or given back, as a sale line (a credit note's lines). */
-export const returnLine = (line: ReceiptLine, qty = Number(line.qty)): SaleLine => ({
+export const returnLine = (
+  line: ReturnType<typeof buildReceipt>['lines'][number],
+  qty = Number(line.qty),
+): SaleLine => ({
   variantId: line.variant_id,
   name: line.name,
   qty,
@@ -237,20 +251,23 @@ export const newSession = (
   register: number,
   opened: number,
   closed: number | null,
-): TillSession => ({
+) => ({
   id: random.ulid(opened),
   branch_id: branchId,
   register_id: register,
-  status: closed === null ? 'open' : 'closed',
+  status: (closed === null ? 'open' : 'closed') as 'open' | 'closed',
   business_date: dateLocal(opened),
   opened_at: isoLocal(opened),
   closed_at: closed === null ? null : isoLocal(closed),
   opening_float_halalas: 50_000,
-  counted_cash_halalas: null,
+  counted_cash_halalas: null as number | null,
 });
 
 /** Cash taken in a session (sales and credit notes alike), for the drawers the seed and history count. */
-export const cashTaken = (receipts: Receipt[], session: TillSession): number =>
+export const cashTaken = (
+  receipts: Array<ReturnType<typeof buildReceipt>>,
+  session: ReturnType<typeof newSession>,
+): number =>
   receipts
     .filter((r) => r.session_id === session.id)
     .flatMap((r) => r.payments)

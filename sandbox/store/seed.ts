@@ -52,21 +52,26 @@ const CLIENTS = SEED.clients as ClientSeed[];
 
 const tokenFor = (key: string) => `sbx_${key.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`)}`;
 
-export const seedClients = (): ApiClientRecord[] =>
-  CLIENTS.map((c, i) => ({
-    id: i + 1,
-    tenantId: c.tenantId,
-    api: c.api,
-    key: c.key,
-    name: c.name,
-    token: tokenFor(c.key),
-    abilities: [...c.abilities],
-    owner: c.owner ?? false,
-    tokenRevoked: c.tokenRevoked ?? false,
-    clientRevoked: c.clientRevoked ?? false,
-    provider: c.provider ?? 'partner',
-    note: c.note,
-  }));
+/** An API client: not the owner's, not revoked, provider "partner" and a token named after it unless `c` says otherwise. */
+export const newClient = (
+  id: number,
+  c: Omit<ClientSeed, 'key'> & { key: string; token?: string },
+): ApiClientRecord => ({
+  id,
+  tenantId: c.tenantId,
+  api: c.api,
+  key: c.key,
+  name: c.name,
+  token: c.token ?? tokenFor(c.key),
+  abilities: [...c.abilities],
+  owner: c.owner ?? false,
+  tokenRevoked: c.tokenRevoked ?? false,
+  clientRevoked: c.clientRevoked ?? false,
+  provider: c.provider ?? 'partner',
+  note: c.note,
+});
+
+export const seedClients = (): ApiClientRecord[] => CLIENTS.map((c, i) => newClient(i + 1, c));
 
 /* Time helpers around the clock's start. */
 

@@ -1,5 +1,7 @@
 /** The records the sandbox keeps in memory, one store per running sandbox. */
 
+import type { buildReceipt, newInvoice, newSession } from './money';
+
 export type Api = 'clinic' | 'cashier';
 
 /* Reference data: the types of data/seed.json's rows, narrowed where a member takes a few values. */
@@ -45,6 +47,15 @@ export interface ApiClientRecord {
 }
 
 /* Clinic */
+
+/* Invoices, receipts and till sessions are what money.ts's builders make. */
+export type Invoice = ReturnType<typeof newInvoice>;
+export type InvoiceLine = Invoice['lines'][number];
+export type { InvoicePayment } from './money';
+export type Receipt = ReturnType<typeof buildReceipt>;
+export type ReceiptLine = Receipt['lines'][number];
+export type ReceiptPayment = Receipt['payments'][number];
+export type TillSession = ReturnType<typeof newSession>;
 
 export interface Patient {
   id: string;
@@ -93,51 +104,6 @@ export interface Appointment {
   /** The last appointment.updated: its `changes` and when, for the recent list. */
   last_changes: Record<string, [unknown, unknown]> | null;
   last_changed_at: string | null;
-}
-
-export interface InvoiceLine {
-  line_no: number;
-  nature: 'medical' | 'cosmetic' | 'product' | 'package' | 'fee';
-  qty: number;
-  unit_halalas: number;
-  net_halalas: number;
-  vat_halalas: number;
-  total_halalas: number;
-  tax_category: 'standard' | 'exempt' | 'zero' | 'state_borne';
-  /** Kept for deliveries and samples only (clinic spec §6); the interface's own answers never show them. */
-  code: string;
-  description: string;
-  tooth: string | null;
-  surfaces: string[];
-}
-
-export interface InvoicePayment {
-  method: string;
-  scheme: string | null;
-  last4: string | null;
-  amount_halalas: number;
-}
-
-export interface Invoice {
-  id: string;
-  number: string;
-  kind: 'simplified' | 'standard';
-  status: 'issued' | 'partially_paid' | 'paid' | 'void';
-  patient_id: string;
-  branch_id: number;
-  buyer_kind: 'citizen' | 'resident' | 'company' | 'payer';
-  currency: 'SAR';
-  issued_at: string;
-  subtotal_halalas: number;
-  discount_halalas: number;
-  vat_halalas: number;
-  total_halalas: number;
-  paid_halalas: number;
-  due_halalas: number;
-  tax_breakdown: Array<{ tax_category: string; net_halalas: number; vat_halalas: number }>;
-  lines: InvoiceLine[];
-  payments: InvoicePayment[];
-  paid_at: string | null;
 }
 
 export interface Claim {
@@ -196,57 +162,6 @@ export interface Item {
   combo_slots: ComboSlot[];
   created_at: string;
   updated_at: string;
-}
-
-export interface ReceiptLine {
-  line_no: number;
-  variant_id: number | null;
-  name: string;
-  qty: string;
-  unit_price_halalas: number;
-  total_halalas: number;
-}
-
-export interface ReceiptPayment {
-  tender: string;
-  amount_halalas: number;
-  scheme: string | null;
-  last4: string | null;
-}
-
-export interface Receipt {
-  id: string;
-  number: string;
-  kind: 'simplified' | 'standard' | 'credit_note';
-  refund_of: string | null;
-  branch_id: number;
-  register_id: number;
-  session_id: string;
-  issued_at: string;
-  business_date: string;
-  currency: 'SAR';
-  subtotal_halalas: number;
-  tax_halalas: number;
-  total_halalas: number;
-  amount_due_halalas: number;
-  prepaid_applied: { order_id: string; amount_halalas: number } | null;
-  lines: ReceiptLine[];
-  payments: ReceiptPayment[];
-  /** Arrival order at the server (the cursor's order) and time (the hold-back's). */
-  seq: number;
-  arrived_at_ms: number;
-}
-
-export interface TillSession {
-  id: string;
-  branch_id: number;
-  register_id: number;
-  status: 'open' | 'closed';
-  business_date: string;
-  opened_at: string;
-  closed_at: string | null;
-  opening_float_halalas: number;
-  counted_cash_halalas: number | null;
 }
 
 export interface StockLevel {
