@@ -32,7 +32,7 @@ export interface HookExtension {
     bundle: Bundle,
     item: Item,
     at: { occurredAt?: string; listed: boolean },
-  ): Promise<Item | undefined>;
+  ): Item | undefined | Promise<Item | undefined>;
   /** Extra query of the list a trigger's samples (and Transfer's pages) come from. */
   listQuery?(input: Record<string, unknown>): Query;
   /**
@@ -49,9 +49,10 @@ export const WITH_PATIENT: HookExtension = {
   inputFields: [INCLUDE_PATIENT_FIELD],
   outputFields: PATIENT_OUTPUT_FIELDS,
   sample: { patient: PATIENT_SAMPLE },
-  async apply(z, bundle, item) {
+  // Without the patient, at once (no request, so no promise); with it, once its read answers.
+  apply(z, bundle, item) {
     if (!wantsPatient(bundle.inputData)) return { ...item, patient: NO_PATIENT };
-    return { ...item, patient: await fetchPatient(z, bundle, item.patient_id) };
+    return fetchPatient(z, bundle, item.patient_id).then((patient) => ({ ...item, patient }));
   },
   // One read per distinct patient of the page, never cached between pages: contact data stays out of z.cache.
   async applyPage(z, bundle, items) {

@@ -39,6 +39,9 @@ const PARTNER_HEADERS = {
   'x-partner-signature': 'signature',
   'x-partner-event-id': 'eventId',
 } as const;
+const PARTNER_HEADER_LENGTHS = new Set(
+  Object.keys(PARTNER_HEADERS).flatMap((name) => [name.length, `http-${name}`.length]),
+);
 type PartnerHeaders = Partial<Record<(typeof PARTNER_HEADERS)[keyof typeof PARTNER_HEADERS], string>>;
 
 /**
@@ -48,6 +51,8 @@ type PartnerHeaders = Partial<Record<(typeof PARTNER_HEADERS)[keyof typeof PARTN
 export const partnerHeaders = (headers: Record<string, string | string[] | undefined> | undefined) => {
   const found: PartnerHeaders = {};
   for (const k in headers) {
+    // Only a name of a partner header's length can be one: the others are skipped without lower-casing them.
+    if (!PARTNER_HEADER_LENGTHS.has(k.length)) continue;
     const lower = k.toLowerCase();
     const name =
       PARTNER_HEADERS[(lower.startsWith('http-') ? lower.slice(5) : lower) as keyof typeof PARTNER_HEADERS];
@@ -139,18 +144,27 @@ export const staticSample = (def: HookEvent) => {
   };
 };
 
-/** The item with what the row's extensions add; undefined when one of them says the Zap must not fire for it. */
-const extend = async (
+type Extended = Record<string, unknown> | undefined;
+
+/**
+ * The item with what the row's extensions add; undefined when one of them says the Zap must not fire for it. A
+ * promise only once an extension answers with one (a request): an extension that asks nothing costs no await.
+ */
+const extend = (
   def: HookEvent,
   z: ZObject,
   bundle: HookBundle,
   item: Record<string, unknown> | undefined,
   at: { occurredAt?: string; listed: boolean },
-): Promise<Record<string, unknown> | undefined> => {
+  from = 0,
+): Extended | Promise<Extended> => {
+  const extensions = def.extensions ?? [];
   let out = item;
-  for (const extension of def.extensions ?? []) {
+  for (let i = from; i < extensions.length; i += 1) {
     if (!out) return undefined;
-    out = await extension.apply(z, bundle as Bundle, out, at);
+    const next = extensions[i]!.apply(z, bundle as Bundle, out, at);
+    if (next instanceof Promise) return next.then((o) => extend(def, z, bundle, o, at, i + 1));
+    out = next;
   }
   return out;
 };
@@ -180,9 +194,10 @@ export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBu
   // write answers whether the id is new. Filters come before the extensions, so a filtered-out item costs no request.
   const key = deliveryKey(def.api, sub.id ?? '', envelope.id);
   const base = itemOf(def, envelope.data, envelope.id, envelope.occurred_at);
-  const item = passes(def.filters, bundle.inputData, base)
-    ? await extend(def, z, bundle, base, { occurredAt: envelope.occurred_at, listed: false })
+  const extended = passes(def.filters, bundle.inputData, base)
+    ? extend(def, z, bundle, base, { occurredAt: envelope.occurred_at, listed: false })
     : undefined;
+  const item = extended instanceof Promise ? await extended : extended;
   if (!(await remember(z, key))) return [];
   return item ? [item] : [];
 };

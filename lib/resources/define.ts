@@ -306,20 +306,24 @@ const objectReader = (fields: Record<string, Field>, loose: boolean): ObjectRead
     const read = inline ?? `R[${readers.push(readerOf(field)) - 1}](v, level + 1)`;
     return `v = ${get}; if (v !== undefined || hasOwn(data, ${k})) out[${k}] = ${read};`;
   });
-  const siblings = loose
+  // The members a loose object keeps beyond its fields, after them; the names of those kept in `extra`.
+  const extras = loose
     ? [
-        'for (const k of Object.keys(data)) if (!hasOwn(fields, k)) out[k] = keep(data[k], level + 1);',
-        'addSiblings(out, Object.keys(out));',
+        'let extra;',
+        'for (const k of Object.keys(data)) if (!hasOwn(fields, k)) { out[k] = keep(data[k], level + 1); (extra ??= []).push(k); }',
       ]
-    : Object.keys(fields).flatMap((key) => {
-        const sar = sarKeyOf(key);
-        if (sar === undefined) return [];
-        const k = JSON.stringify(key);
-        return [
-          `v = out[${k}]; if (typeof v === 'number' && Number.isInteger(v)) out[${JSON.stringify(sar)}] = sar(v);`,
-        ];
-      });
-  const body = ['const out = {};', 'let v;', ...lines, ...siblings, 'return out;'].join('\n');
+    : [];
+  // The SAR siblings last, in the order of the members (the fields', then the extra ones').
+  const siblings = Object.keys(fields).flatMap((key) => {
+    const sar = sarKeyOf(key);
+    if (sar === undefined) return [];
+    const k = JSON.stringify(key);
+    return [
+      `v = out[${k}]; if (typeof v === 'number' && Number.isInteger(v)) out[${JSON.stringify(sar)}] = sar(v);`,
+    ];
+  });
+  if (loose) siblings.push('if (extra !== undefined) addSiblings(out, extra);');
+  const body = ['const out = {};', 'let v;', ...lines, ...extras, ...siblings, 'return out;'].join('\n');
   const make = new Function(
     'hasOwn',
     'R',
