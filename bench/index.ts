@@ -17,8 +17,8 @@ import App from '../index';
 import { EVENTS, type HookEvent } from '../lib/hooks/events';
 import { CONSENT_CHANNEL, WITH_PATIENT } from '../lib/hooks/extensions';
 import { makePerform, type SubscribeData } from '../lib/hooks/factory';
-import { sign } from '../lib/signature';
 import { appConnection, startSandbox, type Sandbox } from '../sandbox';
+import { delivery } from '../test/support/delivery';
 import { cursorStandIn, transferPage } from '../test/support/transfer';
 
 const nodeBin = process.execPath;
@@ -94,15 +94,7 @@ const firstDeliveries = (file: string) => {
         authData: {},
         inputData: { include_patient: false },
         subscribeData: s,
-        rawRequest: {
-          method: 'POST',
-          querystring: '',
-          content: rawBody,
-          headers: {
-            'Http-X-Partner-Timestamp': timestamp,
-            'Http-X-Partner-Signature': sign(s.secret, { timestamp, path: s.target_path, rawBody }),
-          },
-        },
+        rawRequest: delivery({ secret: s.secret, path: s.target_path, rawBody, timestamp }).rawRequest,
       },
     };
   });
@@ -240,13 +232,7 @@ const callsPerOperation = async (sb: Sandbox) => {
         {
           inputData,
           subscribeData: sub,
-          rawRequest: {
-            content: rawBody,
-            headers: {
-              'Http-X-Partner-Timestamp': timestamp,
-              'Http-X-Partner-Signature': sign(sub.secret, { timestamp, path: sub.target_path, rawBody }),
-            },
-          },
+          rawRequest: delivery({ secret: sub.secret, path: sub.target_path, rawBody, timestamp }).rawRequest,
         },
         only,
       );
@@ -601,26 +587,16 @@ const floorRounds = async (c: FloorCase, count: number, into: { floors: number[]
     const signed = Array.from({ length: c.batch }, () => {
       const id = `evt_${String((c.n += 1)).padStart(8, '0')}`;
       const rawBody = c.envelope(id);
-      const signature = sign(sub.secret, { timestamp, path: sub.target_path, rawBody });
+      const { rawRequest } = delivery({ secret: sub.secret, path: sub.target_path, rawBody, timestamp });
       return {
         rawBody,
-        signature,
+        signature: rawRequest.headers['Http-X-Partner-Signature']!,
         bundle: {
           authData: {},
           // The patient's read is a request, not work on the delivery: left out here, counted in section 2.
           inputData: { include_patient: false },
           subscribeData: sub,
-          rawRequest: {
-            method: 'POST',
-            querystring: '',
-            content: rawBody,
-            headers: {
-              'Content-Type': 'application/json',
-              'Http-X-Partner-Event-Id': id,
-              'Http-X-Partner-Timestamp': timestamp,
-              'Http-X-Partner-Signature': signature,
-            },
-          },
+          rawRequest,
         },
       };
     });

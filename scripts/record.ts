@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { join, relative } from 'node:path';
 import nock from 'nock';
 import { startSandbox, type Sandbox, type SandboxOptions, type TokenName } from '../sandbox';
+import { call as sandboxCall } from '../test/support/call';
 import {
   CONSENTING_CUSTOMER,
   DELIVERIES_DIR,
@@ -421,22 +422,8 @@ const main = async () => {
     };
     const call = async (
       url: string,
-      o: { method?: string; lang?: string; body?: unknown; token?: string } = {},
-    ) => {
-      const headers: Record<string, string> = {
-        Accept: 'application/json',
-        'Accept-Language': o.lang ?? 'en',
-      };
-      if (o.token) headers.Authorization = `Bearer ${o.token}`;
-      if (o.body !== undefined) headers['Content-Type'] = 'application/json';
-      const res = await fetch(url, {
-        method: o.method ?? (o.body === undefined ? 'GET' : 'POST'),
-        headers,
-        body: o.body === undefined ? undefined : JSON.stringify(o.body),
-      });
-      const text = await res.text();
-      return text ? (JSON.parse(text) as Json) : undefined;
-    };
+      { lang = 'en', ...o }: { method?: string; lang?: string; body?: unknown; token?: string } = {},
+    ) => (await sandboxCall(url, { ...o, headers: { 'Accept-Language': lang } })).body;
     const ctx: Ctx = {
       sb,
       refs: sb.refs,

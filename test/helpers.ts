@@ -1,7 +1,6 @@
 import nock from 'nock';
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
-import { sign } from '../lib/signature';
 import { definition, type Json, pathOf, recordWith, replay, replayMismatches, UNIT_TOKENS } from './fixtures';
 import { closeSandboxes, forward, recording, writeRecordings } from './support/recorder';
 
@@ -56,45 +55,7 @@ export const recordedPatientRead = (scenario: string, times = 1) => {
   return { scope, contact: contactOf(definition(scenario, pick).response.data) };
 };
 
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
-
-/** A delivery as Zapier hands it to perform: `Http-` prefixed Camel-Case headers and the raw body. */
-export const delivery = (opts: {
-  secret: string;
-  path: string;
-  envelope: unknown;
-  timestamp?: string;
-  signature?: string | null;
-  eventIdHeader?: string | null;
-  rawBody?: string;
-}) => {
-  const rawBody = opts.rawBody ?? JSON.stringify(opts.envelope);
-  const timestamp = opts.timestamp ?? String(nowSeconds());
-  const signature =
-    opts.signature === undefined
-      ? sign(opts.secret, { timestamp, path: opts.path, rawBody })
-      : opts.signature;
-  const env = opts.envelope as { id?: string; event?: string };
-  const headers: Record<string, string> = {
-    'Content-Type': 'application/json',
-    'Http-X-Partner-Event': String(env?.event ?? ''),
-    'Http-X-Partner-Delivery': '9001',
-    'Http-X-Partner-Timestamp': timestamp,
-  };
-  if (signature !== null) headers['Http-X-Partner-Signature'] = signature;
-  const eventId = opts.eventIdHeader === undefined ? env?.id : opts.eventIdHeader;
-  if (eventId !== null && eventId !== undefined) headers['Http-X-Partner-Event-Id'] = eventId;
-  let cleaned: unknown;
-  try {
-    cleaned = JSON.parse(rawBody);
-  } catch {
-    cleaned = {};
-  }
-  return {
-    rawRequest: { method: 'POST', querystring: '', headers, content: rawBody },
-    cleanedRequest: cleaned,
-  };
-};
+export { delivery, nowSeconds } from './support/delivery';
 
 /**
  * Watches for requests no interceptor answers (with the network off none leaves: a request made where none should

@@ -10,8 +10,8 @@ import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EVENTS } from '../../lib/hooks/events';
-import { sign } from '../../lib/signature';
 import { appConnection, startSandbox, type Sandbox } from '../../sandbox';
+import { delivery as signedDelivery } from '../support/delivery';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { bundle } = require('../../scripts/bundle') as { bundle: () => Promise<unknown> };
@@ -97,23 +97,13 @@ const delivery = (key: string, inputData: object, data?: object): Step => {
     api_version: 'v1',
     data: data ?? def.sampleData ?? def.resource.sample,
   });
-  const timestamp = String(Math.floor(Date.now() / 1000));
   return [
     `triggers.${key}.operation.perform`,
     {
       authData: appConnection(sb),
       inputData,
       subscribeData: sub,
-      rawRequest: {
-        method: 'POST',
-        querystring: '',
-        content: rawBody,
-        headers: {
-          'Content-Type': 'application/json',
-          'Http-X-Partner-Timestamp': timestamp,
-          'Http-X-Partner-Signature': sign(sub.secret, { timestamp, path: sub.target_path, rawBody }),
-        },
-      },
+      rawRequest: signedDelivery({ secret: sub.secret, path: sub.target_path, rawBody }).rawRequest,
     },
   ];
 };
