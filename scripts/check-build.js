@@ -14,61 +14,76 @@ const { productionBuild } = require('./production-build');
 const CEILING = 1.5;
 
 const root = path.resolve(__dirname, '..');
-const built = productionBuild();
-const dir = path.join(built.dir, 'unpacked');
-execFileSync('unzip', ['-q', built.app.zip, '-d', dir]);
 
-const probe = `
-  const wrapper = require(${JSON.stringify(path.join(dir, 'zapierwrapper.js'))});
-  const app = require(${JSON.stringify(path.join(dir, 'index.js'))});
-  const definition = require(${JSON.stringify(path.join(dir, 'definition.json'))});
-  process.stdout.write(JSON.stringify({
-    handler: typeof wrapper.handler,
-    exportsDefault: 'default' in app,
-    appTriggers: Object.keys(app.triggers || {}),
-    definitionTriggers: Object.entries(definition.triggers || {}).map(([k, t]) => ({
-      key: k, type: t.operation.type, hidden: !!(t.display && t.display.hidden),
-      hook: ['perform', 'performList', 'performSubscribe', 'performUnsubscribe'].every((f) => t.operation[f]),
-      sample: !!t.operation.sample, outputFields: (t.operation.outputFields || []).length,
-    })),
-  }));
-`;
-const result = JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: dir, encoding: 'utf8' }));
-// The public surface (CONTRACT.md), as test/contract.test.ts holds the sources to it.
-const contract = require(path.join(root, 'test', 'contract', 'definition-snapshot.json'));
-const contractTriggers = Object.entries(contract.triggers);
-const hookKeys = contractTriggers.filter(([, t]) => t.type === 'hook').map(([key]) => key);
+/**
+ * What is wrong with a production build (`productionBuild()`'s result, its zip unpacked in `dir`): a list of problems,
+ * empty when it would ship, and the figures to print. test/e2e/shipped.test.ts runs it on the build it runs.
+ */
+const checkBuild = (built, dir) => {
+  const probe = `
+    const wrapper = require(${JSON.stringify(path.join(dir, 'zapierwrapper.js'))});
+    const app = require(${JSON.stringify(path.join(dir, 'index.js'))});
+    const definition = require(${JSON.stringify(path.join(dir, 'definition.json'))});
+    process.stdout.write(JSON.stringify({
+      handler: typeof wrapper.handler,
+      exportsDefault: 'default' in app,
+      appTriggers: Object.keys(app.triggers || {}),
+      definitionTriggers: Object.entries(definition.triggers || {}).map(([k, t]) => ({
+        key: k, type: t.operation.type, hidden: !!(t.display && t.display.hidden),
+        hook: ['perform', 'performList', 'performSubscribe', 'performUnsubscribe'].every((f) => t.operation[f]),
+        sample: !!t.operation.sample, outputFields: (t.operation.outputFields || []).length,
+      })),
+    }));
+  `;
+  const result = JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: dir, encoding: 'utf8' }));
+  // The public surface (CONTRACT.md), as test/contract.test.ts holds the sources to it.
+  const contract = require(path.join(root, 'test', 'contract', 'definition-snapshot.json'));
+  const contractTriggers = Object.entries(contract.triggers);
+  const hookKeys = contractTriggers.filter(([, t]) => t.type === 'hook').map(([key]) => key);
 
-const problems = [];
-const stray = built.app.names.filter((n) =>
-  /^sandbox\/|node_modules\/(clinic-pos-sandbox|fastify|encoding|iconv-lite|zod|libphonenumber-js)\//.test(
-    `${n}/`,
-  ),
-);
-if (stray.length) problems.push(`the zip carries what the app never loads: ${stray.slice(0, 5).join(', ')}`);
-const ratio = built.app.bytes / built.oneTrigger.bytes;
-if (ratio > CEILING)
-  problems.push(`build.zip is ${ratio.toFixed(2)}× the one-trigger app's (ceiling ${CEILING}×)`);
-if (result.handler !== 'function') problems.push('zapierwrapper.js has no handler');
-if (result.exportsDefault) problems.push('the entry exports `default`: use `export =`');
-for (const [key] of contractTriggers) {
-  if (!result.appTriggers.includes(key)) problems.push(`the zipped app lacks trigger ${key}`);
-}
-for (const key of hookKeys) {
-  const t = result.definitionTriggers.find((d) => d.key === key);
-  if (!t || t.type !== 'hook' || !t.hook || !t.sample || !t.outputFields) {
-    problems.push(`definition.json: ${key} is not a complete hook trigger`);
+  const problems = [];
+  const stray = built.app.names.filter((n) =>
+    /^sandbox\/|node_modules\/(clinic-pos-sandbox|fastify|encoding|iconv-lite|zod|libphonenumber-js)\//.test(
+      `${n}/`,
+    ),
+  );
+  if (stray.length)
+    problems.push(`the zip carries what the app never loads: ${stray.slice(0, 5).join(', ')}`);
+  const ratio = built.app.bytes / built.oneTrigger.bytes;
+  if (ratio > CEILING)
+    problems.push(`build.zip is ${ratio.toFixed(2)}× the one-trigger app's (ceiling ${CEILING}×)`);
+  if (result.handler !== 'function') problems.push('zapierwrapper.js has no handler');
+  if (result.exportsDefault) problems.push('the entry exports `default`: use `export =`');
+  for (const [key] of contractTriggers) {
+    if (!result.appTriggers.includes(key)) problems.push(`the zipped app lacks trigger ${key}`);
   }
+  for (const key of hookKeys) {
+    const t = result.definitionTriggers.find((d) => d.key === key);
+    if (!t || t.type !== 'hook' || !t.hook || !t.sample || !t.outputFields) {
+      problems.push(`definition.json: ${key} is not a complete hook trigger`);
+    }
+  }
+  const mib = (n) => `${(n / 1024 / 1024).toFixed(2)} MiB`;
+  return {
+    problems,
+    summary: [
+      `Build check passed: build.zip loads through zapierwrapper.js with ${result.appTriggers.length} triggers (${hookKeys.length} hook triggers complete).`,
+      `Production build.zip ${mib(built.app.bytes)} (${built.app.names.length} files), one-trigger app ${mib(built.oneTrigger.bytes)}: ${ratio.toFixed(2)}× (goal ≤ ${CEILING}×).`,
+    ],
+  };
+};
+
+module.exports = { checkBuild };
+
+if (require.main === module) {
+  const built = productionBuild();
+  const dir = path.join(built.dir, 'unpacked');
+  execFileSync('unzip', ['-q', built.app.zip, '-d', dir]);
+  const { problems, summary } = checkBuild(built, dir);
+  fs.rmSync(built.dir, { recursive: true, force: true });
+  if (problems.length) {
+    console.error(`Build check failed:\n- ${problems.join('\n- ')}`);
+    process.exit(1);
+  }
+  for (const line of summary) console.log(line);
 }
-fs.rmSync(built.dir, { recursive: true, force: true });
-if (problems.length) {
-  console.error(`Build check failed:\n- ${problems.join('\n- ')}`);
-  process.exit(1);
-}
-const mib = (n) => `${(n / 1024 / 1024).toFixed(2)} MiB`;
-console.log(
-  `Build check passed: build.zip loads through zapierwrapper.js with ${result.appTriggers.length} triggers (${hookKeys.length} hook triggers complete).`,
-);
-console.log(
-  `Production build.zip ${mib(built.app.bytes)} (${built.app.names.length} files), one-trigger app ${mib(built.oneTrigger.bytes)}: ${ratio.toFixed(2)}× (goal ≤ ${CEILING}×).`,
-);

@@ -15,8 +15,10 @@ import { delivery as signedDelivery } from '../support/delivery';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 const { bundle } = require('../../scripts/bundle') as { bundle: () => Promise<unknown> };
-const { productionBuild } = require('../../scripts/production-build') as {
-  productionBuild: () => { dir: string; app: { zip: string } };
+type Built = { dir: string; app: { zip: string; bytes: number }; oneTrigger: { bytes: number } };
+const { productionBuild } = require('../../scripts/production-build') as { productionBuild: () => Built };
+const { checkBuild } = require('../../scripts/check-build') as {
+  checkBuild: (built: Built, dir: string) => { problems: string[]; summary: string[] };
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -36,6 +38,7 @@ const { handler } = require(dir + '/zapierwrapper.js');
   require('fs').writeFileSync(out, JSON.stringify(results));
 })().catch((e) => { process.stderr.write(String(e && e.message)); process.exit(1); });`;
 
+let built: Built;
 let work: string;
 let unpacked: string;
 let sb: Sandbox;
@@ -110,7 +113,7 @@ const delivery = (key: string, inputData: object, data?: object): Step => {
 
 beforeAll(async () => {
   await bundle();
-  const built = productionBuild();
+  built = productionBuild();
   work = built.dir;
   unpacked = join(work, 'unpacked');
   execFileSync('unzip', ['-q', built.app.zip, '-d', unpacked]);
@@ -120,6 +123,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await sb?.close();
   if (work) rmSync(work, { recursive: true, force: true });
+});
+
+it('is what check:build requires: the contract’s triggers through zapierwrapper.js, no sandbox or bundled package, at most 1.5× the one-trigger app', () => {
+  expect(checkBuild(built, unpacked).problems).toEqual([]);
+  // The same check refuses a zip over its ceiling.
+  const heavier = { ...built, app: { ...built.app, bytes: built.oneTrigger.bytes * 1.6 } };
+  expect(checkBuild(heavier, unpacked).problems).toEqual([
+    expect.stringMatching(/1\.60× the one-trigger app's/),
+  ]);
 });
 
 it('a cold start and a first delivery of every hook trigger evaluate neither zod nor the phone library', async () => {
