@@ -11,4 +11,6 @@ module.exports = {
   // app-fault-injection runs its cases concurrently (it.concurrent), so answers slower than the app's time-out
   // are waited out together; the other suites run their tests one by one.
   maxConcurrency: 8,
+  // Both cores: shipped.test.ts (a bundle and a production install) runs beside the others instead of after them.
+  maxWorkers: 2,
 };

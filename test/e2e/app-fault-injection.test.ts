@@ -6,7 +6,7 @@
  * clear message (it names the interface and says what happened); none hangs; and an action whose answer was lost
  * after the interface performed it (`when: 'after'`), run again as a Zapier replay would, leaves one object.
  *
- * A baseline without a fault proves every operation's check and replay. The app's time-out is 1.5 s here
+ * A baseline without a fault proves every operation's check and replay. The app's time-out is 3 s here
  * (./short-timeout, imported before the app); a hang fails its case at jest's per-case time-out. afterAll reports
  * (VERBOSE=1 prints it) faults × operations with the outcomes and the slowest case of each operation.
  *
