@@ -4,13 +4,13 @@ import { BilingualError } from './i18n';
 
 export class PhoneFormatError extends BilingualError {}
 
+/** The phone library is loaded on the first phone, not on every cold start of the app. */
+let parse: typeof PhoneParts.parsePhoneNumberFromString | undefined;
+
 /**
  * A Saudi phone in any local form (0501234567, 501234567, 00966…, +966 50 123 4567) as E.164. Numbers
  * from other countries are accepted with their + or 00 prefix.
  */
-/** The phone library is loaded on the first phone, not on every cold start of the app. */
-let parse: typeof PhoneParts.parsePhoneNumberFromString | undefined;
-
 export const toE164 = (input: string): string => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   parse ??= (require('./phone-parts') as typeof PhoneParts).parsePhoneNumberFromString;
