@@ -7,7 +7,7 @@
  *   5. Zapier Transfer: calls and time to move 1,000 receipts (and invoices, with and without their patients).
  * Run after `npm run build` (the npm script does it). Nothing here is a test: it prints what it measured.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -36,8 +36,8 @@ const table = (title: string, head: string[], rows: Array<Array<string | number>
 const { productionBuild } = require('../scripts/production-build') as {
   productionBuild: () => {
     dir: string;
-    app: { zip: string; bytes: number; unpacked: number; names: string[] };
-    oneTrigger: { zip: string; bytes: number; names: string[] };
+    app: { zip: string; bytes: number; unpacked: number; names: string[]; folder: string };
+    oneTrigger: { zip: string; bytes: number; names: string[]; folder: string };
   };
 };
 
@@ -109,13 +109,8 @@ const firstDeliveries = (file: string) => {
 const coldStart = () => {
   const built = productionBuild();
   try {
-    const unpack = (zip: string, name: string) => {
-      const dir = join(built.dir, name);
-      execFileSync('unzip', ['-q', zip, '-d', dir]);
-      return join(dir, 'index.js');
-    };
-    const entry = unpack(built.app.zip, 'unpacked-app');
-    const minimalEntry = unpack(built.oneTrigger.zip, 'unpacked-one-trigger');
+    const entry = join(built.app.folder, 'index.js');
+    const minimalEntry = join(built.oneTrigger.folder, 'index.js');
     const runs = Number(process.env.BENCH_COLD_RUNS ?? 15);
     const deliveries = join(built.dir, 'deliveries.json');
     const kinds = firstDeliveries(deliveries);

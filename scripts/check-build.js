@@ -16,10 +16,11 @@ const CEILING = 1.5;
 const root = path.resolve(__dirname, '..');
 
 /**
- * What is wrong with a production build (`productionBuild()`'s result, its zip unpacked in `dir`): a list of problems,
+ * What is wrong with a production build (`productionBuild()`'s result, loaded from its unpacked zip): a list of problems,
  * empty when it would ship, and the figures to print. test/e2e/shipped.test.ts runs it on the build it runs.
  */
-const checkBuild = (built, dir) => {
+const checkBuild = (built) => {
+  const dir = built.app.folder;
   const probe = `
     const wrapper = require(${JSON.stringify(path.join(dir, 'zapierwrapper.js'))});
     const app = require(${JSON.stringify(path.join(dir, 'index.js'))});
@@ -77,9 +78,7 @@ module.exports = { checkBuild };
 
 if (require.main === module) {
   const built = productionBuild();
-  const dir = path.join(built.dir, 'unpacked');
-  execFileSync('unzip', ['-q', built.app.zip, '-d', dir]);
-  const { problems, summary } = checkBuild(built, dir);
+  const { problems, summary } = checkBuild(built);
   fs.rmSync(built.dir, { recursive: true, force: true });
   if (problems.length) {
     console.error(`Build check failed:\n- ${problems.join('\n- ')}`);

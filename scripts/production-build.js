@@ -38,19 +38,24 @@ const prune = (dir) =>
     { cwd: dir, ...quiet },
   );
 
-/** Builds `dir` as the CLI does and describes the zip. */
+/**
+ * Builds `dir` as the CLI does, describes the zip and unpacks it beside `dir` (`folder`, `<dir>-unpacked`: not in
+ * `dir`, which `--keep` leaves to push from), as Zapier runs it.
+ */
 const build = (dir) => {
   execFileSync(cli, ['build', '--skip-dep-install', '--skip-validation'], { cwd: dir, ...quiet });
   const zip = path.join(dir, 'build', 'build.zip');
   const names = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n');
   const listing = execFileSync('unzip', ['-l', zip], { encoding: 'utf8' }).trim().split('\n');
   const total = listing[listing.length - 1].trim().split(/\s+/);
-  return { zip, bytes: fs.statSync(zip).size, unpacked: Number(total[0]), names };
+  const folder = `${dir}-unpacked`;
+  execFileSync('unzip', ['-q', zip, '-d', folder]);
+  return { zip, bytes: fs.statSync(zip).size, unpacked: Number(total[0]), names, folder };
 };
 
 /**
  * Builds this app (after `npm run build`) and the one-trigger app on the same core from production installs in a
- * temporary folder; returns both zips' sizes and file names, and `dir` to remove when done.
+ * temporary folder; returns both zips' sizes, file names and unpacked folders, and `dir` to remove when done.
  */
 const productionBuild = () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zapier-production-'));
