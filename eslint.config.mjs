@@ -17,6 +17,7 @@ export default tseslint.config(
         process: 'readonly',
         console: 'readonly',
         __dirname: 'readonly',
+        __filename: 'readonly',
       },
     },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

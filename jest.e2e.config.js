@@ -10,7 +10,7 @@ module.exports = {
   clearMocks: true,
   // app-fault-injection runs its cases concurrently (it.concurrent), so answers slower than the app's time-out
   // are waited out together; the other suites run their tests one by one.
-  maxConcurrency: 8,
+  maxConcurrency: 16,
   // Both cores: shipped.test.ts (a bundle and a production install) runs beside the others instead of after them.
   maxWorkers: 2,
 };

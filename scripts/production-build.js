@@ -7,8 +7,10 @@
 // tool's dependency lists it, and marked optional rather than dev, so `--omit=dev` keeps it). This copies only
 // what ships (package.json without `workspaces`, the lockfile, index.js, dist/, .zapierapprc) next to a hard-link
 // copy of node_modules, prunes it with `npm prune --omit=dev --omit=optional`, and runs
-// `zapier-platform build --skip-dep-install --skip-validation` there. To ship exactly this, push from that folder
-// with `zapier-platform push --skip-dep-install` (`node scripts/production-build.js --keep` leaves it and says how).
+// what `zapier-platform build --skip-dep-install --skip-validation` runs there (the CLI's own build function, for both
+// folders in one process: the command's start-up, update check and analytics call cost more than a build and need
+// the network). To ship exactly this, push from that folder with `zapier-platform push --skip-dep-install`
+// (`npm run build:production -- --keep` leaves it and says how).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -38,12 +40,28 @@ const prune = (dir) =>
     { cwd: dir, ...quiet },
   );
 
+/** The CLI's build of each folder (`zapier-platform build --skip-dep-install --skip-validation`), in one process. */
+const zapierBuild = (dirs) => execFileSync(process.execPath, [__filename, '--zapier-build', ...dirs], quiet);
+
+/** The build function the CLI's `build` command calls, with the command's flags; `dirs` one after another. */
+const zapierBuildHere = async (dirs) => {
+  const { buildAndOrUpload } = require(
+    require.resolve('zapier-platform-cli/src/utils/build', { paths: [root] }),
+  );
+  for (const dir of dirs) {
+    process.chdir(dir);
+    await buildAndOrUpload(
+      { build: true },
+      { skipDepInstall: true, skipValidation: true, printProgress: false, checkOutdated: false },
+    );
+  }
+};
+
 /**
- * Builds `dir` as the CLI does, describes the zip and unpacks it beside `dir` (`folder`, `<dir>-unpacked`: not in
- * `dir`, which `--keep` leaves to push from), as Zapier runs it.
+ * Describes `dir`'s build.zip and unpacks it beside `dir` (`folder`, `<dir>-unpacked`: not in `dir`, which `--keep`
+ * leaves to push from), as Zapier runs it.
  */
-const build = (dir) => {
-  execFileSync(cli, ['build', '--skip-dep-install', '--skip-validation'], { cwd: dir, ...quiet });
+const zipOf = (dir) => {
   const zip = path.join(dir, 'build', 'build.zip');
   const names = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n');
   const listing = execFileSync('unzip', ['-l', zip], { encoding: 'utf8' }).trim().split('\n');
@@ -84,12 +102,18 @@ const productionBuild = () => {
   linkModules(app, one);
   prune(one);
 
-  return { dir, app: build(app), oneTrigger: build(one) };
+  zapierBuild([app, one]);
+  return { dir, app: zipOf(app), oneTrigger: zipOf(one) };
 };
 
 module.exports = { productionBuild, ONE_TRIGGER };
 
-if (require.main === module) {
+if (require.main === module && process.argv[2] === '--zapier-build') {
+  zapierBuildHere(process.argv.slice(3)).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else if (require.main === module) {
   // `node scripts/production-build.js [--keep]`: sizes; with --keep, the folder stays, to push from it.
   const { dir, app, oneTrigger } = productionBuild();
   const mib = (n) => `${(n / 1024 / 1024).toFixed(2)} MiB`;

@@ -1,5 +1,6 @@
 import { caseCounter } from './support/hostile-count';
 import fc from 'fast-check';
+import { anyCodePoints } from './support/arbitraries';
 import nock from 'nock';
 import { errors as zErrors } from 'zapier-platform-core';
 import { retryAfterSeconds, SERVER_MESSAGE_MAX, toZapierError } from '../lib/errors';
@@ -65,7 +66,7 @@ const arbEvent = fc.constantFrom(...EVENTS);
 const arbBody = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
-  fc.string({ unit: 'binary' }),
+  anyCodePoints(),
   fc.json(),
   fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString('latin1')),
   fc.constant('\uFEFF{"id":"evt_1","event":"appointment.created","data":{}}'),
