@@ -91,12 +91,13 @@ describe('connection (CONTRACT §1)', () => {
     });
 
     it('both, and the label names both accounts', async () => {
+      // The pings as recorded (the other tests reuse their answers).
       clinicApi()
         .get(clinicPath('/ping'))
-        .reply(...CLINIC_PING);
+        .reply(replay('ping', { api: 'clinic' }));
       cashierApi()
         .get(cashierPath('/ping'))
-        .reply(...CASHIER_PING);
+        .reply(replay('ping', { api: 'cashier' }));
 
       const label = await labelFor(AUTH);
 

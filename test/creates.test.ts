@@ -121,7 +121,7 @@ describe('book_appointment', () => {
         });
         return true;
       })
-      .reply(...reply('book-appointment-by-phone')); // recorded with another Zap's booking reference
+      .reply(replay('book-appointment-by-phone'));
     // The patient the phone names is read back: the name and phone as the clinic holds them (this phone is a
     // known patient's, so the clinic's name wins over the name typed in the form).
     const patient = recordedPatientRead('book-appointment-by-phone');
@@ -458,7 +458,7 @@ describe('update_item', () => {
           { name_ar: 'وسط', sku: 'COF-AR-M', price_halalas: 1100 },
         ],
       })
-      .reply(...reply('update-item-variants', { method: 'PUT' })); // recorded for other variants
+      .reply(replay('update-item-variants', { method: 'PUT' }));
     await run('update_item', {
       item_id: ITEM,
       variants: [
@@ -466,6 +466,30 @@ describe('update_item', () => {
         { variant_name_ar: 'وسط', sku: 'COF-AR-M', price_sar: '11' },
       ],
     });
+  });
+
+  it('adds a variant by name and price alone (no SKU, no barcode) beside the stored ones', async () => {
+    const S = 'update-item-add-unnamed';
+    cashierApi()
+      .get(cashierPath(`/items/${ITEM}`))
+      .reply(replay(S, { method: 'GET' }));
+    cashierApi()
+      .put(cashierPath(`/items/${ITEM}`), {
+        // The stored rows whole (without the PLU the interface assigns), then the new one.
+        variants: [
+          ...(stored.variants as Array<Variant & { plu: string }>).map(({ plu: _, ...v }) => v),
+          { name_ar: 'وسط', price_halalas: 1100 },
+        ],
+      })
+      .reply(replay(S, { method: 'PUT' }));
+    const result = await run('update_item', {
+      item_id: String(ITEM),
+      variants: [{ variant_name_ar: 'وسط', price_sar: '11' }],
+    });
+    expect((result.variants as Variant[]).map((v) => v.name_ar)).toEqual(
+      (data(S, { method: 'PUT' }).variants as Variant[]).map((v) => v.name_ar),
+    );
+    expect((result.variants as Variant[]).filter((v) => v.name_ar === 'وسط')).toHaveLength(1);
   });
 
   it('removes the variants not listed only when asked to', async () => {

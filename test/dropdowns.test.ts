@@ -1,5 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { data, replay, reply, type Json } from './fixtures';
+import nock from 'nock';
+import { data, definition, replay, reply, type Json } from './fixtures';
+import { clockAtRecording } from './support/recorder';
 import { App, appTester, AUTH, cashierApi, cashierPath, useNock } from './helpers';
 
 /* The branch dropdown (hidden trigger branch_list over the cashier's GET /branches). */
@@ -22,9 +24,9 @@ const listBranches = (meta?: { page?: number }) =>
 const optionsOf = (fixture: string): Option[] =>
   data(fixture).map((b: Json) => ({ id: String(b.id), label: `${b.name_en} (${b.name_ar})` }));
 
-describe('branch_list dropdown', () => {
-  useNock();
+useNock();
 
+describe('branch_list dropdown', () => {
   it('is a hidden trigger that offers "load more"', () => {
     const trigger = App.triggers?.branch_list;
     expect(trigger?.display.hidden).toBe(true);
@@ -86,6 +88,27 @@ describe('branch_list dropdown', () => {
       { id: '7', label: 'Branch 7' },
       { id: '8', label: 'Branch 8' },
     ]);
+  });
+});
+
+describe('list dropdowns: one option per object of the first page', () => {
+  beforeEach(clockAtRecording);
+  afterEach(() => jest.useRealTimers());
+
+  it.each([
+    ['category_list', 'dropdown-categories'],
+    ['item_list', 'dropdown-items'],
+    ['patient_list', 'dropdown-patients'],
+    ['upcoming_appointment_list', 'dropdown-appointments'],
+  ])('%s lists %s as recorded', async (key, fixture) => {
+    const { scope, path } = definition(fixture);
+    // Any query here: `replay` holds the request to the recorded one (page 1 of 100, upcoming from now).
+    nock(scope).get(path.split('?')[0]!).query(true).reply(replay(fixture));
+
+    const options = await appTester(performOf(key), { authData: AUTH, meta: { page: 0 } });
+
+    expect(options.length).toBeGreaterThan(0);
+    expect(options.map((o) => o.id)).toEqual(data(fixture).map((o: Json) => String(o.id)));
   });
 });
 

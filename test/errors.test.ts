@@ -2,7 +2,7 @@ import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
 import type { Api } from '../lib/interfaces';
-import { body, data, replay, reply, type Json } from './fixtures';
+import { body, data, definition, pathOf, replay, reply, sent, type Json } from './fixtures';
 import { given } from './support/recorder';
 import {
   appTester,
@@ -137,13 +137,15 @@ const TABLE: Row[] = [
   { code: 'not_implemented', status: 501, kind: 'halt', says: [/Nothing was done/, /not released/] },
 ];
 
-// Record mode: a 500 of the clinic's patient reads (a fault the sandbox injects), and a read-only cashier token.
+// Record mode: a 500 of the clinic's patient reads (a fault the sandbox injects), a read-only and a revoked
+// cashier token.
 given('server-error', {
   setup: async (sb) => {
     sb.injectFault({ pathPrefix: '/partner/v1/patients', status: 500 });
   },
 });
 given('create-item-insufficient-ability', { tokens: { cashier: 'cashierReadOnly' } });
+given('cashier-token-invalid', { tokens: { cashier: 'cashierRevokedToken' } });
 
 describe('error mapper (CONTRACT §6) through a real request', () => {
   useNock();
@@ -247,24 +249,41 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
   });
 
   describe('validation_failed names each field by its label', () => {
-    // hand-built: the first and last shapes of `details`, which the spec does not rule out and the sandbox never
-    // sends; the middle one is the sandbox's own (recorded).
+    const expectNamed = (err: Error, answer: Json, expected: string[]) => {
+      expectKind(err, 'error');
+      const text = userMessage(err);
+      expect(expected.length).toBeGreaterThan(0);
+      for (const e of expected) expect(text).toContain(e);
+      expect(text).toContain(answer.message);
+      expect(text).not.toMatch(/starts_at|patient_phone|branch_id|appointment_type_id/);
+    };
+
+    it("errors: [{field, message}] (the sandbox's own, a booking sent without its branch)", async () => {
+      const booking = sent('validation-failed-branch');
+      expect(booking).not.toHaveProperty('branch_id');
+      clinicApi().post(clinicPath('/appointments'), booking).reply(replay('validation-failed-branch'));
+      const answer = body('validation-failed-branch');
+
+      const err = await failure('clinic', (c) => c.post('/appointments', booking));
+
+      expectNamed(
+        err,
+        answer,
+        fieldErrors(answer).map((e) => `${e.field === 'branch_id' ? 'Branch' : e.field}: is required`),
+      );
+    });
+
+    // hand-built: two shapes of `details` which the spec does not rule out and the sandbox never sends.
     const handBuilt = (details: object) => ({
       error: 'validation_failed',
       message: 'The given data was invalid.',
       details,
     });
-    const recorded = body('validation-failed-branch');
     it.each([
       [
         'field → messages',
         handBuilt({ starts_at: ['must be in the future'], patient_phone: ['is not a valid phone number'] }),
         ['Start Time: is not valid', 'Patient Phone: is not valid'],
-      ],
-      [
-        'errors: [{field, message}]',
-        recorded,
-        fieldErrors(recorded).map((e) => `${e.field === 'branch_id' ? 'Branch' : e.field}: is required`),
       ],
       [
         'fields: {...}',
@@ -276,14 +295,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
         .get(clinicPath(`/patients/${PATIENT}`))
         .reply(422, answer);
 
-      const err = await getPatient();
-
-      expectKind(err, 'error');
-      const text = userMessage(err);
-      expect(expected.length).toBeGreaterThan(0);
-      for (const e of expected) expect(text).toContain(e);
-      expect(text).toContain(answer.message);
-      expect(text).not.toMatch(/starts_at|patient_phone|branch_id|appointment_type_id/);
+      expectNamed(await getPatient(), answer, expected);
     });
   });
 
@@ -392,11 +404,10 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
   describe('cashier errors name the cashier', () => {
     it('token_invalid names the Cashier API Token', async () => {
       const [, answer] = reply('cashier-token-invalid');
-      cashierApi()
-        .get(cashierPath('/items/5'))
-        .reply(...reply('cashier-token-invalid'));
+      const path = pathOf(definition('cashier-token-invalid'));
+      cashierApi().get(cashierPath(path)).reply(replay('cashier-token-invalid'));
 
-      const err = await failure('cashier', (c) => c.get('/items/5'));
+      const err = await failure('cashier', (c) => c.get(path));
 
       expectKind(err, 'auth');
       expect(answer.error).toBe('token_invalid');

@@ -1,6 +1,7 @@
 import { clientFor, unwrapOne, type ApiClient } from '../lib/http';
 import type { Api } from '../lib/interfaces';
-import { body, data, replay, reply } from './fixtures';
+import { body, data, HOOK_TARGET_URL, replay, reply } from './fixtures';
+import { call } from './support/call';
 import { given } from './support/recorder';
 import { appTester, AUTH, cashierApi, cashierPath, clinicApi, clinicPath, useNock } from './helpers';
 
@@ -44,6 +45,15 @@ describe('unwrapOne', () => {
 
 // Record mode: /meta reports the sandbox's own rate limits, not the raised ones of the other recordings.
 given('clinic-meta', { sandbox: { rateLimitPerMinute: 120, anonymousRateLimitPerMinute: 30 } });
+// Record mode: the subscription whose secret is rotated, made first (as the app subscribes).
+given('webhook-rotate', {
+  setup: async (sb) => {
+    await call(`${sb.clinicBaseUrl}/webhooks`, {
+      token: sb.tokens.clinicOwner,
+      body: { target_url: HOOK_TARGET_URL, event: 'appointment.created' },
+    });
+  },
+});
 
 describe('the interface client', () => {
   useNock();
@@ -53,15 +63,16 @@ describe('the interface client', () => {
       const patients = body('dropdown-patients');
       clinicApi()
         .get(clinicPath('/patients'))
-        .query({ page: '2', per_page: '100' })
-        .reply(...reply('dropdown-patients'));
+        .query({ page: '1', per_page: '100' })
+        .reply(replay('dropdown-patients'));
 
-      const page = await withClient('clinic', (c) => c.page('/patients', { page: 2, per_page: 500 }));
+      const page = await withClient('clinic', (c) => c.page('/patients', { page: 1, per_page: 500 }));
 
       expect(page).toEqual({ data: patients.data, meta: patients.meta });
     });
 
     it('asks 100 when no per_page is given and keeps a smaller one', async () => {
+      // The recorded empty and one-patient pages of the file number searches, reused on purpose for other queries.
       const none = body('find-patient-by-file-none');
       const found = body('find-patient-by-file');
       clinicApi()
@@ -235,7 +246,7 @@ describe('the interface client', () => {
           return true;
         })
         .matchHeader('content-type', (v) => v === undefined)
-        .reply(...reply('webhook-rotate'));
+        .reply(replay('webhook-rotate'));
 
       await expect(withClient('clinic', (c) => c.post(`/webhooks/${answer.id}/rotate`))).resolves.toEqual({
         status,

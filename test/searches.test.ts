@@ -269,6 +269,15 @@ describe('find_patient', () => {
     await expect(find(SEARCH.findPatient, { file_no: ` ${found.file_no} ` })).resolves.toEqual([found]);
   });
 
+  it('finds none by a file number no patient has', async () => {
+    clinicApi()
+      .get(clinicPath('/patients'))
+      .query({ file_no: 'RYD-999999', per_page: '10' })
+      .reply(replay('find-patient-by-file-none'));
+    await expect(find(SEARCH.findPatient, { file_no: 'RYD-999999' })).resolves.toEqual([]);
+    expect(data('find-patient-by-file-none')).toEqual([]);
+  });
+
   it.each([
     ['nothing given', {}, /Patient: give the Patient, a File Number or a Phone/],
     ['blanks only', { patient_id: '', file_no: '  ', phone: '' }, /give the Patient/],
@@ -382,10 +391,9 @@ describe('find_invoice', () => {
 
   it('finds by id with GET /invoices/{id}, through the privacy whitelist, with SAR siblings', async () => {
     const invoice = data('find-invoice-by-id');
-    const [status] = reply('find-invoice-by-id');
     clinicApi()
       .get(clinicPath(`/invoices/${INVOICE}`))
-      .reply(status, { data: leaky(invoice) });
+      .reply(replay('find-invoice-by-id', 0, (answer) => ({ ...answer, data: leaky(answer.data) })));
     const patient = recordedPatientRead('find-invoice-by-id');
     const [found, ...rest] = await find(SEARCH.findInvoice, { invoice_id: INVOICE });
     expect(rest).toEqual([]);
@@ -403,20 +411,22 @@ describe('find_invoice', () => {
   });
 
   it("lists a patient's invoices by status and issue dates, each through the whitelist", async () => {
-    const [status, page] = reply('find-invoice-by-patient');
+    // The patient of the partly paid invoice (the recording asks for that patient's invoices).
+    const payer: string = data('find-invoice-by-id').patient_id;
+    const page = body('find-invoice-by-patient', 0);
     clinicApi()
       .get(clinicPath('/invoices'))
       .query({
-        patient_id: PATIENT,
+        patient_id: payer,
         status: 'partially_paid',
         issued_from: '2026-11-01',
         issued_to: '2026-12-01',
         per_page: '25',
       })
-      .reply(status, { ...page, data: page.data.map(leaky) });
+      .reply(replay('find-invoice-by-patient', 0, (answer) => ({ ...answer, data: answer.data.map(leaky) })));
     const patient = recordedPatientRead('find-invoice-by-patient');
     const result = await find(SEARCH.findInvoice, {
-      patient_id: PATIENT,
+      patient_id: payer,
       status: 'partially_paid',
       issued_from: '2026-11-01',
       issued_to: '2026-12-01',
@@ -503,6 +513,15 @@ describe('find_item', () => {
       expect(result.map((i) => i.matched_variant)).toEqual([variantOf(fixture, by, wanted)]);
     },
   );
+
+  it('finds none by a barcode no item has', async () => {
+    cashierApi()
+      .get(cashierPath('/items'))
+      .query({ barcode: '6280000000009', per_page: '10' })
+      .reply(replay('find-item-by-barcode-none'));
+    await expect(find(SEARCH.findItem, { barcode: '6280000000009' })).resolves.toEqual([]);
+    expect(data('find-item-by-barcode-none')).toEqual([]);
+  });
 
   it('names no variant when none has exactly the SKU searched (a server matching loosely)', async () => {
     // hand-built: the recorded item as the answer to the same SKU in small letters; the sandbox compares exactly

@@ -38,6 +38,27 @@ export const RECORD_SANDBOX: SandboxOptions = {
   quiet: true,
 };
 
+/**
+ * For a test whose request depends on the time ("upcoming", "the last 60 days"): the app's `Date` stands still at
+ * the recordings' start, timers run as usual. Undo with `jest.useRealTimers()`.
+ */
+export const clockAtRecording = () =>
+  jest.useFakeTimers({
+    now: Date.parse(String(RECORD_SANDBOX.startTime)),
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
+  });
+
 export const SANDBOX_PREFIX = { clinic: '/partner/v1', cashier: '/api/partner/v1' } as const;
 export type Api = keyof typeof SANDBOX_PREFIX;
 
