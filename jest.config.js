@@ -1,21 +1,41 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * Both jest projects: `unit` (test/, nock, no network) and `e2e` (test/e2e/, the app against the local sandbox over
+ * loopback). `npx jest <file>` runs a file of either; `npm run test:unit` and `npm run test:e2e` one project;
+ * `npm test` both in one run, so the two workers take the longest files of either first and neither project waits
+ * for the other's last file.
+ * @type {import('jest').Config}
+ */
+const shared = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  // The end-to-end suites run against the sandbox on their own: npm run test:e2e (jest.e2e.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
   testMatch: ['**/*.test.ts'],
   // 'ts' first: the root index.js (the build's entry) must not shadow index.ts in tests.
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  setupFiles: ['<rootDir>/test/setup-env.ts'],
-  setupFilesAfterEnv: ['<rootDir>/test/support/no-memory-kill.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/no-memory-kill.ts', '<rootDir>/test/support/own-http.ts'],
   clearMocks: true,
-  // The unit suites prove behaviour, not speed (speed is `npm run bench`): on a loaded machine (shared CI runners, a
-  // few test runs at once on two cores) jest's default 5 s per test failed Transfer pages of 25 items with patients,
-  // so a test has 30 s; a hang still fails.
+  // The suites prove behaviour, not speed (speed is `npm run bench`): on a loaded machine (shared CI runners, the
+  // static checks beside jest on two cores) jest's default 5 s per test failed Transfer pages of 25 items with
+  // patients and the shipped build's first deliveries, so a test has 30 s; a hang still fails.
   testTimeout: 30_000,
-  // Both cores: jest's default on two is one worker (the whole unit run in band); two cut its wall time to 0.82×
+};
+
+module.exports = {
+  // Both cores: jest's default on two is one worker (everything in band); two cut the unit run's wall time to 0.82×
   // (paired runs, farm-bench -n 3 --vs "npx jest --maxWorkers=1" -- npx jest --maxWorkers=2, on a loaded machine).
   maxWorkers: 2,
+  // app-fault-injection starts the cases that wait out the app's time-out together (it.concurrent, the only suite
+  // that does; 47 of them), so they wait once, not one after another; every other suite runs its tests one by one.
+  maxConcurrency: 64,
+  // A fresh clone's first run: the end-to-end files first (test/support/sequencer.js).
+  testSequencer: '<rootDir>/test/support/sequencer.js',
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/test'],
+      testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+      setupFiles: ['<rootDir>/test/setup-env.ts'],
+    },
+    { ...shared, displayName: 'e2e', roots: ['<rootDir>/test/e2e'] },
+  ],
 };
