@@ -13,18 +13,18 @@ const shared = {
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
   setupFilesAfterEnv: ['<rootDir>/test/support/no-memory-kill.ts', '<rootDir>/test/support/own-http.ts'],
   clearMocks: true,
-  // The suites prove behaviour, not speed (speed is `npm run bench`): on a loaded machine (shared CI runners, the
-  // static checks beside jest on two cores) jest's default 5 s per test failed Transfer pages of 25 items with
-  // patients and the shipped build's first deliveries, so a test has 30 s; a hang still fails.
-  testTimeout: 30_000,
 };
 
 module.exports = {
   // Both cores: jest's default on two is one worker (everything in band); two cut the unit run's wall time to 0.82×
   // (paired runs, farm-bench -n 3 --vs "npx jest --maxWorkers=1" -- npx jest --maxWorkers=2, on a loaded machine).
   maxWorkers: 2,
-  // app-fault-injection starts the cases that wait out the app's time-out together (it.concurrent, the only suite
-  // that does; 47 of them), so they wait once, not one after another; every other suite runs its tests one by one.
+  // The suites prove behaviour, not speed (speed is `npm run bench`): on a loaded machine (shared CI runners, the
+  // static checks beside jest on two cores) jest's default 5 s per test failed Transfer pages of 25 items with
+  // patients and the shipped build's first deliveries, so a test has 30 s; a hang still fails.
+  testTimeout: 30_000,
+  // app-fault-injection runs the 47 cases that wait out the app's time-out side by side (it.concurrent, the only
+  // suite that does), so they wait together, not one after another; every other suite runs its tests one by one.
   maxConcurrency: 64,
   // A fresh clone's first run: the end-to-end files first (test/support/sequencer.js).
   testSequencer: '<rootDir>/test/support/sequencer.js',
