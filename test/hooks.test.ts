@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import nock from 'nock';
 import App from '../index';
 import { EVENTS, type HookEvent } from '../lib/hooks/events';
 import { WITH_PATIENT } from '../lib/hooks/extensions';
-import type { SubscribeData } from '../lib/hooks/factory';
+import { partnerHeaders, type SubscribeData } from '../lib/hooks/factory';
 import {
   body,
   CONSENTING_CUSTOMER,
@@ -375,6 +376,73 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
       cashierApi().get(cashierPath('/webhooks/events')).reply(200, { data: [] });
     }
     expect(await list()).toEqual([definition.operation.sample]);
+  });
+});
+
+describe('partnerHeaders', () => {
+  // The rule, written plainly: each own header in order, its name lower-cased and `http-` dropped; the first wins.
+  const NAMES: Record<string, 'timestamp' | 'signature' | 'eventId'> = {
+    'x-partner-timestamp': 'timestamp',
+    'x-partner-signature': 'signature',
+    'x-partner-event-id': 'eventId',
+  };
+  const reference = (headers: Record<string, string | string[]>) => {
+    const found: Record<string, string | undefined> = {};
+    for (const k of Object.keys(headers)) {
+      const lower = k.toLowerCase();
+      const name = NAMES[lower.startsWith('http-') ? lower.slice(5) : lower];
+      const v = headers[k];
+      if (name && found[name] === undefined) found[name] = Array.isArray(v) ? v[0] : v;
+    }
+    return found;
+  };
+  const partnerName = fc
+    .tuple(
+      fc.constantFrom('X-Partner-Timestamp', 'X-Partner-Signature', 'X-Partner-Event-Id', 'X-Partner-Event'),
+      fc.constantFrom('', 'Http-', 'http-', 'HTTP-'),
+      fc.array(fc.boolean(), { minLength: 24, maxLength: 24 }),
+    )
+    .map(([name, prefix, upper]) =>
+      [...`${prefix}${name}`].map((c, i) => (upper[i] ? c.toUpperCase() : c.toLowerCase())).join(''),
+    );
+  const value = fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 2 }));
+
+  it('reads the partner headers in any case, with or without Http-, the first of a repeated one (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            // As Zapier passes them (Http-, Camel-Case), in another case, or any other name.
+            fc.oneof(
+              fc.constantFrom(
+                'Http-X-Partner-Timestamp',
+                'Http-X-Partner-Signature',
+                'Http-X-Partner-Event-Id',
+              ),
+              partnerName,
+              fc.string(),
+            ),
+            value,
+          ),
+          { maxLength: 8 },
+        ),
+        (pairs) => {
+          const headers = Object.fromEntries(pairs);
+          const found = partnerHeaders(headers);
+          const expected = reference(headers);
+          for (const name of ['timestamp', 'signature', 'eventId'] as const)
+            expect(found[name]).toBe(expected[name]);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('ignores inherited members and a missing header list', () => {
+    const headers = Object.create({ 'Http-X-Partner-Timestamp': '1' }) as Record<string, string>;
+    headers['x-partner-signature'] = 'sha256=x';
+    expect(partnerHeaders(headers)).toEqual({ signature: 'sha256=x' });
+    expect(partnerHeaders(undefined)).toEqual({});
   });
 });
 

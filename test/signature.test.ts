@@ -78,4 +78,42 @@ describe('signature (spec §6)', () => {
       { numRuns: 500 },
     );
   });
+
+  it('refuses a timestamp that is not all ASCII digits, and a signature not of the form sha256=<64 hex digits> (property, against the spec as regular expressions)', () => {
+    const hex = fc.stringMatching(/^[0-9a-fA-F]{64}$/);
+    // The characters beside the ranges' ends (/ : @ ` g G), nothing, or any character.
+    const edgeChar = fc.oneof(
+      fc.constantFrom(...'/:@`gG0aF \n', ''),
+      fc.string({ maxLength: 1, unit: 'binary' }),
+    );
+    // Near misses: a good signature with one character changed, added or taken away, spaces around it, or any text.
+    const signature = fc.oneof(
+      hex.map((h) => `sha256=${h}`),
+      fc
+        .tuple(hex, fc.nat({ max: 70 }), edgeChar)
+        .map(([h, i, c]) => `sha256=${h}`.slice(0, i) + c + `sha256=${h}`.slice(i + 1)),
+      hex.map((h) => ` SHA256=${h}\n`),
+      hex.map((h) => `sha256=${h}0`),
+      fc.string({ unit: 'binary' }),
+    );
+    const timestamp = fc.oneof(
+      fc.stringMatching(/^[0-9]{1,12}$/),
+      fc.tuple(fc.stringMatching(/^[0-9]{1,11}$/), edgeChar).map(([d, c]) => d + c),
+      fc.string({ unit: 'binary' }),
+      fc.constantFrom('1700000000 ', '１７００', '17e8', '0x65', '+1700000000', '٣'),
+    );
+    fc.assert(
+      fc.property(timestamp, signature, (ts, sig) => {
+        const now = /^\d+$/.test(ts) ? Number(ts) : 1700000000;
+        const result = verify({ ...base(), timestamp: ts, signature: sig, nowSeconds: now });
+        if (!sig) expect(result).toEqual({ ok: false, reason: 'missing_signature' });
+        else if (ts === '') expect(result).toEqual({ ok: false, reason: 'missing_timestamp' });
+        else if (!/^\d+$/.test(ts)) expect(result).toEqual({ ok: false, reason: 'bad_timestamp' });
+        else if (!/^sha256=[0-9a-f]{64}$/.test(sig.trim().toLowerCase()))
+          expect(result).toEqual({ ok: false, reason: 'malformed_signature' });
+        else expect(result).toEqual({ ok: false, reason: 'mismatch' });
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });

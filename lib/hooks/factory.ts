@@ -42,20 +42,37 @@ const PARTNER_HEADERS = {
 const PARTNER_HEADER_LENGTHS = new Set(
   Object.keys(PARTNER_HEADERS).flatMap((name) => [name.length, `http-${name}`.length]),
 );
-type PartnerHeaders = Partial<Record<(typeof PARTNER_HEADERS)[keyof typeof PARTNER_HEADERS], string>>;
+type PartnerHeader = (typeof PARTNER_HEADERS)[keyof typeof PARTNER_HEADERS];
+type PartnerHeaders = Record<PartnerHeader, string | undefined>;
+
+/** A header name's partner header, in any case, with or without Zapier's `Http-` prefix. */
+const partnerHeaderOf = (k: string): PartnerHeader | undefined => {
+  switch (k) {
+    // The names as Zapier passes them, matched as they are (no lower-cased copy).
+    case 'Http-X-Partner-Timestamp':
+      return 'timestamp';
+    case 'Http-X-Partner-Signature':
+      return 'signature';
+    case 'Http-X-Partner-Event-Id':
+      return 'eventId';
+  }
+  // Only a name of a partner header's length can be one: the others are skipped without lower-casing them.
+  if (!PARTNER_HEADER_LENGTHS.has(k.length)) return undefined;
+  const lower = k.toLowerCase();
+  return PARTNER_HEADERS[
+    (lower.startsWith('http-') ? lower.slice(5) : lower) as keyof typeof PARTNER_HEADERS
+  ];
+};
 
 /**
  * The partner headers of a delivery, in one pass over its headers. Zapier passes them as `Http-X-Partner-…` in
  * Camel-Case; any case is accepted, with or without the prefix (the first of a repeated header wins).
  */
 export const partnerHeaders = (headers: Record<string, string | string[] | undefined> | undefined) => {
-  const found: PartnerHeaders = {};
+  // One shape for every delivery, whatever order its headers come in.
+  const found: PartnerHeaders = { timestamp: undefined, signature: undefined, eventId: undefined };
   for (const k in headers) {
-    // Only a name of a partner header's length can be one: the others are skipped without lower-casing them.
-    if (!PARTNER_HEADER_LENGTHS.has(k.length)) continue;
-    const lower = k.toLowerCase();
-    const name =
-      PARTNER_HEADERS[(lower.startsWith('http-') ? lower.slice(5) : lower) as keyof typeof PARTNER_HEADERS];
+    const name = partnerHeaderOf(k);
     if (name === undefined || found[name] !== undefined || !Object.hasOwn(headers, k)) continue;
     const v = headers[k];
     found[name] = Array.isArray(v) ? v[0] : v;
