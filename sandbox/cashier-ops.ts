@@ -2,9 +2,10 @@
  * What happens to the cashier's objects: receipts, credit notes, till sessions, stock, customers and orders (partner
  * endpoints) and what in life happens on a till or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, found, idParam, type Lang, refuse, invalidTransition } from './errors';
+import { ApiError, Checker, found, idParam, refuse, invalidTransition } from './errors';
 import { isoLocal, parseDateTime } from './ids';
 import type {
+  ApiClientRecord,
   CashierData,
   Customer,
   Order,
@@ -362,12 +363,7 @@ export const ORDER_WRITE = body(
 );
 
 /** POST /orders: the same external_id from the same API client answers the same order with duplicate true. */
-export const createOrder = (
-  world: World,
-  lang: Lang,
-  client: { id: number; provider: string },
-  body: unknown,
-) => {
+export const createOrder = ({ world, lang, client, body }: OpContext & { client: ApiClientRecord }) => {
   const cashier = world.store.cashier;
   const b = body as BodyOf<typeof ORDER_WRITE>;
   const { external_id: externalId, branch_id: branchId, order_type: orderType, prepaid = false } = b;
@@ -403,7 +399,7 @@ export const createOrder = (
   c.done();
 
   const existing = cashier.orders.find((o) => o.client_id === client.id && o.external_id === externalId);
-  if (existing) return { status: 200, order: existing, duplicate: true };
+  if (existing) return { data: orderView(existing), duplicate: true };
 
   const now = world.clock.now();
   const at = isoLocal(now);
@@ -425,7 +421,7 @@ export const createOrder = (
     updated_at: at,
   };
   cashier.orders.push(order);
-  return { status: 201, order, duplicate: false };
+  return { data: orderView(order) };
 };
 
 export const findOrder = (world: World, id = '') =>
@@ -435,16 +431,15 @@ export const findOrder = (world: World, id = '') =>
  * POST /orders/{id}/cancel: withdrawn from the panel; a receipt already issued stands and the cashier is asked to
  * decide on a refund. A cancelled order answers again; one the till rejected answers 409.
  */
-export const cancelOrder = (world: World, id: string): Order => {
-  const o = findOrder(world, id);
-  if (o.status === 'cancelled') return o;
+export const cancelOrder = ({ world, params }: OpContext) => {
+  const o = findOrder(world, params.id);
+  if (o.status === 'cancelled') return { data: orderView(o), events: [] };
   if (o.status === 'rejected') throw new ApiError('order_not_cancellable', { status: o.status });
   const from = o.status;
   o.status = 'cancelled';
   if (o.receipt_id) o.refund_decision = 'pending';
   o.updated_at = isoLocal(world.clock.now());
-  emitOrderChange(world, o, from);
-  return o;
+  return { data: orderView(o), events: [emitOrderChange(world, o, from)] };
 };
 
 const ORDER_MOVES: Record<OrderStatus, readonly OrderStatus[]> = {

@@ -1,6 +1,6 @@
 /** The cashier partner interface under /api/partner/v1 (cashier spec §4), route by route. */
 import { ITEM_CREATE, ITEM_UPDATE, createItem, updateItem } from './cashier-items';
-import { cancelOrder, createOrder, findOrder, ORDER_WRITE, receiptsAfter } from './cashier-ops';
+import { cancelOrder, createOrder, ORDER_WRITE, receiptsAfter } from './cashier-ops';
 import {
   CONSENT_CHANNELS,
   RECEIPT_KINDS,
@@ -16,7 +16,7 @@ import {
   zReportView,
 } from './cashier-views';
 import { ApiError, found, idParam, refuse } from './errors';
-import { get, route, type PartnerRoute, type RouteContext } from './routing';
+import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
 import { PAGING, PER_PAGE, S, between, instant, pageOf, query, where } from './validate';
 import { webhookRoutes } from './webhook-routes';
 
@@ -24,17 +24,14 @@ export const CASHIER_PREFIX = '/api/partner/v1';
 
 const cashierOf = (ctx: RouteContext) => ctx.world.store.cashier;
 
-const paged = <T>(ctx: RouteContext, rows: readonly T[]) => ({ body: pageOf(rows, ctx.query) });
+const paged = <T>(ctx: RouteContext, rows: readonly T[]) => pageOf(rows, ctx.query);
 
-const ping = (ctx: RouteContext) => ({
-  body: {
-    data: {
-      client: { id: ctx.client.id, name: ctx.client.name, abilities: [...ctx.client.abilities] },
-      account: { id: ctx.tenant.id, name: ctx.tenant.name, name_ar: ctx.tenant.name_ar },
-    },
+const ping = ({ client, tenant }: RouteContext) => ({
+  data: {
+    client: { id: client.id, name: client.name, abilities: [...client.abilities] },
+    account: { id: tenant.id, name: tenant.name, name_ar: tenant.name_ar },
   },
 });
-
 const itemsQuery = query({
   ...PAGING,
   category_id: S.int(),
@@ -50,7 +47,7 @@ const listItems = (ctx: RouteContext) => {
     .filter((i) => sku === undefined || i.variants.some((v) => v.sku === sku))
     .filter((i) => barcode === undefined || i.variants.some((v) => v.barcode === barcode))
     .sort((a, b) => a.id - b.id);
-  return { body: pageOf(rows.map(itemView), ctx.query) };
+  return pageOf(rows.map(itemView), ctx.query);
 };
 
 /**
@@ -70,7 +67,7 @@ const listCustomers = (ctx: RouteContext) => {
     .filter((x) => !consentedOnly || !!consentOf(x))
     .filter((x) => channel === undefined || !!consentOf(x)?.channels.includes(channel))
     .sort((a, b) => a.id - b.id);
-  return { body: pageOf(rows.map(customerView), ctx.query) };
+  return pageOf(rows.map(customerView), ctx.query);
 };
 
 /** The cursor: oldest first in arrival order after since_id; recently arrived receipts are held back. */
@@ -89,10 +86,8 @@ const listReceipts = (ctx: RouteContext) => {
   }
   const { data, last, hasMore } = receiptsAfter(ctx.world, after?.seq ?? 0, { branchId, kind }, perPage);
   return {
-    body: {
-      data: data.map(receiptView),
-      meta: { next_since_id: last?.id ?? sinceId ?? null, has_more: hasMore, per_page: perPage },
-    },
+    data: data.map(receiptView),
+    meta: { next_since_id: last?.id ?? sinceId ?? null, has_more: hasMore, per_page: perPage },
   };
 };
 
@@ -100,7 +95,7 @@ const zReport = (ctx: RouteContext) => {
   const cashier = cashierOf(ctx);
   const session = found(cashier.sessions.find((s) => s.id === ctx.params.id));
   if (session.status !== 'closed') throw new ApiError('session_open', { status: session.status });
-  return { body: { data: zReportView(cashier, session) } };
+  return { data: zReportView(cashier, session) };
 };
 
 const stockQuery = query({ ...PAGING, branch_id: S.int(), variant_id: S.int(), low_only: S.bool });
@@ -111,12 +106,10 @@ const listStock = (ctx: RouteContext) => {
   const rows = where(cashier.stock, ctx.query, 'branch_id', 'variant_id')
     .filter((s) => !lowOnly || s.qty <= s.reorder_point)
     .sort((a, b) => a.branch_id - b.branch_id || a.variant_id - b.variant_id);
-  return {
-    body: pageOf(
-      rows.map((s) => stockView(cashier, s)),
-      ctx.query,
-    ),
-  };
+  return pageOf(
+    rows.map((s) => stockView(cashier, s)),
+    ctx.query,
+  );
 };
 
 const pages = { schema: query(PAGING) };
@@ -126,16 +119,13 @@ export const cashierRoutes: PartnerRoute[] = [
   get('/branches', 'pos:read', pages, (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView))),
   get('/categories', 'pos:read', pages, (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView))),
   get('/items', 'pos:read', { schema: itemsQuery }, listItems),
-  route('POST', '/items', 'pos:write', { schema: ITEM_CREATE }, (ctx) => ({
-    status: 201,
-    body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) },
-  })),
-  get('/items/{id}', 'pos:read', (ctx) => ({
-    body: { data: itemView(found(cashierOf(ctx).items.find((i) => i.id === idParam(ctx.params.id)))) },
-  })),
-  route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, (ctx) => ({
-    body: { data: itemView(updateItem(ctx.world, ctx.lang, idParam(ctx.params.id), ctx.body)) },
-  })),
+  post('/items', 'pos:write', { schema: ITEM_CREATE }, createItem),
+  get(
+    '/items/{id}',
+    'pos:read',
+    one((ctx) => cashierOf(ctx).items, itemView, idParam),
+  ),
+  route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, updateItem),
   get('/price-lists', 'pos:read', pages, (ctx) =>
     paged(
       ctx,
@@ -144,23 +134,19 @@ export const cashierRoutes: PartnerRoute[] = [
   ),
   get('/customers', 'pos:read', { schema: customersQuery }, listCustomers),
   get('/receipts', 'pos:read', { schema: receiptsQuery }, listReceipts),
-  get('/receipts/{id}', 'pos:read', (ctx) => ({
-    body: { data: receiptView(found(cashierOf(ctx).receipts.find((r) => r.id === ctx.params.id))) },
-  })),
+  get(
+    '/receipts/{id}',
+    'pos:read',
+    one((ctx) => cashierOf(ctx).receipts, receiptView),
+  ),
   get('/sessions/{id}/z-report', 'pos:read', zReport),
   get('/stock/levels', 'pos:read', { schema: stockQuery }, listStock),
-  route('POST', '/orders', 'pos:orders', { schema: ORDER_WRITE }, (ctx) => {
-    const result = createOrder(ctx.world, ctx.lang, ctx.client, ctx.body);
-    return {
-      status: result.status,
-      body: { data: orderView(result.order), ...(result.duplicate ? { duplicate: true } : {}) },
-    };
-  }),
-  get('/orders/{id}', 'pos:orders', (ctx) => ({
-    body: { data: orderView(findOrder(ctx.world, ctx.params.id)) },
-  })),
-  route('POST', '/orders/{id}/cancel', 'pos:orders', (ctx) => ({
-    body: { data: orderView(cancelOrder(ctx.world, ctx.params.id ?? '')) },
-  })),
+  post('/orders', 'pos:orders', { schema: ORDER_WRITE }, createOrder),
+  get(
+    '/orders/{id}',
+    'pos:orders',
+    one((ctx) => cashierOf(ctx).orders, orderView),
+  ),
+  route('POST', '/orders/{id}/cancel', 'pos:orders', cancelOrder),
   ...webhookRoutes('cashier', 'pos:webhooks'),
 ];

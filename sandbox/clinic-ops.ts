@@ -2,7 +2,7 @@
  * The clinic's objects as the interface shows them, and what happens to them: booking and cancelling (partner
  * endpoints) and what in life happens at the front desk or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, found, type Lang, invalidTransition } from './errors';
+import { ApiError, Checker, found, invalidTransition } from './errors';
 import { isoLocal, omit, parseDateTime } from './ids';
 import type {
   Appointment,
@@ -151,13 +151,12 @@ export const BOOKING_REQUIRED = ['branch_id', 'appointment_type_id', 'starts_at'
 export type Booking = BodyOf<ReturnType<typeof body<typeof BOOKING, (typeof BOOKING_REQUIRED)[number]>>>;
 
 export const bookAppointment = (
-  world: World,
-  lang: Lang,
+  { world, lang, body }: OpContext,
   clientId: number | null,
-  b: Booking,
   source: string,
 ) => {
   const clinic = world.store.clinic;
+  const b = body as Booking;
   const { practitioner_id: practitionerId, patient_id: patientId, patient_phone: phone } = b;
   const c = new Checker(lang);
   const branch = clinic.branches.find((x) => x.id === b.branch_id);
@@ -180,7 +179,7 @@ export const bookAppointment = (
     const existing = clinic.appointments.find(
       (a) => a.client_id === clientId && a.external_ref === externalRef,
     );
-    if (existing) return { status: 200, appointment: existing, duplicate: true, events: [] as Emitted[] };
+    if (existing) return { data: appointmentView(existing), duplicate: true };
   }
 
   const endMs = startMs + type.duration_min * 60_000;
@@ -239,8 +238,10 @@ export const bookAppointment = (
     last_changed_at: null,
   };
   clinic.appointments.push(appointment);
-  const events = [emitAppointment(world, 'appointment.created', appointment)];
-  return { status: 201, appointment, duplicate: false, events };
+  return {
+    data: appointmentView(appointment),
+    events: [emitAppointment(world, 'appointment.created', appointment)],
+  };
 };
 
 export const findAppointment = (world: World, id = '') =>
@@ -249,10 +250,11 @@ export const findAppointment = (world: World, id = '') =>
 /** POST /appointments/{id}/cancel (clinic spec §3). */
 export const CANCELLING = body({ reason: S.oneOf(CANCEL_REASONS) }, [], true);
 
-export const cancelAppointment = (world: World, id: string, reason?: (typeof CANCEL_REASONS)[number]) => {
-  const a = findAppointment(world, id);
-  if (a.status !== 'cancelled') cancel(world, a, reason ?? 'other');
-  return a;
+export const cancelAppointment = ({ world, params, body }: OpContext) => {
+  const a = findAppointment(world, params.id);
+  const reason = (body as BodyOf<typeof CANCELLING>)?.reason;
+  const events = a.status === 'cancelled' ? [] : [cancel(world, a, reason ?? 'other')];
+  return { data: appointmentView(a), events };
 };
 
 /** Cancels (appointment.cancelled); a completed or in-progress appointment only when forced (sandbox-only). */

@@ -12,7 +12,7 @@ import { CONTROL_PREFIX, mountControl } from './control';
 import { ApiError, languageOf, sendError, sendJson } from './errors';
 import { makeFault, type FaultSpec } from './faults';
 import { Random } from './ids';
-import { mountPartner, unknownPartnerPath, type Gate } from './routing';
+import { mount, unknownPartnerPath, type Gate } from './routing';
 import {
   createStore,
   DEFAULT_HISTORY,
@@ -187,8 +187,8 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   });
   const clinicGate = gate('clinic', CLINIC_PREFIX);
   const cashierGate = gate('cashier', CASHIER_PREFIX);
-  mountPartner(app, clinicGate, clinicRoutes);
-  mountPartner(app, cashierGate, cashierRoutes);
+  mount(app, getWorld, CLINIC_PREFIX, clinicRoutes, clinicGate);
+  mount(app, getWorld, CASHIER_PREFIX, cashierRoutes, cashierGate);
 
   const reset = async () => {
     world.webhooks.stop();
