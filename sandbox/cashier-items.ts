@@ -5,6 +5,7 @@
 import { Checker, found, idParam } from './errors';
 import { isoLocal } from './ids';
 import type { CashierData, ComboSlot, Item, Variant } from './store/types';
+import { newStockLevel } from './store/records';
 import { body, S, type BodyOf } from './validate';
 import { findVariant, itemView } from './cashier-views';
 import type { OpContext, World } from './world';
@@ -148,16 +149,8 @@ const addStockRows = (world: World, variants: Variant[]) => {
   const cashier = world.store.cashier;
   const at = isoLocal(world.clock.now());
   for (const b of cashier.branches) {
-    for (const v of variants) {
-      cashier.stock.push({
-        branch_id: b.id,
-        variant_id: v.id,
-        qty: 0,
-        reorder_point: 5,
-        par_level: 20,
-        updated_at: at,
-      });
-    }
+    for (const v of variants)
+      cashier.stock.push(newStockLevel({ branch_id: b.id, variant_id: v.id, updated_at: at }));
   }
 };
 

@@ -7,7 +7,6 @@ import { isoLocal, parseDateTime } from './ids';
 import type {
   ApiClientRecord,
   CashierData,
-  Customer,
   Order,
   OrderLine,
   OrderStatus,
@@ -15,6 +14,7 @@ import type {
   TillSession,
 } from './store/types';
 import { buildReceipt, newSession, returnLine, type SaleLine } from './store/money';
+import { newCustomer, newOrder, orderLine } from './store/records';
 import { body, S, type BodyOf } from './validate';
 import {
   CONSENT_CHANNELS,
@@ -290,19 +290,18 @@ export const addCustomer = ({ world, lang, body }: OpContext) => {
   c.done();
   const at = isoLocal(world.clock.now());
   cashier.counters.customer += 1;
-  const customer: Customer = {
+  const customer = newCustomer({
     id: cashier.counters.customer,
-    name: name ?? null,
-    phone: phone ?? null,
-    email: email ?? null,
-    address: address ?? null,
-    vat_number: vat ?? null,
-    cr_number: cr ?? null,
+    name,
+    phone,
+    email,
+    address,
+    vat_number: vat,
+    cr_number: cr,
     consents: [{ granted: consent, channels: consent ? channels : [], at }],
-    erased: false,
     created_at: at,
     updated_at: at,
-  };
+  });
   cashier.customers.push(customer);
   return {
     data: customerView(customer),
@@ -383,18 +382,10 @@ export const createOrder = ({ world, lang, client, body }: OpContext & { client:
       c.add(`lines[${i}].name`, 'required');
     if (qty === undefined) return;
     const unit = price ?? match?.variant.price_halalas ?? 0;
-    lines.push({
-      line_no: lines.length + 1,
-      variant_id: match?.variant.id ?? null,
-      plu: match ? `V${match.variant.id}` : null,
-      name: match
-        ? variantName(match.item, match.variant)
-        : (name ?? plu ?? sku ?? barcode ?? String(variantId)),
-      qty: String(qty),
-      unit_price_halalas: unit,
-      total_halalas: Math.round(qty * unit),
-      open_item: !match,
-    });
+    const text = match
+      ? variantName(match.item, match.variant)
+      : (name ?? plu ?? sku ?? barcode ?? String(variantId));
+    lines.push(orderLine(lines.length + 1, match?.variant.id ?? null, text, qty, unit));
   });
   c.done();
 
@@ -403,23 +394,20 @@ export const createOrder = ({ world, lang, client, body }: OpContext & { client:
 
   const now = world.clock.now();
   const at = isoLocal(now);
-  const order: Order = {
+  const order = newOrder({
     id: world.random.ulid(now),
     external_id: externalId,
     provider: client.provider,
     client_id: client.id,
     branch_id: branchId,
-    order_type: orderType ?? null,
+    order_type: orderType,
     prepaid,
     customer,
-    status: 'received',
     lines,
     total_halalas: lines.reduce((s, l) => s + l.total_halalas, 0),
-    receipt_id: null,
-    refund_decision: null,
     created_at: at,
     updated_at: at,
-  };
+  });
   cashier.orders.push(order);
   return { data: orderView(order) };
 };

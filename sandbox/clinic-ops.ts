@@ -14,6 +14,7 @@ import type {
   Patient,
 } from './store/types';
 import { nextFileNo } from './store/money';
+import { newAppointment, newPatient } from './store/records';
 import { body, S, type BodyOf } from './validate';
 import type { Emitted } from './webhooks';
 import type { OpContext, World } from './world';
@@ -192,31 +193,23 @@ export const bookAppointment = (
     patient = clinic.patients.find((p) => p.phone === phone && !p.erased_at);
     if (!patient) {
       const name = patientName ?? phone;
-      patient = {
+      patient = newPatient({
         id: world.random.ulid(now),
         file_no: nextFileNo(clinic, branch.id),
         name_ar: name,
         name_en: name,
-        sex: null,
-        birth_date: null,
-        nationality: null,
-        national_id_type: null,
-        national_id_last4: null,
         phone,
-        email: null,
         contact_consent: true,
         branch_id: branch.id,
-        payer_id: null,
         created_at: at,
         updated_at: at,
-        erased_at: null,
-      };
+      });
       clinic.patients.push(patient);
     }
   }
   if (!patient) throw new ApiError('validation_failed');
 
-  const appointment: Appointment = {
+  const appointment = newAppointment({
     id: world.random.ulid(now),
     patient_id: patient.id,
     branch_id: branch.id,
@@ -227,16 +220,12 @@ export const bookAppointment = (
     starts_at: isoLocal(startMs),
     ends_at: isoLocal(endMs),
     source,
-    external_ref: externalRef ?? null,
-    note: note ?? null,
-    cancel_reason: null,
-    cancelled_at: null,
+    external_ref: externalRef,
+    note,
     created_at: at,
     updated_at: at,
     client_id: clientId,
-    last_changes: null,
-    last_changed_at: null,
-  };
+  });
   clinic.appointments.push(appointment);
   return {
     data: appointmentView(appointment),
