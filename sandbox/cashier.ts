@@ -17,14 +17,12 @@ import {
 } from './cashier-views';
 import { ApiError, found, idParam, refuse } from './errors';
 import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
-import { PAGING, PER_PAGE, S, between, instant, pageOf, query, where } from './validate';
+import { PER_PAGE, S, eq, list, query, since } from './validate';
 import { webhookRoutes } from './webhook-routes';
 
 export const CASHIER_PREFIX = '/api/partner/v1';
 
 const cashierOf = (ctx: RouteContext) => ctx.world.store.cashier;
-
-const paged = <T>(ctx: RouteContext, rows: readonly T[]) => pageOf(rows, ctx.query);
 
 const ping = ({ client, tenant }: RouteContext) => ({
   data: {
@@ -32,43 +30,24 @@ const ping = ({ client, tenant }: RouteContext) => ({
     account: { id: tenant.id, name: tenant.name, name_ar: tenant.name_ar },
   },
 });
-const itemsQuery = query({
-  ...PAGING,
-  category_id: S.int(),
-  updated_since: S.instant,
-  sku: S.str(),
-  barcode: S.str(),
-});
+const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
 
-const listItems = (ctx: RouteContext) => {
-  const { sku, barcode } = ctx.query;
-  const since = instant(ctx.query.updated_since);
-  const rows = between(where(cashierOf(ctx).items, ctx.query, 'category_id'), (i) => i.updated_at, since)
-    .filter((i) => sku === undefined || i.variants.some((v) => v.sku === sku))
-    .filter((i) => barcode === undefined || i.variants.some((v) => v.barcode === barcode))
-    .sort((a, b) => a.id - b.id);
-  return pageOf(rows.map(itemView), ctx.query);
-};
+const listItems = list((ctx: RouteContext) => cashierOf(ctx).items, itemView, byId, {
+  category_id: eq(S.int(), 'category_id'),
+  updated_since: since((i) => i.updated_at),
+  sku: [S.str(), (i, sku) => i.variants.some((v) => v.sku === sku)],
+  barcode: [S.str(), (i, barcode) => i.variants.some((v) => v.barcode === barcode)],
+});
 
 /**
  * consented_only: the latest consent in the ledger is granted (never erased customers); consent_channel narrows
  * to consents covering that channel, alone or together with consented_only.
  */
-const customersQuery = query({
-  ...PAGING,
-  updated_since: S.instant,
-  consented_only: S.bool,
-  consent_channel: S.oneOf(CONSENT_CHANNELS),
+const listCustomers = list((ctx: RouteContext) => cashierOf(ctx).customers, customerView, byId, {
+  updated_since: since((x) => x.updated_at),
+  consented_only: [S.bool, (x, only) => !only || !!consentOf(x)],
+  consent_channel: [S.oneOf(CONSENT_CHANNELS), (x, channel) => !!consentOf(x)?.channels.includes(channel)],
 });
-
-const listCustomers = (ctx: RouteContext) => {
-  const { consented_only: consentedOnly = false, consent_channel: channel } = ctx.query;
-  const rows = between(cashierOf(ctx).customers, (x) => x.updated_at, instant(ctx.query.updated_since))
-    .filter((x) => !consentedOnly || !!consentOf(x))
-    .filter((x) => channel === undefined || !!consentOf(x)?.channels.includes(channel))
-    .sort((a, b) => a.id - b.id);
-  return pageOf(rows.map(customerView), ctx.query);
-};
 
 /** The cursor: oldest first in arrival order after since_id; recently arrived receipts are held back. */
 const receiptsQuery = query({
@@ -98,27 +77,29 @@ const zReport = (ctx: RouteContext) => {
   return { data: zReportView(cashier, session) };
 };
 
-const stockQuery = query({ ...PAGING, branch_id: S.int(), variant_id: S.int(), low_only: S.bool });
+const listStock = list(
+  (ctx: RouteContext) => cashierOf(ctx).stock,
+  (s, ctx) => stockView(cashierOf(ctx), s),
+  (a, b) => a.branch_id - b.branch_id || a.variant_id - b.variant_id,
+  {
+    branch_id: eq(S.int(), 'branch_id'),
+    variant_id: eq(S.int(), 'variant_id'),
+    low_only: [S.bool, (s, low) => !low || s.qty <= s.reorder_point],
+  },
+);
 
-const listStock = (ctx: RouteContext) => {
-  const { low_only: lowOnly = false } = ctx.query;
-  const cashier = cashierOf(ctx);
-  const rows = where(cashier.stock, ctx.query, 'branch_id', 'variant_id')
-    .filter((s) => !lowOnly || s.qty <= s.reorder_point)
-    .sort((a, b) => a.branch_id - b.branch_id || a.variant_id - b.variant_id);
-  return pageOf(
-    rows.map((s) => stockView(cashier, s)),
-    ctx.query,
-  );
-};
-
-const pages = { schema: query(PAGING) };
+const branches = list((ctx: RouteContext) => cashierOf(ctx).branches, branchView);
+const categories = list((ctx: RouteContext) => cashierOf(ctx).categories, categoryView);
+const priceLists = list(
+  (ctx: RouteContext) => cashierOf(ctx).priceLists,
+  (pl, ctx) => priceListView(pl, cashierOf(ctx).items),
+);
 
 export const cashierRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
-  get('/branches', 'pos:read', pages, (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView))),
-  get('/categories', 'pos:read', pages, (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView))),
-  get('/items', 'pos:read', { schema: itemsQuery }, listItems),
+  get('/branches', 'pos:read', branches),
+  get('/categories', 'pos:read', categories),
+  get('/items', 'pos:read', listItems),
   post('/items', 'pos:write', { schema: ITEM_CREATE }, createItem),
   get(
     '/items/{id}',
@@ -126,13 +107,8 @@ export const cashierRoutes: PartnerRoute[] = [
     one((ctx) => cashierOf(ctx).items, itemView, idParam),
   ),
   route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, updateItem),
-  get('/price-lists', 'pos:read', pages, (ctx) =>
-    paged(
-      ctx,
-      cashierOf(ctx).priceLists.map((pl) => priceListView(pl, cashierOf(ctx).items)),
-    ),
-  ),
-  get('/customers', 'pos:read', { schema: customersQuery }, listCustomers),
+  get('/price-lists', 'pos:read', priceLists),
+  get('/customers', 'pos:read', listCustomers),
   get('/receipts', 'pos:read', { schema: receiptsQuery }, listReceipts),
   get(
     '/receipts/{id}',
@@ -140,7 +116,7 @@ export const cashierRoutes: PartnerRoute[] = [
     one((ctx) => cashierOf(ctx).receipts, receiptView),
   ),
   get('/sessions/{id}/z-report', 'pos:read', zReport),
-  get('/stock/levels', 'pos:read', { schema: stockQuery }, listStock),
+  get('/stock/levels', 'pos:read', listStock),
   post('/orders', 'pos:orders', { schema: ORDER_WRITE }, createOrder),
   get(
     '/orders/{id}',

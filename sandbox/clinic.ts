@@ -15,19 +15,18 @@ import {
 } from './clinic-ops';
 import { ApiError } from './errors';
 import { CLINIC_EVENTS, sampleFor } from './events';
-import { startOfLocalDate } from './ids';
 import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
 import {
-  PAGING,
   PER_PAGE_DEFAULT,
   PER_PAGE_MAX,
   S,
-  between,
   body,
-  instant,
-  pageOf,
-  query,
-  where,
+  eq,
+  list,
+  since,
+  sinceDay,
+  until,
+  untilDay,
 } from './validate';
 import { API_VERSION, MAX_ATTEMPTS, RETRY_CAP_MS, RETRY_FIRST_MS, SWITCH_OFF_AFTER } from './webhooks';
 import { webhookRoutes } from './webhook-routes';
@@ -82,62 +81,46 @@ const meta = (ctx: RouteContext) => ({
   },
 });
 
-/* Patients */
+const clinicOf = (ctx: RouteContext) => ctx.world.store.clinic;
 
-const patientsQuery = query({ ...PAGING, file_no: S.str(), phone: S.phone, updated_since: S.instant });
+/** A phone finds only patients whose contact fields are shown (consented, not erased). */
+const listPatients = list(
+  (ctx: RouteContext) => clinicOf(ctx).patients,
+  patientView,
+  byTime((p) => p.created_at),
+  {
+    file_no: eq(S.str(), 'file_no'),
+    phone: [S.phone, (p, phone) => p.phone === phone && p.contact_consent && !p.erased_at],
+    updated_since: since((p) => p.updated_at),
+  },
+);
 
-const listPatients = (ctx: RouteContext) => {
-  const { phone } = ctx.query;
-  const patients = where(ctx.world.store.clinic.patients, ctx.query, 'file_no');
-  const rows = between(patients, (p) => p.updated_at, instant(ctx.query.updated_since))
-    .filter((p) => phone === undefined || (p.phone === phone && p.contact_consent && !p.erased_at))
-    .sort(byTime((p) => p.created_at));
-  return pageOf(rows.map(patientView), ctx.query);
-};
+const listAppointments = list(
+  (ctx: RouteContext) => clinicOf(ctx).appointments,
+  appointmentView,
+  (a, b) => Date.parse(a.starts_at) - Date.parse(b.starts_at) || (a.id < b.id ? -1 : 1),
+  {
+    branch_id: eq(S.int(), 'branch_id'),
+    patient_id: eq(S.str(), 'patient_id'),
+    practitioner_id: eq(S.str(), 'practitioner_id'),
+    from: since((a) => a.starts_at),
+    to: until((a) => a.starts_at),
+    status: eq(S.oneOf(APPOINTMENT_STATUSES), 'status'),
+  },
+);
 
-/* Appointments */
-
-const appointmentsQuery = query({
-  ...PAGING,
-  branch_id: S.int(),
-  patient_id: S.str(),
-  practitioner_id: S.str(),
-  from: S.instant,
-  to: S.instant,
-  status: S.oneOf(APPOINTMENT_STATUSES),
-});
-
-const listAppointments = (ctx: RouteContext) => {
-  const { appointments } = ctx.world.store.clinic;
-  const mine = where(appointments, ctx.query, 'branch_id', 'patient_id', 'practitioner_id', 'status');
-  const rows = between(mine, (a) => a.starts_at, instant(ctx.query.from), instant(ctx.query.to)).sort(
-    (a, b) => byTime<typeof a>((x) => x.starts_at)(a, b) || (a.id < b.id ? -1 : 1),
-  );
-  return pageOf(rows.map(appointmentView), ctx.query);
-};
-
-/* Invoices */
-
-const invoicesQuery = query({
-  ...PAGING,
-  patient_id: S.str(),
-  branch_id: S.int(),
-  status: S.oneOf(INVOICE_STATUSES),
-  issued_from: S.date,
-  issued_to: S.date,
-});
-
-const listInvoices = (ctx: RouteContext) => {
-  const day = (d: string | undefined) => (d === undefined ? undefined : startOfLocalDate(d));
-  const mine = where(ctx.world.store.clinic.invoices, ctx.query, 'patient_id', 'branch_id', 'status');
-  const rows = between(mine, (i) => i.issued_at, day(ctx.query.issued_from), day(ctx.query.issued_to)).sort(
-    byTime((i) => i.issued_at),
-  );
-  return pageOf(
-    rows.map((i) => invoiceView(i, 'api')),
-    ctx.query,
-  );
-};
+const listInvoices = list(
+  (ctx: RouteContext) => clinicOf(ctx).invoices,
+  (i) => invoiceView(i, 'api'),
+  byTime((i) => i.issued_at),
+  {
+    patient_id: eq(S.str(), 'patient_id'),
+    branch_id: eq(S.int(), 'branch_id'),
+    status: eq(S.oneOf(INVOICE_STATUSES), 'status'),
+    issued_from: sinceDay((i) => i.issued_at),
+    issued_to: untilDay((i) => i.issued_at),
+  },
+);
 
 /* Webhooks (owner only) */
 
@@ -157,14 +140,19 @@ const planned = { plannable: true };
 export const clinicRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
   get('/meta', null, meta),
-  get('/patients', 'patients:read', { ...planned, schema: patientsQuery }, listPatients),
+  get('/patients', 'patients:read', { ...planned, ...listPatients }),
   get(
     '/patients/{id}',
     'patients:read',
     planned,
     one((ctx) => ctx.world.store.clinic.patients, patientView),
   ),
-  get('/appointments', 'appointments:read', { ...planned, schema: appointmentsQuery }, listAppointments),
+  get(
+    '/appointments',
+    'appointments:read',
+    { ...planned, schema: listAppointments.schema },
+    listAppointments.handle,
+  ),
   post(
     '/appointments',
     'appointments:write',
@@ -184,7 +172,7 @@ export const clinicRoutes: PartnerRoute[] = [
     { ...planned, schema: CANCELLING },
     cancelAppointment,
   ),
-  get('/invoices', 'invoices:read', { ...planned, schema: invoicesQuery }, listInvoices),
+  get('/invoices', 'invoices:read', { ...planned, ...listInvoices }),
   get(
     '/invoices/{id}',
     'invoices:read',

@@ -60,11 +60,15 @@ export interface Route<C extends OpContext = RouteContext> {
 
 export type PartnerRoute = Route;
 type Extra = Omit<Partial<Route>, 'handle'>;
-type RouteRest = [Route['handle']] | [Extra, Route['handle']];
+type RouteRest = [Route['handle'] | (Extra & Pick<Route, 'handle'>)] | [Extra, Route['handle']];
 
-/** A partner route: method, path, ability, then what else it declares (schema, planned, owner only) and its handler. */
+/**
+ * A partner route: method, path, ability, then what else it declares (schema, planned, owner only) and its
+ * handler, or both at once (a `list`).
+ */
 export const route = (method: Method, path: string, ability: string | null, ...rest: RouteRest): Route => {
-  const [extra, handle] = rest.length === 1 ? [{}, rest[0]] : rest;
+  const [extra, handle] =
+    rest.length === 2 ? rest : typeof rest[0] === 'function' ? [{}, rest[0]] : [rest[0], rest[0].handle];
   return { method, path, ability, handle, ...extra };
 };
 
