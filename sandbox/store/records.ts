@@ -9,7 +9,8 @@ type Changes = Record<string, [unknown, unknown]>;
 const builder =
   <T extends object, R extends keyof T>(template: T, _required: readonly R[]) =>
   (given: Pick<T, R> & Partial<T>): T => ({
-    ...template,
+    // A copy: no two records share a default list.
+    ...structuredClone(template),
     ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
   });
 

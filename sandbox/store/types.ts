@@ -53,11 +53,8 @@ export interface ApiClientRecord {
 
 /* Invoices, receipts and till sessions are what money.ts's builders make. */
 export type Invoice = ReturnType<typeof newInvoice>;
-export type InvoiceLine = Invoice['lines'][number];
 export type { InvoicePayment } from './money';
 export type Receipt = ReturnType<typeof buildReceipt>;
-export type ReceiptLine = Receipt['lines'][number];
-export type ReceiptPayment = Receipt['payments'][number];
 export type TillSession = ReturnType<typeof newSession>;
 
 export interface Claim {
