@@ -61,6 +61,32 @@ const moveStock = (world: World, branchId: number, variantId: number, delta: num
     : [];
 };
 
+/**
+ * A till rings up a receipt or credit note that arrives now (issued now unless `issuedAt` says earlier: an offline
+ * sale): stored, emitted, and its goods leave stock (a credit note's come back). `prepare` adjusts it first.
+ */
+const ring = (
+  world: World,
+  input: Omit<Parameters<typeof buildReceipt>[2], 'issuedAt' | 'arrivedAt'> & { issuedAt?: number },
+  prepare?: (r: Receipt) => void,
+) => {
+  const now = world.clock.now();
+  const receipt = buildReceipt(world.store.cashier, world.random, {
+    ...input,
+    issuedAt: input.issuedAt ?? now,
+    arrivedAt: now,
+  });
+  prepare?.(receipt);
+  world.store.cashier.receipts.push(receipt);
+  const back = receipt.kind === 'credit_note';
+  const events = [emit(world, back ? 'credit_note.issued' : 'receipt.issued', receiptView(receipt))];
+  for (const l of input.lines) {
+    if (l.variantId !== null)
+      events.push(...moveStock(world, input.session.branch_id, l.variantId, back ? l.qty : -l.qty));
+  }
+  return { data: receiptView(receipt), events };
+};
+
 const readSaleLines = (world: World, rows: BodyOf<typeof RECEIPT_WRITE>['lines'], c: Checker): SaleLine[] =>
   rows.flatMap((row, i) => {
     const match = matchVariant(world.store.cashier, {
@@ -139,22 +165,9 @@ export const issueReceipt = ({ world, lang, body }: OpContext) => {
   const lines = readSaleLines(world, b.lines, c);
   c.done();
   if (!branch) throw new ApiError('validation_failed');
-  const issuedMs = b.issued_at === undefined ? undefined : parseDateTime(b.issued_at);
-  const now = world.clock.now();
+  const issuedAt = b.issued_at === undefined ? undefined : parseDateTime(b.issued_at);
   const session = openSessionOf(world, branch.id, registerId ?? branch.registers[0] ?? 1);
-  const receipt = buildReceipt(world.store.cashier, world.random, {
-    session,
-    lines,
-    tender,
-    issuedAt: issuedMs ?? now,
-    arrivedAt: now,
-    kind,
-  });
-  cashier.receipts.push(receipt);
-  const events = [emit(world, 'receipt.issued', receiptView(receipt))];
-  for (const l of lines)
-    if (l.variantId !== null) events.push(...moveStock(world, branch.id, l.variantId, -l.qty));
-  return { data: receiptView(receipt), events };
+  return ring(world, { session, lines, tender, issuedAt, kind });
 };
 
 export const CREDIT_NOTE_WRITE = body(
@@ -186,23 +199,12 @@ export const issueCreditNote = ({ world, lang, params, body }: OpContext) => {
   const session =
     cashier.sessions.find((s) => s.id === original.session_id && s.status === 'open') ??
     openSessionOf(world, original.branch_id, original.register_id);
-  const now = world.clock.now();
   const tender = original.payments[0]?.tender ?? 'card';
-  const note = buildReceipt(world.store.cashier, world.random, {
-    session,
-    lines: picked,
-    issuedAt: now,
-    arrivedAt: now,
-    kind: 'credit_note',
-    refundOf: original.id,
-    tender,
-  });
   const card = original.payments.find((p) => p.tender === 'card');
-  if (card) note.payments = [{ ...card, amount_halalas: note.total_halalas }];
-  cashier.receipts.push(note);
-  const events = [emit(world, 'credit_note.issued', receiptView(note))];
-  for (const l of picked) if (l.variantId !== null) moveStock(world, original.branch_id, l.variantId, l.qty);
-  return { data: receiptView(note), events };
+  const input = { session, lines: picked, kind: 'credit_note' as const, refundOf: original.id, tender };
+  return ring(world, input, (note) => {
+    if (card) note.payments = [{ ...card, amount_halalas: note.total_halalas }];
+  });
 };
 
 /** POST /sandbox/cashier/sessions/{id}/close: the cashier counts the drawer and closes (session.closed). */
@@ -463,8 +465,7 @@ export const moveOrder = ({ world, lang, params, body }: OpContext, fixed?: Orde
   if (to === 'accepted' && issue && !o.receipt_id) {
     const branch = cashier.branches.find((b) => b.id === o.branch_id);
     const session = openSessionOf(world, o.branch_id, branch?.registers[0] ?? 1);
-    const now = world.clock.now();
-    const receipt = buildReceipt(world.store.cashier, world.random, {
+    const sold = ring(world, {
       session,
       lines: o.lines.map((l) => ({
         variantId: l.variant_id,
@@ -472,15 +473,10 @@ export const moveOrder = ({ world, lang, params, body }: OpContext, fixed?: Orde
         qty: Number(l.qty),
         unitPrice: l.unit_price_halalas,
       })),
-      issuedAt: now,
-      arrivedAt: now,
       prepaid: o.prepaid ? { order_id: o.id, amount_halalas: o.total_halalas } : null,
     });
-    cashier.receipts.push(receipt);
-    o.receipt_id = receipt.id;
-    events.push(emit(world, 'receipt.issued', receiptView(receipt)));
-    for (const l of o.lines)
-      if (l.variant_id !== null) events.push(...moveStock(world, o.branch_id, l.variant_id, -Number(l.qty)));
+    o.receipt_id = sold.data.id;
+    events.push(...sold.events);
   }
   return { data: orderView(o), events };
 };
