@@ -27,23 +27,8 @@ export const INVOICE_STATUSES = ['issued', 'partially_paid', 'paid', 'void'] as 
 /** Contact fields follow consent and are absent after erasure. */
 export const patientView = (p: Patient) => {
   const contact = p.contact_consent && !p.erased_at;
-  return {
-    id: p.id,
-    file_no: p.file_no,
-    name_ar: p.name_ar,
-    name_en: p.name_en,
-    sex: p.sex,
-    birth_date: p.birth_date,
-    nationality: p.nationality,
-    national_id_type: p.national_id_type,
-    national_id_last4: p.national_id_last4,
-    ...(contact && p.phone ? { phone: p.phone } : {}),
-    ...(contact && p.email ? { email: p.email } : {}),
-    branch_id: p.branch_id,
-    payer_id: p.payer_id,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  };
+  const hidden = (['phone', 'email'] as const).filter((k) => !contact || !p[k]);
+  return omit(p, 'contact_consent', 'erased_at', ...hidden);
 };
 
 /** The stored appointment without what the sandbox keeps beside it (its client, its last changes). */
