@@ -52,7 +52,7 @@ import { mount, type Method, type Route } from './routing';
 import { newClient } from './store/seed';
 import { S, body as schemaBody, type BodyOf } from './validate';
 import { clientView, clockView, configView, deliveryDetail, openapi, patchConfig } from './control-views';
-import { deliveryView, subscriptionView } from './webhooks';
+import { deliveryRecord, deliveryView, subscriptionView } from './webhooks';
 import { FAULT_KINDS, type OpContext, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
@@ -219,7 +219,7 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
         .filter((d) => !query.event || d.event === query.event)
         .filter((d) => !query.status || d.status === query.status)
         .filter((d) => !query.interface || d.api === query.interface)
-        .map((d) => ({ ...deliveryView(d), interface: d.api, next_attempt_at: d.next_attempt_at })),
+        .map(deliveryRecord),
     ),
   ),
   route('GET', '/deliveries/{id}', ({ world, params }) => data(deliveryDetail(world, idParam(params.id)))),

@@ -23,7 +23,7 @@ import {
 } from './store';
 import type { Delivery, DeliveryStatus } from './store/types';
 import { AJV_OPTIONS, parseQuery } from './validate';
-import { deliveryView, WebhookEngine } from './webhooks';
+import { deliveryRecord, WebhookEngine } from './webhooks';
 import { CONFIG_DEFAULTS, type RequestRecord, type SandboxConfig, type World } from './world';
 
 /**
@@ -306,9 +306,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
 };
 
 const toRecord = (d: Delivery) => ({
-  ...deliveryView(d),
-  interface: d.api,
-  next_attempt_at: d.next_attempt_at,
+  ...deliveryRecord(d),
   body: d.body,
   log: d.log.map((a) => ({ ...a })),
 });
