@@ -49,7 +49,7 @@ import {
 import { Checker, codeTable, found, idParam, refuse } from './errors';
 import { makeFault } from './faults';
 import { mount, type Method, type Route } from './routing';
-import { newClient } from './store/seed';
+import { newClient } from './store/records';
 import { S, body as schemaBody, type BodyOf } from './validate';
 import { clientView, clockView, configView, deliveryDetail, openapi, patchConfig } from './control-views';
 import { deliveryRecord, deliveryView, subscriptionView } from './webhooks';

@@ -14,6 +14,37 @@ const builder =
     ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
   });
 
+const CLIENT = {
+  id: 0,
+  tenantId: 0,
+  api: 'clinic' as 'clinic' | 'cashier',
+  /** The name tests and the README use for its token (e.g. clinicOwner). */
+  key: '',
+  name: '',
+  token: '',
+  abilities: [] as string[],
+  /** Created by the account owner: the clinic's webhooks endpoints are theirs only. */
+  owner: false,
+  /** The token alone was revoked (401 token_invalid). */
+  tokenRevoked: false,
+  /** The whole client was revoked (409 client_revoked). */
+  clientRevoked: false,
+  /** The cashier's order records name the client that sent them. */
+  provider: 'partner',
+  note: '',
+};
+export type ApiClientRecord = typeof CLIENT;
+const client = builder(CLIENT, ['id', 'tenantId', 'api', 'key', 'name', 'abilities', 'note']);
+
+/** An API client, its token named after its key unless given (clinicOwner: sbx_clinic_owner). */
+export const newClient = (id: number, c: Omit<Parameters<typeof client>[0], 'id'>) =>
+  client({
+    ...c,
+    id,
+    token: c.token ?? `sbx_${c.key.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`)}`,
+    abilities: [...c.abilities],
+  });
+
 const PATIENT = {
   id: '',
   file_no: '',

@@ -29,26 +29,6 @@ export type Category = Seed['cashier']['categories'][number];
 /** `markup_percent`: percent added to catalogue prices, rounded to 50 halalas. */
 export type PriceList = Seed['cashier']['priceLists'][number];
 
-export interface ApiClientRecord {
-  id: number;
-  tenantId: number;
-  api: Api;
-  /** The name tests and the README use for its token (e.g. clinicOwner). */
-  key: string;
-  name: string;
-  token: string;
-  abilities: string[];
-  /** Created by the account owner: the clinic's webhooks endpoints are theirs only. */
-  owner: boolean;
-  /** The token alone was revoked (401 token_invalid). */
-  tokenRevoked: boolean;
-  /** The whole client was revoked (409 client_revoked). */
-  clientRevoked: boolean;
-  /** The cashier's order records name the client that sent them. */
-  provider: string;
-  note: string;
-}
-
 /* Clinic */
 
 /* Invoices, receipts and till sessions are what money.ts's builders make. */
