@@ -2,12 +2,13 @@
  * Items and their variants as the cashier creates and updates them (cashier spec §4 rules 1 and 2): variant rows,
  * unique PLU/SKU/barcode, one default variant, combo slots, modifier groups, and the stock rows of new variants.
  */
-import { Checker, found, type Lang } from './errors';
+import { Checker, found, idParam } from './errors';
 import { isoLocal } from './ids';
 import type { CashierData, ComboSlot, Item, Variant } from './store/types';
+import { newStockLevel } from './store/records';
 import { body, S, type BodyOf } from './validate';
-import { findVariant } from './cashier-views';
-import type { World } from './world';
+import { findVariant, itemView } from './cashier-views';
+import type { OpContext, World } from './world';
 
 /* Items (cashier spec §4 rules 1 and 2). */
 
@@ -107,7 +108,7 @@ const readModifierGroups = (raw: unknown[], c: Checker): number[] => {
 };
 
 /** POST /items: without variants, one default variant at default_price_halalas. */
-export const createItem = (world: World, lang: Lang, body: unknown): Item => {
+export const createItem = ({ world, lang, body }: OpContext) => {
   const cashier = world.store.cashier;
   const b = body as ItemWrite;
   const { name_ar: nameAr, name_en: nameEn, category_id: categoryId, default_price_halalas: price } = b;
@@ -141,23 +142,15 @@ export const createItem = (world: World, lang: Lang, body: unknown): Item => {
   };
   cashier.items.push(item);
   addStockRows(world, variants);
-  return item;
+  return { data: itemView(item) };
 };
 
 const addStockRows = (world: World, variants: Variant[]) => {
   const cashier = world.store.cashier;
   const at = isoLocal(world.clock.now());
   for (const b of cashier.branches) {
-    for (const v of variants) {
-      cashier.stock.push({
-        branch_id: b.id,
-        variant_id: v.id,
-        qty: 0,
-        reorder_point: 5,
-        par_level: 20,
-        updated_at: at,
-      });
-    }
+    for (const v of variants)
+      cashier.stock.push(newStockLevel({ branch_id: b.id, variant_id: v.id, updated_at: at }));
   }
 };
 
@@ -166,8 +159,9 @@ const addStockRows = (world: World, variants: Variant[]) => {
  * what is stored (rows without id are created, stored ids missing from the array are deleted); arrays absent
  * are untouched.
  */
-export const updateItem = (world: World, lang: Lang, id: number, body: unknown): Item => {
+export const updateItem = ({ world, lang, params, body }: OpContext) => {
   const cashier = world.store.cashier;
+  const id = idParam(params.id);
   const item = found(cashier.items.find((i) => i.id === id));
   const b = body as ItemWrite;
   const { category_id: categoryId, default_price_halalas: price } = b;
@@ -214,5 +208,5 @@ export const updateItem = (world: World, lang: Lang, id: number, body: unknown):
   if (modifierIds) item.modifier_group_ids = modifierIds;
   if (slots) item.combo_slots = slots;
   item.updated_at = isoLocal(world.clock.now());
-  return item;
+  return { data: itemView(item) };
 };

@@ -2,11 +2,11 @@
  * What happens to the cashier's objects: receipts, credit notes, till sessions, stock, customers and orders (partner
  * endpoints) and what in life happens on a till or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, found, idParam, type Lang, refuse, invalidTransition } from './errors';
+import { ApiError, Checker, found, idParam, refuse, invalidTransition } from './errors';
 import { isoLocal, parseDateTime } from './ids';
 import type {
+  ApiClientRecord,
   CashierData,
-  Customer,
   Order,
   OrderLine,
   OrderStatus,
@@ -14,6 +14,7 @@ import type {
   TillSession,
 } from './store/types';
 import { buildReceipt, newSession, returnLine, type SaleLine } from './store/money';
+import { newCustomer, newOrder, orderLine } from './store/records';
 import { body, S, type BodyOf } from './validate';
 import {
   CONSENT_CHANNELS,
@@ -58,6 +59,32 @@ const moveStock = (world: World, branchId: number, variantId: number, delta: num
   return crossed || (force && level.qty <= level.reorder_point)
     ? [emit(world, 'stock.low', stockView(cashier, level))]
     : [];
+};
+
+/**
+ * A till rings up a receipt or credit note that arrives now (issued now unless `issuedAt` says earlier: an offline
+ * sale): stored, emitted, and its goods leave stock (a credit note's come back). `prepare` adjusts it first.
+ */
+const ring = (
+  world: World,
+  input: Omit<Parameters<typeof buildReceipt>[2], 'issuedAt' | 'arrivedAt'> & { issuedAt?: number },
+  prepare?: (r: Receipt) => void,
+) => {
+  const now = world.clock.now();
+  const receipt = buildReceipt(world.store.cashier, world.random, {
+    ...input,
+    issuedAt: input.issuedAt ?? now,
+    arrivedAt: now,
+  });
+  prepare?.(receipt);
+  world.store.cashier.receipts.push(receipt);
+  const back = receipt.kind === 'credit_note';
+  const events = [emit(world, back ? 'credit_note.issued' : 'receipt.issued', receiptView(receipt))];
+  for (const l of input.lines) {
+    if (l.variantId !== null)
+      events.push(...moveStock(world, input.session.branch_id, l.variantId, back ? l.qty : -l.qty));
+  }
+  return { data: receiptView(receipt), events };
 };
 
 const readSaleLines = (world: World, rows: BodyOf<typeof RECEIPT_WRITE>['lines'], c: Checker): SaleLine[] =>
@@ -138,22 +165,9 @@ export const issueReceipt = ({ world, lang, body }: OpContext) => {
   const lines = readSaleLines(world, b.lines, c);
   c.done();
   if (!branch) throw new ApiError('validation_failed');
-  const issuedMs = b.issued_at === undefined ? undefined : parseDateTime(b.issued_at);
-  const now = world.clock.now();
+  const issuedAt = b.issued_at === undefined ? undefined : parseDateTime(b.issued_at);
   const session = openSessionOf(world, branch.id, registerId ?? branch.registers[0] ?? 1);
-  const receipt = buildReceipt(world.store.cashier, world.random, {
-    session,
-    lines,
-    tender,
-    issuedAt: issuedMs ?? now,
-    arrivedAt: now,
-    kind,
-  });
-  cashier.receipts.push(receipt);
-  const events = [emit(world, 'receipt.issued', receiptView(receipt))];
-  for (const l of lines)
-    if (l.variantId !== null) events.push(...moveStock(world, branch.id, l.variantId, -l.qty));
-  return { data: receiptView(receipt), events };
+  return ring(world, { session, lines, tender, issuedAt, kind });
 };
 
 export const CREDIT_NOTE_WRITE = body(
@@ -185,23 +199,12 @@ export const issueCreditNote = ({ world, lang, params, body }: OpContext) => {
   const session =
     cashier.sessions.find((s) => s.id === original.session_id && s.status === 'open') ??
     openSessionOf(world, original.branch_id, original.register_id);
-  const now = world.clock.now();
   const tender = original.payments[0]?.tender ?? 'card';
-  const note = buildReceipt(world.store.cashier, world.random, {
-    session,
-    lines: picked,
-    issuedAt: now,
-    arrivedAt: now,
-    kind: 'credit_note',
-    refundOf: original.id,
-    tender,
-  });
   const card = original.payments.find((p) => p.tender === 'card');
-  if (card) note.payments = [{ ...card, amount_halalas: note.total_halalas }];
-  cashier.receipts.push(note);
-  const events = [emit(world, 'credit_note.issued', receiptView(note))];
-  for (const l of picked) if (l.variantId !== null) moveStock(world, original.branch_id, l.variantId, l.qty);
-  return { data: receiptView(note), events };
+  const input = { session, lines: picked, kind: 'credit_note' as const, refundOf: original.id, tender };
+  return ring(world, input, (note) => {
+    if (card) note.payments = [{ ...card, amount_halalas: note.total_halalas }];
+  });
 };
 
 /** POST /sandbox/cashier/sessions/{id}/close: the cashier counts the drawer and closes (session.closed). */
@@ -289,19 +292,18 @@ export const addCustomer = ({ world, lang, body }: OpContext) => {
   c.done();
   const at = isoLocal(world.clock.now());
   cashier.counters.customer += 1;
-  const customer: Customer = {
+  const customer = newCustomer({
     id: cashier.counters.customer,
-    name: name ?? null,
-    phone: phone ?? null,
-    email: email ?? null,
-    address: address ?? null,
-    vat_number: vat ?? null,
-    cr_number: cr ?? null,
+    name,
+    phone,
+    email,
+    address,
+    vat_number: vat,
+    cr_number: cr,
     consents: [{ granted: consent, channels: consent ? channels : [], at }],
-    erased: false,
     created_at: at,
     updated_at: at,
-  };
+  });
   cashier.customers.push(customer);
   return {
     data: customerView(customer),
@@ -362,12 +364,7 @@ export const ORDER_WRITE = body(
 );
 
 /** POST /orders: the same external_id from the same API client answers the same order with duplicate true. */
-export const createOrder = (
-  world: World,
-  lang: Lang,
-  client: { id: number; provider: string },
-  body: unknown,
-) => {
+export const createOrder = ({ world, lang, client, body }: OpContext & { client: ApiClientRecord }) => {
   const cashier = world.store.cashier;
   const b = body as BodyOf<typeof ORDER_WRITE>;
   const { external_id: externalId, branch_id: branchId, order_type: orderType, prepaid = false } = b;
@@ -387,45 +384,34 @@ export const createOrder = (
       c.add(`lines[${i}].name`, 'required');
     if (qty === undefined) return;
     const unit = price ?? match?.variant.price_halalas ?? 0;
-    lines.push({
-      line_no: lines.length + 1,
-      variant_id: match?.variant.id ?? null,
-      plu: match ? `V${match.variant.id}` : null,
-      name: match
-        ? variantName(match.item, match.variant)
-        : (name ?? plu ?? sku ?? barcode ?? String(variantId)),
-      qty: String(qty),
-      unit_price_halalas: unit,
-      total_halalas: Math.round(qty * unit),
-      open_item: !match,
-    });
+    const text = match
+      ? variantName(match.item, match.variant)
+      : (name ?? plu ?? sku ?? barcode ?? String(variantId));
+    lines.push(orderLine(lines.length + 1, match?.variant.id ?? null, text, qty, unit));
   });
   c.done();
 
   const existing = cashier.orders.find((o) => o.client_id === client.id && o.external_id === externalId);
-  if (existing) return { status: 200, order: existing, duplicate: true };
+  if (existing) return { data: orderView(existing), duplicate: true };
 
   const now = world.clock.now();
   const at = isoLocal(now);
-  const order: Order = {
+  const order = newOrder({
     id: world.random.ulid(now),
     external_id: externalId,
     provider: client.provider,
     client_id: client.id,
     branch_id: branchId,
-    order_type: orderType ?? null,
+    order_type: orderType,
     prepaid,
     customer,
-    status: 'received',
     lines,
     total_halalas: lines.reduce((s, l) => s + l.total_halalas, 0),
-    receipt_id: null,
-    refund_decision: null,
     created_at: at,
     updated_at: at,
-  };
+  });
   cashier.orders.push(order);
-  return { status: 201, order, duplicate: false };
+  return { data: orderView(order) };
 };
 
 export const findOrder = (world: World, id = '') =>
@@ -435,16 +421,15 @@ export const findOrder = (world: World, id = '') =>
  * POST /orders/{id}/cancel: withdrawn from the panel; a receipt already issued stands and the cashier is asked to
  * decide on a refund. A cancelled order answers again; one the till rejected answers 409.
  */
-export const cancelOrder = (world: World, id: string): Order => {
-  const o = findOrder(world, id);
-  if (o.status === 'cancelled') return o;
+export const cancelOrder = ({ world, params }: OpContext) => {
+  const o = findOrder(world, params.id);
+  if (o.status === 'cancelled') return { data: orderView(o), events: [] };
   if (o.status === 'rejected') throw new ApiError('order_not_cancellable', { status: o.status });
   const from = o.status;
   o.status = 'cancelled';
   if (o.receipt_id) o.refund_decision = 'pending';
   o.updated_at = isoLocal(world.clock.now());
-  emitOrderChange(world, o, from);
-  return o;
+  return { data: orderView(o), events: [emitOrderChange(world, o, from)] };
 };
 
 const ORDER_MOVES: Record<OrderStatus, readonly OrderStatus[]> = {
@@ -480,8 +465,7 @@ export const moveOrder = ({ world, lang, params, body }: OpContext, fixed?: Orde
   if (to === 'accepted' && issue && !o.receipt_id) {
     const branch = cashier.branches.find((b) => b.id === o.branch_id);
     const session = openSessionOf(world, o.branch_id, branch?.registers[0] ?? 1);
-    const now = world.clock.now();
-    const receipt = buildReceipt(world.store.cashier, world.random, {
+    const sold = ring(world, {
       session,
       lines: o.lines.map((l) => ({
         variantId: l.variant_id,
@@ -489,15 +473,10 @@ export const moveOrder = ({ world, lang, params, body }: OpContext, fixed?: Orde
         qty: Number(l.qty),
         unitPrice: l.unit_price_halalas,
       })),
-      issuedAt: now,
-      arrivedAt: now,
       prepaid: o.prepaid ? { order_id: o.id, amount_halalas: o.total_halalas } : null,
     });
-    cashier.receipts.push(receipt);
-    o.receipt_id = receipt.id;
-    events.push(emit(world, 'receipt.issued', receiptView(receipt)));
-    for (const l of o.lines)
-      if (l.variant_id !== null) events.push(...moveStock(world, o.branch_id, l.variant_id, -Number(l.qty)));
+    o.receipt_id = sold.data.id;
+    events.push(...sold.events);
   }
   return { data: orderView(o), events };
 };

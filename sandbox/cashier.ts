@@ -1,6 +1,6 @@
 /** The cashier partner interface under /api/partner/v1 (cashier spec §4), route by route. */
 import { ITEM_CREATE, ITEM_UPDATE, createItem, updateItem } from './cashier-items';
-import { cancelOrder, createOrder, findOrder, ORDER_WRITE, receiptsAfter } from './cashier-ops';
+import { cancelOrder, createOrder, ORDER_WRITE, receiptsAfter } from './cashier-ops';
 import {
   CONSENT_CHANNELS,
   RECEIPT_KINDS,
@@ -16,62 +16,38 @@ import {
   zReportView,
 } from './cashier-views';
 import { ApiError, found, idParam, refuse } from './errors';
-import { get, route, type PartnerRoute, type RouteContext } from './routing';
-import { PAGING, PER_PAGE, S, between, instant, pageOf, query, where } from './validate';
+import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
+import { PER_PAGE, S, eq, list, query, since } from './validate';
 import { webhookRoutes } from './webhook-routes';
 
 export const CASHIER_PREFIX = '/api/partner/v1';
 
 const cashierOf = (ctx: RouteContext) => ctx.world.store.cashier;
 
-const paged = <T>(ctx: RouteContext, rows: readonly T[]) => ({ body: pageOf(rows, ctx.query) });
-
-const ping = (ctx: RouteContext) => ({
-  body: {
-    data: {
-      client: { id: ctx.client.id, name: ctx.client.name, abilities: [...ctx.client.abilities] },
-      account: { id: ctx.tenant.id, name: ctx.tenant.name, name_ar: ctx.tenant.name_ar },
-    },
+const ping = ({ client, tenant }: RouteContext) => ({
+  data: {
+    client: { id: client.id, name: client.name, abilities: [...client.abilities] },
+    account: { id: tenant.id, name: tenant.name, name_ar: tenant.name_ar },
   },
 });
+const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
 
-const itemsQuery = query({
-  ...PAGING,
-  category_id: S.int(),
-  updated_since: S.instant,
-  sku: S.str(),
-  barcode: S.str(),
+const listItems = list((ctx: RouteContext) => cashierOf(ctx).items, itemView, byId, {
+  category_id: eq(S.int(), 'category_id'),
+  updated_since: since((i) => i.updated_at),
+  sku: [S.str(), (i, sku) => i.variants.some((v) => v.sku === sku)],
+  barcode: [S.str(), (i, barcode) => i.variants.some((v) => v.barcode === barcode)],
 });
-
-const listItems = (ctx: RouteContext) => {
-  const { sku, barcode } = ctx.query;
-  const since = instant(ctx.query.updated_since);
-  const rows = between(where(cashierOf(ctx).items, ctx.query, 'category_id'), (i) => i.updated_at, since)
-    .filter((i) => sku === undefined || i.variants.some((v) => v.sku === sku))
-    .filter((i) => barcode === undefined || i.variants.some((v) => v.barcode === barcode))
-    .sort((a, b) => a.id - b.id);
-  return { body: pageOf(rows.map(itemView), ctx.query) };
-};
 
 /**
  * consented_only: the latest consent in the ledger is granted (never erased customers); consent_channel narrows
  * to consents covering that channel, alone or together with consented_only.
  */
-const customersQuery = query({
-  ...PAGING,
-  updated_since: S.instant,
-  consented_only: S.bool,
-  consent_channel: S.oneOf(CONSENT_CHANNELS),
+const listCustomers = list((ctx: RouteContext) => cashierOf(ctx).customers, customerView, byId, {
+  updated_since: since((x) => x.updated_at),
+  consented_only: [S.bool, (x, only) => !only || !!consentOf(x)],
+  consent_channel: [S.oneOf(CONSENT_CHANNELS), (x, channel) => !!consentOf(x)?.channels.includes(channel)],
 });
-
-const listCustomers = (ctx: RouteContext) => {
-  const { consented_only: consentedOnly = false, consent_channel: channel } = ctx.query;
-  const rows = between(cashierOf(ctx).customers, (x) => x.updated_at, instant(ctx.query.updated_since))
-    .filter((x) => !consentedOnly || !!consentOf(x))
-    .filter((x) => channel === undefined || !!consentOf(x)?.channels.includes(channel))
-    .sort((a, b) => a.id - b.id);
-  return { body: pageOf(rows.map(customerView), ctx.query) };
-};
 
 /** The cursor: oldest first in arrival order after since_id; recently arrived receipts are held back. */
 const receiptsQuery = query({
@@ -89,10 +65,8 @@ const listReceipts = (ctx: RouteContext) => {
   }
   const { data, last, hasMore } = receiptsAfter(ctx.world, after?.seq ?? 0, { branchId, kind }, perPage);
   return {
-    body: {
-      data: data.map(receiptView),
-      meta: { next_since_id: last?.id ?? sinceId ?? null, has_more: hasMore, per_page: perPage },
-    },
+    data: data.map(receiptView),
+    meta: { next_since_id: last?.id ?? sinceId ?? null, has_more: hasMore, per_page: perPage },
   };
 };
 
@@ -100,67 +74,55 @@ const zReport = (ctx: RouteContext) => {
   const cashier = cashierOf(ctx);
   const session = found(cashier.sessions.find((s) => s.id === ctx.params.id));
   if (session.status !== 'closed') throw new ApiError('session_open', { status: session.status });
-  return { body: { data: zReportView(cashier, session) } };
+  return { data: zReportView(cashier, session) };
 };
 
-const stockQuery = query({ ...PAGING, branch_id: S.int(), variant_id: S.int(), low_only: S.bool });
+const listStock = list(
+  (ctx: RouteContext) => cashierOf(ctx).stock,
+  (s, ctx) => stockView(cashierOf(ctx), s),
+  (a, b) => a.branch_id - b.branch_id || a.variant_id - b.variant_id,
+  {
+    branch_id: eq(S.int(), 'branch_id'),
+    variant_id: eq(S.int(), 'variant_id'),
+    low_only: [S.bool, (s, low) => !low || s.qty <= s.reorder_point],
+  },
+);
 
-const listStock = (ctx: RouteContext) => {
-  const { low_only: lowOnly = false } = ctx.query;
-  const cashier = cashierOf(ctx);
-  const rows = where(cashier.stock, ctx.query, 'branch_id', 'variant_id')
-    .filter((s) => !lowOnly || s.qty <= s.reorder_point)
-    .sort((a, b) => a.branch_id - b.branch_id || a.variant_id - b.variant_id);
-  return {
-    body: pageOf(
-      rows.map((s) => stockView(cashier, s)),
-      ctx.query,
-    ),
-  };
-};
-
-const pages = { schema: query(PAGING) };
+const branches = list((ctx: RouteContext) => cashierOf(ctx).branches, branchView);
+const categories = list((ctx: RouteContext) => cashierOf(ctx).categories, categoryView);
+const priceLists = list(
+  (ctx: RouteContext) => cashierOf(ctx).priceLists,
+  (pl, ctx) => priceListView(pl, cashierOf(ctx).items),
+);
 
 export const cashierRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
-  get('/branches', 'pos:read', pages, (ctx) => paged(ctx, cashierOf(ctx).branches.map(branchView))),
-  get('/categories', 'pos:read', pages, (ctx) => paged(ctx, cashierOf(ctx).categories.map(categoryView))),
-  get('/items', 'pos:read', { schema: itemsQuery }, listItems),
-  route('POST', '/items', 'pos:write', { schema: ITEM_CREATE }, (ctx) => ({
-    status: 201,
-    body: { data: itemView(createItem(ctx.world, ctx.lang, ctx.body)) },
-  })),
-  get('/items/{id}', 'pos:read', (ctx) => ({
-    body: { data: itemView(found(cashierOf(ctx).items.find((i) => i.id === idParam(ctx.params.id)))) },
-  })),
-  route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, (ctx) => ({
-    body: { data: itemView(updateItem(ctx.world, ctx.lang, idParam(ctx.params.id), ctx.body)) },
-  })),
-  get('/price-lists', 'pos:read', pages, (ctx) =>
-    paged(
-      ctx,
-      cashierOf(ctx).priceLists.map((pl) => priceListView(pl, cashierOf(ctx).items)),
-    ),
+  get('/branches', 'pos:read', branches),
+  get('/categories', 'pos:read', categories),
+  get('/items', 'pos:read', listItems),
+  post('/items', 'pos:write', { schema: ITEM_CREATE }, createItem),
+  get(
+    '/items/{id}',
+    'pos:read',
+    one((ctx) => cashierOf(ctx).items, itemView, idParam),
   ),
-  get('/customers', 'pos:read', { schema: customersQuery }, listCustomers),
+  route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, updateItem),
+  get('/price-lists', 'pos:read', priceLists),
+  get('/customers', 'pos:read', listCustomers),
   get('/receipts', 'pos:read', { schema: receiptsQuery }, listReceipts),
-  get('/receipts/{id}', 'pos:read', (ctx) => ({
-    body: { data: receiptView(found(cashierOf(ctx).receipts.find((r) => r.id === ctx.params.id))) },
-  })),
+  get(
+    '/receipts/{id}',
+    'pos:read',
+    one((ctx) => cashierOf(ctx).receipts, receiptView),
+  ),
   get('/sessions/{id}/z-report', 'pos:read', zReport),
-  get('/stock/levels', 'pos:read', { schema: stockQuery }, listStock),
-  route('POST', '/orders', 'pos:orders', { schema: ORDER_WRITE }, (ctx) => {
-    const result = createOrder(ctx.world, ctx.lang, ctx.client, ctx.body);
-    return {
-      status: result.status,
-      body: { data: orderView(result.order), ...(result.duplicate ? { duplicate: true } : {}) },
-    };
-  }),
-  get('/orders/{id}', 'pos:orders', (ctx) => ({
-    body: { data: orderView(findOrder(ctx.world, ctx.params.id)) },
-  })),
-  route('POST', '/orders/{id}/cancel', 'pos:orders', (ctx) => ({
-    body: { data: orderView(cancelOrder(ctx.world, ctx.params.id ?? '')) },
-  })),
+  get('/stock/levels', 'pos:read', listStock),
+  post('/orders', 'pos:orders', { schema: ORDER_WRITE }, createOrder),
+  get(
+    '/orders/{id}',
+    'pos:orders',
+    one((ctx) => cashierOf(ctx).orders, orderView),
+  ),
+  route('POST', '/orders/{id}/cancel', 'pos:orders', cancelOrder),
   ...webhookRoutes('cashier', 'pos:webhooks'),
 ];

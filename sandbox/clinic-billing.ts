@@ -70,7 +70,13 @@ export const issueInvoice = ({ world, lang, body }: OpContext) => {
   c.done();
   if (!patient) throw new ApiError('validation_failed');
   const buyer = b.buyer_kind ?? (patient.nationality === 'SA' ? 'citizen' : 'resident');
-  const lines: LineInput[] = (b.lines ?? []).map((l) => {
+  // Without lines, the appointment's evaluation.
+  const type = clinic.appointmentTypes.find((t) => t.id === appointment?.appointment_type_id);
+  const evaluation: NonNullable<typeof b.lines>[number] = {
+    unit_halalas: 25_000,
+    description: type?.name_en ?? 'Comprehensive oral evaluation',
+  };
+  const lines = (b.lines?.length ? b.lines : [evaluation]).map((l): LineInput => {
     const nature = l.nature ?? 'medical';
     return {
       nature,
@@ -84,19 +90,6 @@ export const issueInvoice = ({ world, lang, body }: OpContext) => {
       surfaces: l.surfaces ?? [],
     };
   });
-  if (!lines.length) {
-    const type = clinic.appointmentTypes.find((t) => t.id === appointment?.appointment_type_id);
-    lines.push({
-      nature: 'medical',
-      qty: 1,
-      unit_halalas: 25_000,
-      tax_category: buyer === 'citizen' ? 'state_borne' : 'standard',
-      code: 'D0150',
-      description: type?.name_en ?? 'Comprehensive oral evaluation',
-      tooth: null,
-      surfaces: [],
-    });
-  }
   const now = world.clock.now();
   const inv = newInvoice(clinic, world.random, now, {
     patient_id: patient.id,

@@ -2,7 +2,7 @@
  * The clinic's objects as the interface shows them, and what happens to them: booking and cancelling (partner
  * endpoints) and what in life happens at the front desk or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, found, type Lang, invalidTransition } from './errors';
+import { ApiError, Checker, found, invalidTransition } from './errors';
 import { isoLocal, omit, parseDateTime } from './ids';
 import type {
   Appointment,
@@ -14,6 +14,7 @@ import type {
   Patient,
 } from './store/types';
 import { nextFileNo } from './store/money';
+import { newAppointment, newPatient } from './store/records';
 import { body, S, type BodyOf } from './validate';
 import type { Emitted } from './webhooks';
 import type { OpContext, World } from './world';
@@ -26,23 +27,8 @@ export const INVOICE_STATUSES = ['issued', 'partially_paid', 'paid', 'void'] as 
 /** Contact fields follow consent and are absent after erasure. */
 export const patientView = (p: Patient) => {
   const contact = p.contact_consent && !p.erased_at;
-  return {
-    id: p.id,
-    file_no: p.file_no,
-    name_ar: p.name_ar,
-    name_en: p.name_en,
-    sex: p.sex,
-    birth_date: p.birth_date,
-    nationality: p.nationality,
-    national_id_type: p.national_id_type,
-    national_id_last4: p.national_id_last4,
-    ...(contact && p.phone ? { phone: p.phone } : {}),
-    ...(contact && p.email ? { email: p.email } : {}),
-    branch_id: p.branch_id,
-    payer_id: p.payer_id,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-  };
+  const hidden = (['phone', 'email'] as const).filter((k) => !contact || !p[k]);
+  return omit(p, 'contact_consent', 'erased_at', ...hidden);
 };
 
 /** The stored appointment without what the sandbox keeps beside it (its client, its last changes). */
@@ -151,13 +137,12 @@ export const BOOKING_REQUIRED = ['branch_id', 'appointment_type_id', 'starts_at'
 export type Booking = BodyOf<ReturnType<typeof body<typeof BOOKING, (typeof BOOKING_REQUIRED)[number]>>>;
 
 export const bookAppointment = (
-  world: World,
-  lang: Lang,
+  { world, lang, body }: OpContext,
   clientId: number | null,
-  b: Booking,
   source: string,
 ) => {
   const clinic = world.store.clinic;
+  const b = body as Booking;
   const { practitioner_id: practitionerId, patient_id: patientId, patient_phone: phone } = b;
   const c = new Checker(lang);
   const branch = clinic.branches.find((x) => x.id === b.branch_id);
@@ -180,7 +165,7 @@ export const bookAppointment = (
     const existing = clinic.appointments.find(
       (a) => a.client_id === clientId && a.external_ref === externalRef,
     );
-    if (existing) return { status: 200, appointment: existing, duplicate: true, events: [] as Emitted[] };
+    if (existing) return { data: appointmentView(existing), duplicate: true };
   }
 
   const endMs = startMs + type.duration_min * 60_000;
@@ -193,31 +178,23 @@ export const bookAppointment = (
     patient = clinic.patients.find((p) => p.phone === phone && !p.erased_at);
     if (!patient) {
       const name = patientName ?? phone;
-      patient = {
+      patient = newPatient({
         id: world.random.ulid(now),
         file_no: nextFileNo(clinic, branch.id),
         name_ar: name,
         name_en: name,
-        sex: null,
-        birth_date: null,
-        nationality: null,
-        national_id_type: null,
-        national_id_last4: null,
         phone,
-        email: null,
         contact_consent: true,
         branch_id: branch.id,
-        payer_id: null,
         created_at: at,
         updated_at: at,
-        erased_at: null,
-      };
+      });
       clinic.patients.push(patient);
     }
   }
   if (!patient) throw new ApiError('validation_failed');
 
-  const appointment: Appointment = {
+  const appointment = newAppointment({
     id: world.random.ulid(now),
     patient_id: patient.id,
     branch_id: branch.id,
@@ -228,19 +205,17 @@ export const bookAppointment = (
     starts_at: isoLocal(startMs),
     ends_at: isoLocal(endMs),
     source,
-    external_ref: externalRef ?? null,
-    note: note ?? null,
-    cancel_reason: null,
-    cancelled_at: null,
+    external_ref: externalRef,
+    note,
     created_at: at,
     updated_at: at,
     client_id: clientId,
-    last_changes: null,
-    last_changed_at: null,
-  };
+  });
   clinic.appointments.push(appointment);
-  const events = [emitAppointment(world, 'appointment.created', appointment)];
-  return { status: 201, appointment, duplicate: false, events };
+  return {
+    data: appointmentView(appointment),
+    events: [emitAppointment(world, 'appointment.created', appointment)],
+  };
 };
 
 export const findAppointment = (world: World, id = '') =>
@@ -249,10 +224,11 @@ export const findAppointment = (world: World, id = '') =>
 /** POST /appointments/{id}/cancel (clinic spec §3). */
 export const CANCELLING = body({ reason: S.oneOf(CANCEL_REASONS) }, [], true);
 
-export const cancelAppointment = (world: World, id: string, reason?: (typeof CANCEL_REASONS)[number]) => {
-  const a = findAppointment(world, id);
-  if (a.status !== 'cancelled') cancel(world, a, reason ?? 'other');
-  return a;
+export const cancelAppointment = ({ world, params, body }: OpContext) => {
+  const a = findAppointment(world, params.id);
+  const reason = (body as BodyOf<typeof CANCELLING>)?.reason;
+  const events = a.status === 'cancelled' ? [] : [cancel(world, a, reason ?? 'other')];
+  return { data: appointmentView(a), events };
 };
 
 /** Cancels (appointment.cancelled); a completed or in-progress appointment only when forced (sandbox-only). */

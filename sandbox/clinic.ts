@@ -1,36 +1,32 @@
 /** The clinic partner interface under /partner/v1 (clinic spec §4), route by route. */
 import { CLINIC_ABILITIES } from './auth';
-import { findInvoice } from './clinic-billing';
 import {
   APPOINTMENT_STATUSES,
   BOOKING,
   BOOKING_REQUIRED,
   CANCELLING,
-  type Booking,
   INVOICE_STATUSES,
   appointmentView,
   bookAppointment,
   cancelAppointment,
-  findAppointment,
   invoiceView,
   patientView,
   recentEvents,
 } from './clinic-ops';
-import { ApiError, found } from './errors';
+import { ApiError } from './errors';
 import { CLINIC_EVENTS, sampleFor } from './events';
-import { startOfLocalDate } from './ids';
-import { get, route, type PartnerRoute, type RouteContext } from './routing';
+import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
 import {
-  PAGING,
   PER_PAGE_DEFAULT,
   PER_PAGE_MAX,
   S,
-  between,
   body,
-  instant,
-  pageOf,
-  query,
-  where,
+  eq,
+  list,
+  since,
+  sinceDay,
+  until,
+  untilDay,
 } from './validate';
 import { API_VERSION, MAX_ATTEMPTS, RETRY_CAP_MS, RETRY_FIRST_MS, SWITCH_OFF_AFTER } from './webhooks';
 import { webhookRoutes } from './webhook-routes';
@@ -45,128 +41,86 @@ const byTime =
 
 const tenantOf = (ctx: RouteContext) => ctx.world.store.clinic.tenantId;
 
-const ping = (ctx: RouteContext) => ({
-  body: {
-    data: {
-      client: {
-        id: ctx.client.id,
-        name: ctx.client.name,
-        abilities: [...ctx.client.abilities],
-        owner: ctx.client.owner,
-      },
-      clinic: { id: ctx.tenant.id, name: ctx.tenant.name, name_ar: ctx.tenant.name_ar },
-    },
+const ping = ({ client, tenant }: RouteContext) => ({
+  data: {
+    client: { id: client.id, name: client.name, abilities: [...client.abilities], owner: client.owner },
+    clinic: { id: tenant.id, name: tenant.name, name_ar: tenant.name_ar },
   },
 });
 
 const meta = (ctx: RouteContext) => ({
-  body: {
-    data: {
-      api_version: API_VERSION,
-      spec_version: SPEC_VERSION,
-      abilities: [...CLINIC_ABILITIES],
-      client_abilities: [...ctx.client.abilities],
-      events: Object.entries(CLINIC_EVENTS).map(([event, info]) => ({ event, ability: info.ability })),
-      rate_limits: {
-        per_client_per_minute: ctx.world.config.rateLimitPerMinute,
-        per_address_without_client_per_minute: ctx.world.config.anonymousRateLimitPerMinute,
-      },
-      per_page: { default: PER_PAGE_DEFAULT, max: PER_PAGE_MAX },
-      webhooks: {
-        max_subscriptions: ctx.world.config.webhookLimit,
-        timeout_seconds: Math.round(ctx.world.config.deliveryTimeoutMs / 1000),
-        retry: {
-          first_delay_seconds: RETRY_FIRST_MS / 1000,
-          factor: 2,
-          max_delay_seconds: RETRY_CAP_MS / 1000,
-          max_attempts: MAX_ATTEMPTS,
-        },
-        switch_off_after_consecutive_failures: SWITCH_OFF_AFTER,
-        signature: {
-          header: 'X-Partner-Signature',
-          algorithm: 'sha256',
-          timestamp_tolerance_seconds: 300,
-        },
-      },
-      docs_url: `${ctx.world.baseUrl}/sandbox`,
-      openapi_url: `${ctx.world.baseUrl}/sandbox/openapi.json`,
+  data: {
+    api_version: API_VERSION,
+    spec_version: SPEC_VERSION,
+    abilities: [...CLINIC_ABILITIES],
+    client_abilities: [...ctx.client.abilities],
+    events: Object.entries(CLINIC_EVENTS).map(([event, info]) => ({ event, ability: info.ability })),
+    rate_limits: {
+      per_client_per_minute: ctx.world.config.rateLimitPerMinute,
+      per_address_without_client_per_minute: ctx.world.config.anonymousRateLimitPerMinute,
     },
+    per_page: { default: PER_PAGE_DEFAULT, max: PER_PAGE_MAX },
+    webhooks: {
+      max_subscriptions: ctx.world.config.webhookLimit,
+      timeout_seconds: Math.round(ctx.world.config.deliveryTimeoutMs / 1000),
+      retry: {
+        first_delay_seconds: RETRY_FIRST_MS / 1000,
+        factor: 2,
+        max_delay_seconds: RETRY_CAP_MS / 1000,
+        max_attempts: MAX_ATTEMPTS,
+      },
+      switch_off_after_consecutive_failures: SWITCH_OFF_AFTER,
+      signature: {
+        header: 'X-Partner-Signature',
+        algorithm: 'sha256',
+        timestamp_tolerance_seconds: 300,
+      },
+    },
+    docs_url: `${ctx.world.baseUrl}/sandbox`,
+    openapi_url: `${ctx.world.baseUrl}/sandbox/openapi.json`,
   },
 });
 
-/* Patients */
+const clinicOf = (ctx: RouteContext) => ctx.world.store.clinic;
 
-const patientsQuery = query({ ...PAGING, file_no: S.str(), phone: S.phone, updated_since: S.instant });
+/** A phone finds only patients whose contact fields are shown (consented, not erased). */
+const listPatients = list(
+  (ctx: RouteContext) => clinicOf(ctx).patients,
+  patientView,
+  byTime((p) => p.created_at),
+  {
+    file_no: eq(S.str(), 'file_no'),
+    phone: [S.phone, (p, phone) => p.phone === phone && p.contact_consent && !p.erased_at],
+    updated_since: since((p) => p.updated_at),
+  },
+);
 
-const listPatients = (ctx: RouteContext) => {
-  const { phone } = ctx.query;
-  const patients = where(ctx.world.store.clinic.patients, ctx.query, 'file_no');
-  const rows = between(patients, (p) => p.updated_at, instant(ctx.query.updated_since))
-    .filter((p) => phone === undefined || (p.phone === phone && p.contact_consent && !p.erased_at))
-    .sort(byTime((p) => p.created_at));
-  return { body: pageOf(rows.map(patientView), ctx.query) };
-};
+const listAppointments = list(
+  (ctx: RouteContext) => clinicOf(ctx).appointments,
+  appointmentView,
+  (a, b) => Date.parse(a.starts_at) - Date.parse(b.starts_at) || (a.id < b.id ? -1 : 1),
+  {
+    branch_id: eq(S.int(), 'branch_id'),
+    patient_id: eq(S.str(), 'patient_id'),
+    practitioner_id: eq(S.str(), 'practitioner_id'),
+    from: since((a) => a.starts_at),
+    to: until((a) => a.starts_at),
+    status: eq(S.oneOf(APPOINTMENT_STATUSES), 'status'),
+  },
+);
 
-const getPatient = (ctx: RouteContext) => ({
-  body: { data: patientView(found(ctx.world.store.clinic.patients.find((x) => x.id === ctx.params.id))) },
-});
-
-/* Appointments */
-
-const appointmentsQuery = query({
-  ...PAGING,
-  branch_id: S.int(),
-  patient_id: S.str(),
-  practitioner_id: S.str(),
-  from: S.instant,
-  to: S.instant,
-  status: S.oneOf(APPOINTMENT_STATUSES),
-});
-
-const listAppointments = (ctx: RouteContext) => {
-  const { appointments } = ctx.world.store.clinic;
-  const mine = where(appointments, ctx.query, 'branch_id', 'patient_id', 'practitioner_id', 'status');
-  const rows = between(mine, (a) => a.starts_at, instant(ctx.query.from), instant(ctx.query.to)).sort(
-    (a, b) => byTime<typeof a>((x) => x.starts_at)(a, b) || (a.id < b.id ? -1 : 1),
-  );
-  return { body: pageOf(rows.map(appointmentView), ctx.query) };
-};
-
-const book = (ctx: RouteContext) => {
-  const result = bookAppointment(ctx.world, ctx.lang, ctx.client.id, ctx.body as Booking, 'api');
-  return {
-    status: result.status,
-    body: {
-      data: appointmentView(result.appointment),
-      ...(result.duplicate ? { duplicate: true } : {}),
-    },
-  };
-};
-
-/* Invoices */
-
-const invoicesQuery = query({
-  ...PAGING,
-  patient_id: S.str(),
-  branch_id: S.int(),
-  status: S.oneOf(INVOICE_STATUSES),
-  issued_from: S.date,
-  issued_to: S.date,
-});
-
-const listInvoices = (ctx: RouteContext) => {
-  const day = (d: string | undefined) => (d === undefined ? undefined : startOfLocalDate(d));
-  const mine = where(ctx.world.store.clinic.invoices, ctx.query, 'patient_id', 'branch_id', 'status');
-  const rows = between(mine, (i) => i.issued_at, day(ctx.query.issued_from), day(ctx.query.issued_to)).sort(
-    byTime((i) => i.issued_at),
-  );
-  return {
-    body: pageOf(
-      rows.map((i) => invoiceView(i, 'api')),
-      ctx.query,
-    ),
-  };
-};
+const listInvoices = list(
+  (ctx: RouteContext) => clinicOf(ctx).invoices,
+  (i) => invoiceView(i, 'api'),
+  byTime((i) => i.issued_at),
+  {
+    patient_id: eq(S.str(), 'patient_id'),
+    branch_id: eq(S.int(), 'branch_id'),
+    status: eq(S.oneOf(INVOICE_STATUSES), 'status'),
+    issued_from: sinceDay((i) => i.issued_at),
+    issued_to: untilDay((i) => i.issued_at),
+  },
+);
 
 /* Webhooks (owner only) */
 
@@ -178,9 +132,7 @@ const recent = (ctx: RouteContext) => {
     throw new ApiError('insufficient_ability', { required_ability: info.ability }, { ability: info.ability });
   }
   const data = recentEvents(ctx.world, event, ctx.query.limit);
-  return {
-    body: { data, meta: { event, count: data.length, sample: sampleFor('clinic', event, tenantOf(ctx)) } },
-  };
+  return { data, meta: { event, count: data.length, sample: sampleFor('clinic', event, tenantOf(ctx)) } };
 };
 
 const planned = { plannable: true };
@@ -188,40 +140,48 @@ const planned = { plannable: true };
 export const clinicRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
   get('/meta', null, meta),
-  get('/patients', 'patients:read', { ...planned, schema: patientsQuery }, listPatients),
-  get('/patients/{id}', 'patients:read', planned, getPatient),
-  get('/appointments', 'appointments:read', { ...planned, schema: appointmentsQuery }, listAppointments),
-  route(
-    'POST',
+  get('/patients', 'patients:read', { ...planned, ...listPatients }),
+  get(
+    '/patients/{id}',
+    'patients:read',
+    planned,
+    one((ctx) => ctx.world.store.clinic.patients, patientView),
+  ),
+  get(
+    '/appointments',
+    'appointments:read',
+    { ...planned, schema: listAppointments.schema },
+    listAppointments.handle,
+  ),
+  post(
     '/appointments',
     'appointments:write',
     { ...planned, schema: body(BOOKING, BOOKING_REQUIRED) },
-    book,
+    (ctx) => bookAppointment(ctx, ctx.client.id, 'api'),
   ),
-  get('/appointments/{id}', 'appointments:read', planned, (ctx) => ({
-    body: { data: appointmentView(findAppointment(ctx.world, ctx.params.id)) },
-  })),
+  get(
+    '/appointments/{id}',
+    'appointments:read',
+    planned,
+    one((ctx) => ctx.world.store.clinic.appointments, appointmentView),
+  ),
   route(
     'POST',
     '/appointments/{id}/cancel',
     'appointments:write',
     { ...planned, schema: CANCELLING },
-    (ctx) => ({
-      body: {
-        data: appointmentView(
-          cancelAppointment(
-            ctx.world,
-            ctx.params.id ?? '',
-            (ctx.body as { reason?: 'other' } | null)?.reason,
-          ),
-        ),
-      },
-    }),
+    cancelAppointment,
   ),
-  get('/invoices', 'invoices:read', { ...planned, schema: invoicesQuery }, listInvoices),
-  get('/invoices/{id}', 'invoices:read', planned, (ctx) => ({
-    body: { data: invoiceView(findInvoice(ctx.world, ctx.params.id), 'api') },
-  })),
+  get('/invoices', 'invoices:read', { ...planned, ...listInvoices }),
+  get(
+    '/invoices/{id}',
+    'invoices:read',
+    planned,
+    one(
+      (ctx) => ctx.world.store.clinic.invoices,
+      (i) => invoiceView(i, 'api'),
+    ),
+  ),
   ...webhookRoutes('clinic', 'webhooks', recent),
 ];
 

@@ -4,7 +4,7 @@ import { CLINIC_PREFIX, clinicRoutes } from './clinic';
 import { found } from './errors';
 import { plannedKey } from './routing';
 import type { ApiClientRecord } from './store';
-import { deliveryView } from './webhooks';
+import { deliveryRecord } from './webhooks';
 import { CONFIG_DEFAULTS, settingKey, type Setting, type World } from './world';
 
 export const clientView = (c: ApiClientRecord) => ({
@@ -47,9 +47,7 @@ export const clockView = (w: World) => ({
 export const deliveryDetail = (w: World, id: number) => {
   const d = found(w.store.deliveries.find((x) => x.id === id));
   return {
-    ...deliveryView(d),
-    interface: d.api,
-    next_attempt_at: d.next_attempt_at,
+    ...deliveryRecord(d),
     created_at: d.created_at,
     body: d.body,
     attempts_log: d.log,

@@ -38,7 +38,6 @@ import {
 } from './clinic-billing';
 import {
   APPOINTMENT_CHANGE,
-  appointmentView,
   BOOKING,
   BOOKING_REQUIRED,
   bookAppointment,
@@ -47,35 +46,29 @@ import {
   erasePatient,
   patientView,
 } from './clinic-ops';
-import {
-  ApiError,
-  Checker,
-  codeTable,
-  found,
-  idParam,
-  languageOf,
-  refuse,
-  sendError,
-  sendJson,
-} from './errors';
+import { Checker, codeTable, found, idParam, refuse } from './errors';
 import { makeFault } from './faults';
-import { checked, validation, type Answer, type Method, type RouteContext } from './routing';
-import { newClient } from './store/seed';
+import { mount, type Method, type Route } from './routing';
+import { newClient } from './store/records';
 import { S, body as schemaBody, type BodyOf } from './validate';
 import { clientView, clockView, configView, deliveryDetail, openapi, patchConfig } from './control-views';
-import { deliveryView, subscriptionView } from './webhooks';
+import { deliveryRecord, deliveryView, subscriptionView } from './webhooks';
 import { FAULT_KINDS, type OpContext, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
 
-type ControlContext = OpContext & { query: RouteContext['query'] };
+type Handler = Route<OpContext>['handle'];
 
-type Handler = (ctx: ControlContext) => Answer | Promise<Answer>;
-type ControlRoute = [Method, string, Handler, FastifySchema?];
+/** A control route: method, path, then the schema of what it takes (if any) and its handler; a POST answers 201 when `made`. */
+const route = (
+  method: Method,
+  path: string,
+  ...rest: [Handler] | [FastifySchema, Handler]
+): Route<OpContext> =>
+  rest.length === 1 ? { method, path, handle: rest[0] } : { method, path, schema: rest[0], handle: rest[1] };
 
-/** A control route: method, path, then the schema of what it takes (if any) and its handler. */
-const route = (method: Method, path: string, ...rest: [Handler] | [FastifySchema, Handler]): ControlRoute =>
-  rest.length === 1 ? [method, path, rest[0]] : [method, path, rest[1], rest[0]];
+/** An operation that makes an object (or a record of something done): 201. */
+const made = (r: Route<OpContext>): Route<OpContext> => ({ ...r, status: 201 });
 
 const TOKEN_WRITE = schemaBody(
   { interface: S.oneOf(['clinic', 'cashier']), abilities: S.array(), owner: S.bool, name: S.str(100) },
@@ -105,56 +98,50 @@ export interface ControlHooks {
   resetRateLimits: () => void;
 }
 
-/** An operation's answer (its view, and the events it made) as it is, or with status 201. */
-const ok =
-  (op: (ctx: OpContext) => unknown): Handler =>
-  (ctx) => ({ body: op(ctx) });
-const created =
-  (op: (ctx: OpContext) => unknown): Handler =>
-  (ctx) => ({ status: 201, body: op(ctx) });
 const BOOKING_AT_DESK = schemaBody({ ...BOOKING, source: S.str() }, BOOKING_REQUIRED);
 
-const routes = (hooks: ControlHooks): ControlRoute[] => [
-  route('GET', '', ({ world }) => ({
-    body: {
-      data: {
-        clinic_base_url: `${world.baseUrl}${CLINIC_PREFIX}`,
-        cashier_base_url: `${world.baseUrl}${CASHIER_PREFIX}`,
-        tokens: world.store.clients.map(clientView),
-        refs: world.store.refs,
-        config: configView(world),
-        clock: clockView(world),
-        plannable_endpoints: plannableEndpoints(),
-        error_codes: codeTable(),
-        readme: 'sandbox/README.md',
-      },
-    },
-  })),
-  route('GET', '/openapi.json', ({ world }) => ({ body: openapi(world) })),
-  route('GET', '/tokens', ({ world }) => ({ body: { data: world.store.clients.map(clientView) } })),
-  route('POST', '/tokens', TOKEN_WRITE, ({ world, lang, body }) => {
-    const b = body as BodyOf<typeof TOKEN_WRITE>;
-    const { interface: api, abilities, owner = true, name } = b;
-    const allowed = abilitiesOf(api);
-    if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
-      throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
-    }
-    const store = world.store;
-    store.counters.client += 1;
-    const id = store.counters.client;
-    const client = newClient(id, {
-      tenantId: store[api].tenantId,
-      api,
-      key: name ?? `custom${id}`,
-      name: name ?? `Custom client ${id}`,
-      token: `sbx_custom_${id}_${world.random.hex(12)}`,
-      abilities: abilities as string[],
-      owner,
-      note: 'created through POST /sandbox/tokens',
-    });
-    store.clients.push(client);
-    return { status: 201, body: { data: clientView(client) } };
-  }),
+const data = (value: unknown) => ({ data: value });
+
+const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
+  route('GET', '', ({ world }) =>
+    data({
+      clinic_base_url: `${world.baseUrl}${CLINIC_PREFIX}`,
+      cashier_base_url: `${world.baseUrl}${CASHIER_PREFIX}`,
+      tokens: world.store.clients.map(clientView),
+      refs: world.store.refs,
+      config: configView(world),
+      clock: clockView(world),
+      plannable_endpoints: plannableEndpoints(),
+      error_codes: codeTable(),
+      readme: 'sandbox/README.md',
+    }),
+  ),
+  route('GET', '/openapi.json', ({ world }) => openapi(world)),
+  route('GET', '/tokens', ({ world }) => data(world.store.clients.map(clientView))),
+  made(
+    route('POST', '/tokens', TOKEN_WRITE, ({ world, lang, body }) => {
+      const { interface: api, abilities, owner = true, name } = body as BodyOf<typeof TOKEN_WRITE>;
+      const allowed = abilitiesOf(api);
+      if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
+        throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
+      }
+      const store = world.store;
+      store.counters.client += 1;
+      const id = store.counters.client;
+      const client = newClient(id, {
+        tenantId: store[api].tenantId,
+        api,
+        key: name ?? `custom${id}`,
+        name: name ?? `Custom client ${id}`,
+        token: `sbx_custom_${id}_${world.random.hex(12)}`,
+        abilities: abilities as string[],
+        owner,
+        note: 'created through POST /sandbox/tokens',
+      });
+      store.clients.push(client);
+      return data(clientView(client));
+    }),
+  ),
   route(
     'POST',
     '/tokens/{token}/revoke',
@@ -165,11 +152,11 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
       );
       if ((body as { what?: string } | undefined)?.what === 'client') client.clientRevoked = true;
       else client.tokenRevoked = true;
-      return { body: { data: clientView(client) } };
+      return data(clientView(client));
     },
   ),
-  route('GET', '/refs', ({ world }) => ({ body: { data: world.store.refs } })),
-  route('GET', '/config', ({ world }) => ({ body: { data: configView(world) } })),
+  route('GET', '/refs', ({ world }) => data(world.store.refs)),
+  route('GET', '/config', ({ world }) => data(configView(world))),
   route(
     'PATCH',
     '/config',
@@ -186,12 +173,12 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
       const b = body as Record<string, unknown> & { time_scale?: number };
       patchConfig(world, b);
       if (b.time_scale !== undefined) world.clock.setTimeScale(b.time_scale);
-      return { body: { data: configView(world) } };
+      return data(configView(world));
     },
   ),
-  route('GET', '/planned', ({ world }) => ({
-    body: { data: { planned: [...world.config.planned], plannable: plannableEndpoints() } },
-  })),
+  route('GET', '/planned', ({ world }) =>
+    data({ planned: [...world.config.planned], plannable: plannableEndpoints() }),
+  ),
   route('POST', '/planned', PLANNED_WRITE, ({ world, lang, body }) => {
     const { endpoint: raw, planned = true } = body as BodyOf<typeof PLANNED_WRITE>;
     const endpoint = raw
@@ -203,81 +190,62 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
     }
     if (planned) world.config.planned.add(endpoint);
     else world.config.planned.delete(endpoint);
-    return { body: { data: { planned: [...world.config.planned] } } };
+    return data({ planned: [...world.config.planned] });
   }),
-  route('POST', '/rate-limits/reset', () => {
-    hooks.resetRateLimits();
-    return { status: 204 };
-  }),
-  route('GET', '/clock', ({ world }) => ({ body: { data: clockView(world) } })),
+  route('POST', '/rate-limits/reset', () => hooks.resetRateLimits()),
+  route('GET', '/clock', ({ world }) => data(clockView(world))),
   route('POST', '/clock/advance', CLOCK_ADVANCE, async ({ world, lang, body }) => {
     const { ms, seconds } = body as BodyOf<typeof CLOCK_ADVANCE>;
-    if (ms === undefined && seconds === undefined) {
-      throw refuse(lang, 'ms', 'required');
-    }
+    if (ms === undefined && seconds === undefined) throw refuse(lang, 'ms', 'required');
     await world.clock.advance(ms ?? (seconds ?? 0) * 1000);
     await world.webhooks.settle();
-    return { body: { data: clockView(world) } };
+    return data(clockView(world));
   }),
-  route('POST', '/reset', async () => {
-    await hooks.reset();
-    return { status: 204 };
-  }),
-  route('GET', '/subscriptions', ({ world }) => ({
-    body: {
-      data: world.store.subscriptions.map((s) => ({
+  route('POST', '/reset', () => hooks.reset()),
+  route('GET', '/subscriptions', ({ world }) =>
+    data(
+      world.store.subscriptions.map((s) => ({
         ...subscriptionView(s),
         interface: s.api,
         client_id: s.clientId,
         secret: s.secret,
       })),
-    },
-  })),
-  route('GET', '/deliveries', ({ world, query }) => {
-    const list = world.store.deliveries
-      .filter((d) => !query.subscription_id || String(d.subscription_id) === query.subscription_id)
-      .filter((d) => !query.event || d.event === query.event)
-      .filter((d) => !query.status || d.status === query.status)
-      .filter((d) => !query.interface || d.api === query.interface)
-      .map((d) => ({ ...deliveryView(d), interface: d.api, next_attempt_at: d.next_attempt_at }));
-    return { body: { data: list } };
-  }),
-  route('GET', '/deliveries/{id}', ({ world, params }) => ({
-    body: { data: deliveryDetail(world, idParam(params.id)) },
-  })),
-  route('POST', '/deliveries/{id}/resend', async ({ world, params }) => ({
-    body: { data: deliveryView(await world.webhooks.resend(idParam(params.id))) },
-  })),
-  route('POST', '/deliveries/{id}/redact', ({ world, params }) => ({
-    body: { data: deliveryView(world.webhooks.redact(idParam(params.id))) },
-  })),
-  route('POST', '/faults', FAULT_WRITE, ({ world, lang, body }) => {
-    const b = body as BodyOf<typeof FAULT_WRITE>;
-    const { kind = 'status', status } = b;
-    const c = new Checker(lang);
-    if (kind === 'status' && status === undefined) c.add('status', 'required');
-    else if (kind === 'status' && status !== undefined && status < 400) {
-      c.add('status', 'range', { min: 400, max: 599 });
-    }
-    c.done();
-    const fault = makeFault(world, {
-      pathPrefix: b.path_prefix,
-      kind,
-      when: b.when,
-      method: b.method,
-      status,
-      error: b.error,
-      token: b.token,
-      times: b.times ?? 1,
-      delayMs: b.delay_ms,
-      body: b.body,
-    });
-    return { status: 201, body: { data: fault } };
-  }),
-  route('GET', '/faults', ({ world }) => ({ body: { data: world.faults.map((f) => ({ ...f })) } })),
+    ),
+  ),
+  route('GET', '/deliveries', ({ world, query }) =>
+    data(
+      world.store.deliveries
+        .filter((d) => !query.subscription_id || String(d.subscription_id) === query.subscription_id)
+        .filter((d) => !query.event || d.event === query.event)
+        .filter((d) => !query.status || d.status === query.status)
+        .filter((d) => !query.interface || d.api === query.interface)
+        .map(deliveryRecord),
+    ),
+  ),
+  route('GET', '/deliveries/{id}', ({ world, params }) => data(deliveryDetail(world, idParam(params.id)))),
+  route('POST', '/deliveries/{id}/resend', async ({ world, params }) =>
+    data(deliveryView(await world.webhooks.resend(idParam(params.id)))),
+  ),
+  route('POST', '/deliveries/{id}/redact', ({ world, params }) =>
+    data(deliveryView(world.webhooks.redact(idParam(params.id)))),
+  ),
+  made(
+    route('POST', '/faults', FAULT_WRITE, ({ world, lang, body }) => {
+      const b = body as BodyOf<typeof FAULT_WRITE>;
+      const { kind = 'status', status } = b;
+      const c = new Checker(lang);
+      if (kind === 'status' && status === undefined) c.add('status', 'required');
+      else if (kind === 'status' && status !== undefined && status < 400) {
+        c.add('status', 'range', { min: 400, max: 599 });
+      }
+      c.done();
+      const { path_prefix: pathPrefix, times = 1, delay_ms: delayMs, ...rest } = b;
+      return data(makeFault(world, { ...rest, pathPrefix, kind, status, times, delayMs }));
+    }),
+  ),
+  route('GET', '/faults', ({ world }) => data(world.faults.map((f) => ({ ...f })))),
   route('DELETE', '/faults', ({ world }) => {
     world.faults.length = 0;
-    return { status: 204 };
   }),
   route('GET', '/requests', ({ world }) => {
     const counts = new Map<string, number>();
@@ -285,89 +253,61 @@ const routes = (hooks: ControlHooks): ControlRoute[] => [
       const key = `${r.method} ${r.path} ${r.tokenName ?? r.token ?? '-'}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
-    return { body: { data: { total: world.requests.length, by_request: Object.fromEntries(counts) } } };
+    return data({ total: world.requests.length, by_request: Object.fromEntries(counts) });
   }),
   route('DELETE', '/requests', ({ world }) => {
     world.requests.length = 0;
-    return { status: 204 };
   }),
 
   /* Clinic: front desk and back office. */
   route('GET', '/clinic/reference', ({ world }) => {
-    const c = world.store.clinic;
-    const { branches, practitioners, appointmentTypes: appointment_types, rooms, payers } = c;
-    return { body: { data: { branches, practitioners, appointment_types, rooms, payers } } };
+    const {
+      branches,
+      practitioners,
+      appointmentTypes: appointment_types,
+      rooms,
+      payers,
+    } = world.store.clinic;
+    return data({ branches, practitioners, appointment_types, rooms, payers });
   }),
   route('GET', '/clinic/patients/{id}', ({ world, params }) => {
     const p = found(world.store.clinic.patients.find((x) => x.id === params.id));
-    return { body: { data: { ...patientView(p), stored: p } } };
+    return data({ ...patientView(p), stored: p });
   }),
-  route('POST', '/clinic/appointments', BOOKING_AT_DESK, ({ world, lang, body }) => {
-    const b = body as Booking & { source?: string };
-    const { appointment, events } = bookAppointment(world, lang, null, b, b.source ?? 'front_desk');
-    return { status: 201, body: { data: appointmentView(appointment), events } };
-  }),
-  route('PATCH', '/clinic/appointments/{id}', APPOINTMENT_CHANGE, ok(changeAppointment)),
-  route('POST', '/clinic/invoices', INVOICE_WRITE, created(issueInvoice)),
-  route('POST', '/clinic/invoices/{id}/payments', PAYMENT_WRITE, ok(payInvoice)),
-  route('POST', '/clinic/invoices/{id}/void', ok(voidInvoice)),
-  route('POST', '/clinic/claims', CLAIM_WRITE, created(createClaim)),
-  route('PATCH', '/clinic/claims/{id}', CLAIM_CHANGE, ok(updateClaim)),
-  route('POST', '/clinic/patients/{id}/erase', ok(erasePatient)),
+  made(
+    route('POST', '/clinic/appointments', BOOKING_AT_DESK, (ctx) => {
+      const b = ctx.body as Booking & { source?: string };
+      return bookAppointment(ctx, null, b.source ?? 'front_desk');
+    }),
+  ),
+  route('PATCH', '/clinic/appointments/{id}', APPOINTMENT_CHANGE, changeAppointment),
+  made(route('POST', '/clinic/invoices', INVOICE_WRITE, issueInvoice)),
+  route('POST', '/clinic/invoices/{id}/payments', PAYMENT_WRITE, payInvoice),
+  route('POST', '/clinic/invoices/{id}/void', voidInvoice),
+  made(route('POST', '/clinic/claims', CLAIM_WRITE, createClaim)),
+  route('PATCH', '/clinic/claims/{id}', CLAIM_CHANGE, updateClaim),
+  route('POST', '/clinic/patients/{id}/erase', erasePatient),
 
   /* Cashier: tills and back office. */
-  route('POST', '/cashier/receipts', RECEIPT_WRITE, created(issueReceipt)),
-  route('POST', '/cashier/receipts/{id}/credit-note', CREDIT_NOTE_WRITE, created(issueCreditNote)),
-  route('GET', '/cashier/sessions', ({ world }) => ({
-    body: { data: world.store.cashier.sessions.map((s) => sessionView(world.store.cashier, s)) },
-  })),
-  route('POST', '/cashier/sessions/{id}/close', SESSION_CLOSE, ok(closeSession)),
-  route('GET', '/cashier/orders', ({ world, query }) => ({
-    body: {
-      data: world.store.cashier.orders
+  made(route('POST', '/cashier/receipts', RECEIPT_WRITE, issueReceipt)),
+  made(route('POST', '/cashier/receipts/{id}/credit-note', CREDIT_NOTE_WRITE, issueCreditNote)),
+  route('GET', '/cashier/sessions', ({ world }) =>
+    data(world.store.cashier.sessions.map((s) => sessionView(world.store.cashier, s))),
+  ),
+  route('POST', '/cashier/sessions/{id}/close', SESSION_CLOSE, closeSession),
+  route('GET', '/cashier/orders', ({ world, query }) =>
+    data(
+      world.store.cashier.orders
         .filter((o) => !query.external_id || o.external_id === query.external_id)
         .map(orderView),
-    },
-  })),
-  route(
-    'POST',
-    '/cashier/orders/{id}/accept',
-    ORDER_MOVE,
-    ok((ctx) => moveOrder(ctx, 'accepted')),
+    ),
   ),
-  route('POST', '/cashier/orders/{id}/status', ORDER_MOVE, ok(moveOrder)),
-  route('POST', '/cashier/stock', STOCK_WRITE, ok(setStock)),
-  route('POST', '/cashier/customers', CUSTOMER_WRITE, created(addCustomer)),
-  route('POST', '/cashier/customers/{id}/consent', CONSENT_WRITE, ok(recordConsent)),
+  route('POST', '/cashier/orders/{id}/accept', ORDER_MOVE, (ctx) => moveOrder(ctx, 'accepted')),
+  route('POST', '/cashier/orders/{id}/status', ORDER_MOVE, (ctx) => moveOrder(ctx)),
+  route('POST', '/cashier/stock', STOCK_WRITE, setStock),
+  made(route('POST', '/cashier/customers', CUSTOMER_WRITE, addCustomer)),
+  route('POST', '/cashier/customers/{id}/consent', CONSENT_WRITE, recordConsent),
 ];
 
-export const mountControl = (app: FastifyInstance, world: () => World, hooks: ControlHooks): void => {
-  for (const [method, path, handle, schema] of routes(hooks)) {
-    app.route({
-      method,
-      url: CONTROL_PREFIX + path.replace(/\{(\w+)\}/g, ':$1'),
-      ...validation(schema),
-      handler: async (req, reply) => {
-        const lang = languageOf(req.headers['accept-language']);
-        const w = world();
-        try {
-          checked(req, lang);
-          const query = (req.query ?? {}) as RouteContext['query'];
-          const answer = await handle({
-            world: w,
-            lang,
-            params: (req.params ?? {}) as Record<string, string>,
-            query,
-            body: req.body,
-          });
-          if (query.wait === 'true') await w.webhooks.settle();
-          return sendJson(reply, answer.status ?? 200, answer.body);
-        } catch (err) {
-          if (err instanceof ApiError) return sendError(reply, err, lang);
-          w.log(`control: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-          return sendJson(reply, 500, { error: 'internal_error', message: String(err), details: {} });
-        }
-      },
-    });
-  }
-};
+export const mountControl = (app: FastifyInstance, world: () => World, hooks: ControlHooks): void =>
+  mount(app, world, CONTROL_PREFIX, routes(hooks));

@@ -6,36 +6,36 @@
 import { parseArgs } from 'node:util';
 import { sandboxPort, startSandbox, type SandboxOptions } from './server';
 
-const USAGE = `Usage: npm run sandbox -- [options]
-  --port N               port on 127.0.0.1 (default: SANDBOX_PORT or 4010; 0 picks a free one)
-  --time-scale X         sandbox ms per real ms (default 1; 0 stands still)
-  --start-time ISO       sandbox time at start (default: now)
-  --hold-back-ms N       receipts hold-back (default 2000)
-  --rate-limit N         requests per minute per API client (default 120)
-  --webhook-limit N      subscriptions per account and interface (default 20)
-  --planned "GET /path"  mark a clinic endpoint planned (501); repeatable
-  --no-seed              tokens and reference data only
-  --history              months of past receipts, invoices, appointments and customers (for Zapier Transfer)
-  --quiet                no log lines`;
+/** The options: name, what it takes (none: a flag) and what it does, for parseArgs and the usage text at once. */
+const OPTIONS: Array<[string, string, string]> = [
+  ['port', 'N', 'port on 127.0.0.1 (default: SANDBOX_PORT or 4010; 0 picks a free one)'],
+  ['time-scale', 'X', 'sandbox ms per real ms (default 1; 0 stands still)'],
+  ['start-time', 'ISO', 'sandbox time at start (default: now)'],
+  ['hold-back-ms', 'N', 'receipts hold-back (default 2000)'],
+  ['rate-limit', 'N', 'requests per minute per API client (default 120)'],
+  ['webhook-limit', 'N', 'subscriptions per account and interface (default 20)'],
+  ['planned', '"GET /path"', 'mark a clinic endpoint planned (501); repeatable'],
+  ['no-seed', '', 'tokens and reference data only'],
+  ['history', '', 'months of past receipts, invoices, appointments and customers (for Zapier Transfer)'],
+  ['quiet', '', 'no log lines'],
+];
+
+const USAGE = ['Usage: npm run sandbox -- [options]']
+  .concat(OPTIONS.map(([name, arg, text]) => `  ${`--${name} ${arg}`.padEnd(23)}${text}`))
+  .join('\n');
 
 const options = (argv: string[]): SandboxOptions => {
-  const string = { type: 'string' } as const;
-  const flag = { type: 'boolean' } as const;
-  let values;
+  let values: Record<string, string | string[] | boolean | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
-        port: string,
-        'time-scale': string,
-        'start-time': string,
-        'hold-back-ms': string,
-        'rate-limit': string,
-        'webhook-limit': string,
-        planned: { type: 'string', multiple: true },
-        'no-seed': flag,
-        history: flag,
-        quiet: flag,
+        ...Object.fromEntries(
+          OPTIONS.map(([name, arg]) => [
+            name,
+            { type: arg ? 'string' : 'boolean', multiple: name === 'planned' },
+          ]),
+        ),
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -46,22 +46,23 @@ const options = (argv: string[]): SandboxOptions => {
     console.log(USAGE);
     process.exit(0);
   }
-  const num = (name: string, value: string | undefined): number | undefined => {
+  const num = (name: string): number | undefined => {
+    const value = values[name] as string | undefined;
     const n = Number(value);
     if (value !== undefined && (value === '' || Number.isNaN(n))) throw new Error(`--${name} needs a number`);
     return value === undefined ? undefined : n;
   };
   return {
-    port: num('port', values.port) ?? sandboxPort(),
-    timeScale: num('time-scale', values['time-scale']),
-    startTime: values['start-time'],
-    holdBackMs: num('hold-back-ms', values['hold-back-ms']),
-    rateLimitPerMinute: num('rate-limit', values['rate-limit']),
-    webhookLimit: num('webhook-limit', values['webhook-limit']),
-    planned: values.planned,
+    port: num('port') ?? sandboxPort(),
+    timeScale: num('time-scale'),
+    startTime: values['start-time'] as string | undefined,
+    holdBackMs: num('hold-back-ms'),
+    rateLimitPerMinute: num('rate-limit'),
+    webhookLimit: num('webhook-limit'),
+    planned: values.planned as string[] | undefined,
     seed: values['no-seed'] ? false : undefined,
-    history: values.history,
-    quiet: values.quiet,
+    history: values.history as boolean | undefined,
+    quiet: values.quiet as boolean | undefined,
   };
 };
 

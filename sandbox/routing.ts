@@ -15,6 +15,7 @@ import {
 import {
   ApiError,
   envelope,
+  found,
   languageOf,
   schemaFailure,
   sendError,
@@ -25,57 +26,67 @@ import {
 import { applyFault, takeFault } from './faults';
 import type { ApiClientRecord, Api, Tenant } from './store';
 import { badJson, prepare } from './validate';
-import type { Fault, World } from './world';
+import type { Fault, OpContext, World } from './world';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
-export interface RouteContext {
-  world: World;
+/** What a partner route's handler gets: an operation's context, and the caller the gate admitted. */
+export interface RouteContext extends OpContext {
   client: ApiClientRecord;
   tenant: Tenant;
-  lang: Lang;
-  params: Record<string, string>;
-  /** The query as the route's schema checked and typed it. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  query: Record<string, any>;
-  body: unknown;
 }
 
-export interface Answer {
-  status?: number;
-  body?: unknown;
-}
-
-export interface PartnerRoute {
+/**
+ * A route of an interface or of the sandbox-only endpoints. Its handler answers the body (undefined: 204); a
+ * body's `events` (what an operation emitted) is shown by the sandbox-only endpoints only, and a body with
+ * `duplicate: true` (an idempotent repeat) answers 200 whatever `status` says.
+ */
+export interface Route<C extends OpContext = RouteContext> {
   method: Method;
-  /** Relative to the interface's prefix, in the spec's form: /patients/{id}. */
+  /** Relative to the prefix, in the spec's form: /patients/{id}. */
   path: string;
   /** The one ability the endpoint needs (null: any). */
-  ability: string | null;
+  ability?: string | null;
   /** Clinic webhooks: only clients created by the account owner. */
   ownerOnly?: boolean;
   /** Clinic patients, appointments and invoices groups: may be marked planned (501). */
   plannable?: boolean;
   /** What the route takes (validate.ts `query`, `body`), checked once the caller is admitted. */
   schema?: FastifySchema;
-  handle: (ctx: RouteContext) => Answer | Promise<Answer>;
+  /** The status of an answer with a body (default 200). */
+  status?: number;
+  handle(ctx: C): unknown;
 }
 
-type RouteRest = [PartnerRoute['handle']] | [Partial<PartnerRoute>, PartnerRoute['handle']];
+export type PartnerRoute = Route;
+type Extra = Omit<Partial<Route>, 'handle'>;
+type RouteRest = [Route['handle'] | (Extra & Pick<Route, 'handle'>)] | [Extra, Route['handle']];
 
-/** A partner route: method, path, ability, then what else it declares (schema, planned, owner only) and its handler. */
-export const route = (
-  method: Method,
-  path: string,
-  ability: string | null,
-  ...rest: RouteRest
-): PartnerRoute => {
-  const [extra, handle] = rest.length === 1 ? [{}, rest[0]] : rest;
+/**
+ * A partner route: method, path, ability, then what else it declares (schema, planned, owner only) and its
+ * handler, or both at once (a `list`).
+ */
+export const route = (method: Method, path: string, ability: string | null, ...rest: RouteRest): Route => {
+  const [extra, handle] =
+    rest.length === 2 ? rest : typeof rest[0] === 'function' ? [{}, rest[0]] : [rest[0], rest[0].handle];
   return { method, path, ability, handle, ...extra };
 };
 
 export const get = (path: string, ability: string | null, ...rest: RouteRest) =>
   route('GET', path, ability, ...rest);
+
+/** A POST that makes an object: 201. */
+export const post = (path: string, ability: string | null, extra: Extra, handle: Route['handle']) =>
+  route('POST', path, ability, { status: 201, ...extra }, handle);
+
+/** GET of the row whose id the path names (read by `id`), viewed; none is 404 not_found. */
+export const one =
+  <T extends { id: unknown }>(
+    rows: (ctx: RouteContext) => T[],
+    view: (row: T) => unknown,
+    id: (raw: string | undefined) => unknown = (raw) => raw,
+  ) =>
+  (ctx: RouteContext) => ({ data: view(found(rows(ctx).find((r) => r.id === id(ctx.params.id)))) });
 
 export const plannedKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
@@ -84,7 +95,7 @@ const pendingFaults = new WeakMap<FastifyRequest, Fault>();
 
 /** Sends an interface's answer, spoiled by the request's `after` fault when it has one. */
 const respond = async (
-  gate: Gate,
+  gate: Gate | undefined,
   req: FastifyRequest,
   reply: FastifyReply,
   lang: Lang,
@@ -92,19 +103,32 @@ const respond = async (
   body: unknown,
 ): Promise<FastifyReply> => {
   const fault = pendingFaults.get(req);
-  if (!fault) return sendJson(reply, status, body);
+  if (!fault || !gate) return sendJson(reply, status, body);
   pendingFaults.delete(req);
   return applyFault(gate.world(), req, reply, fault, lang, { status, body });
 };
 
-const respondError = (gate: Gate, req: FastifyRequest, reply: FastifyReply, error: ApiError, lang: Lang) => {
+const respondError = (
+  gate: Gate | undefined,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  error: ApiError,
+  lang: Lang,
+) => {
   for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
   return respond(gate, req, reply, lang, error.status, envelope(error, lang));
 };
 
 /** Unexpected failures: a 500 in the envelope's shape, and a line in the log. */
-const respondInternal = (gate: Gate, req: FastifyRequest, reply: FastifyReply, lang: Lang, err: unknown) => {
-  gate.world().log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+const respondInternal = (
+  world: World,
+  gate: Gate | undefined,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  lang: Lang,
+  err: unknown,
+) => {
+  world.log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   return respond(gate, req, reply, lang, 500, {
     error: 'internal_error',
     message: 'Internal error in the sandbox.',
@@ -184,37 +208,55 @@ const admit = async (
   }
 };
 
-export const mountPartner = (app: FastifyInstance, gate: Gate, routes: PartnerRoute[]): void => {
+/**
+ * Mounts routes under `prefix`. With a gate (the partner interfaces), every request is admitted first (rate
+ * limit, faults, token, account), then checked for the route's ability, owner rule and planned mark; without
+ * one (the sandbox-only endpoints), `?wait=true` answers only once the first delivery attempts are done.
+ */
+export const mount = (
+  app: FastifyInstance,
+  world: () => World,
+  prefix: string,
+  routes: Array<Route<OpContext>>,
+  gate?: Gate,
+): void => {
   for (const route of routes) {
     app.route({
       method: route.method,
-      url: gate.prefix + route.path.replace(/\{(\w+)\}/g, ':$1'),
+      url: prefix + route.path.replace(/\{(\w+)\}/g, ':$1'),
       ...validation(route.schema),
       handler: async (req, reply) => {
-        const world = gate.world();
+        const w = world();
         const lang = languageOf(req.headers['accept-language']);
         try {
-          const caller = await admit(gate, req, reply, lang);
-          if (!caller) return reply;
-          requireAbility(caller.client, route.ability);
-          if (route.ownerOnly && !caller.client.owner) throw new ApiError('forbidden');
-          if (route.plannable && world.config.planned.has(plannedKey(route.method, route.path))) {
-            throw new ApiError('not_implemented', { endpoint: plannedKey(route.method, route.path) });
+          const caller = gate && (await admit(gate, req, reply, lang));
+          if (caller === false) return reply;
+          if (caller) {
+            requireAbility(caller.client, route.ability ?? null);
+            if (route.ownerOnly && !caller.client.owner) throw new ApiError('forbidden');
+            const key = plannedKey(route.method, route.path);
+            if (route.plannable && w.config.planned.has(key))
+              throw new ApiError('not_implemented', { endpoint: key });
           }
           checked(req, lang);
-          const answer = await route.handle({
-            world,
-            client: caller.client,
-            tenant: caller.tenant,
+          const query = (req.query ?? {}) as OpContext['query'];
+          const params = (req.params ?? {}) as Record<string, string>;
+          const answer = (await route.handle({
+            world: w,
             lang,
-            params: (req.params ?? {}) as Record<string, string>,
-            query: (req.query ?? {}) as RouteContext['query'],
+            params,
+            query,
             body: req.body,
-          });
-          return await respond(gate, req, reply, lang, answer.status ?? 200, answer.body);
+            ...caller,
+          })) as { events?: unknown; duplicate?: boolean } | undefined;
+          if (!gate && query.wait === 'true') await w.webhooks.settle();
+          if (answer === undefined) return await respond(gate, req, reply, lang, 204, undefined);
+          const { events: _events, ...partner } = answer;
+          const status = answer.duplicate ? 200 : (route.status ?? 200);
+          return await respond(gate, req, reply, lang, status, gate ? partner : answer);
         } catch (err) {
           if (err instanceof ApiError) return respondError(gate, req, reply, err, lang);
-          return respondInternal(gate, req, reply, lang, err);
+          return respondInternal(w, gate, req, reply, lang, err);
         }
       },
     });
@@ -235,6 +277,6 @@ export const unknownPartnerPath = async (gate: Gate, req: FastifyRequest, reply:
       lang,
     );
   } catch (err) {
-    return respondInternal(gate, req, reply, lang, err);
+    return respondInternal(gate.world(), gate, req, reply, lang, err);
   }
 };

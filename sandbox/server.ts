@@ -12,7 +12,7 @@ import { CONTROL_PREFIX, mountControl } from './control';
 import { ApiError, languageOf, sendError, sendJson } from './errors';
 import { makeFault, type FaultSpec } from './faults';
 import { Random } from './ids';
-import { mountPartner, unknownPartnerPath, type Gate } from './routing';
+import { mount, unknownPartnerPath, type Gate } from './routing';
 import {
   createStore,
   DEFAULT_HISTORY,
@@ -23,7 +23,7 @@ import {
 } from './store';
 import type { Delivery, DeliveryStatus } from './store/types';
 import { AJV_OPTIONS, parseQuery } from './validate';
-import { deliveryView, WebhookEngine } from './webhooks';
+import { deliveryRecord, WebhookEngine } from './webhooks';
 import { CONFIG_DEFAULTS, type RequestRecord, type SandboxConfig, type World } from './world';
 
 /**
@@ -187,8 +187,8 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   });
   const clinicGate = gate('clinic', CLINIC_PREFIX);
   const cashierGate = gate('cashier', CASHIER_PREFIX);
-  mountPartner(app, clinicGate, clinicRoutes);
-  mountPartner(app, cashierGate, cashierRoutes);
+  mount(app, getWorld, CLINIC_PREFIX, clinicRoutes, clinicGate);
+  mount(app, getWorld, CASHIER_PREFIX, cashierRoutes, cashierGate);
 
   const reset = async () => {
     world.webhooks.stop();
@@ -306,9 +306,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
 };
 
 const toRecord = (d: Delivery) => ({
-  ...deliveryView(d),
-  interface: d.api,
-  next_attempt_at: d.next_attempt_at,
+  ...deliveryRecord(d),
   body: d.body,
   log: d.log.map((a) => ({ ...a })),
 });

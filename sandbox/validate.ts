@@ -130,18 +130,51 @@ export const pageOf = <T>(items: readonly T[], q: { page?: number; per_page?: nu
   };
 };
 
-/** A query's date or date-time as ms (undefined when the query has none). */
-export const instant = (v: string | undefined) => (v === undefined ? undefined : parseDateOrDateTime(v));
+/* Lists: one declaration per query parameter, its schema piece and the rows it keeps when the query gives it. */
 
-/** The rows whose members named in `keys` equal the query's values (a value the query lacks matches every row). */
-export const where = <T>(rows: readonly T[], q: Record<string, unknown>, ...keys: Array<keyof T & string>) =>
-  rows.filter((r) => keys.every((k) => q[k] === undefined || r[k] === q[k]));
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Param<T> = readonly [Piece, (row: T, value: any) => boolean];
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Listing = { query: Record<string, any> };
 
-/** The rows whose time `at` falls in [from, to) (an undefined bound leaves that side open). */
-export const between = <T>(rows: T[], at: (r: T) => string, from?: number, to?: number) =>
-  rows.filter(
-    (r) => (from === undefined || Date.parse(at(r)) >= from) && (to === undefined || Date.parse(at(r)) < to),
-  );
+/** Rows whose `key` equals the value. */
+export const eq = <T>(piece: Piece, key: keyof T): Param<T> => [piece, (r, v) => r[key] === v];
+
+/** Rows whose time `at` is at or after (`since`) or before (`until`) the query's date or date-time. */
+const bound =
+  (piece: Piece, read: (v: string) => number | undefined, after: boolean) =>
+  <T>(at: (r: T) => string): Param<T> => [
+    piece,
+    (r, v: string) => Date.parse(at(r)) >= (read(v) ?? 0) === after,
+  ];
+export const since = bound(S.instant, parseDateOrDateTime, true);
+export const until = bound(S.instant, parseDateOrDateTime, false);
+export const sinceDay = bound(S.date, startOfLocalDate, true);
+export const untilDay = bound(S.date, startOfLocalDate, false);
+
+/**
+ * A paged list endpoint: the query's schema (PAGING, then the parameters in their order), and a handler that pages
+ * the rows every given parameter keeps, in `order` (the rows' own when none), as `view` shows them.
+ */
+export const list = <T, C extends Listing>(
+  rows: (ctx: C) => readonly T[],
+  view: (row: T, ctx: C) => unknown,
+  order?: (a: T, b: T) => number,
+  params: Record<string, Param<T>> = {},
+) => ({
+  schema: query({
+    ...PAGING,
+    ...Object.fromEntries(Object.entries(params).map(([k, [piece]]) => [k, piece])),
+  }),
+  handle: (ctx: C) => {
+    const given = Object.entries(params).filter(([k]) => ctx.query[k] !== undefined);
+    const kept = rows(ctx).filter((r) => given.every(([k, [, keeps]]) => keeps(r, ctx.query[k])));
+    return pageOf(
+      (order ? kept.sort(order) : kept).map((r) => view(r, ctx)),
+      ctx.query,
+    );
+  },
+});
 
 /** Query values as the sandbox reads them: the first of a repeated key; an empty value is no value. */
 export const parseQuery = (raw: string): Record<string, string> => {

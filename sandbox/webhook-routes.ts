@@ -11,13 +11,12 @@ import { deliveryView, subscriptionView, webhookWrite } from './webhooks';
 
 export const webhookRoutes = (api: Api, ability: string, recent?: PartnerRoute['handle']): PartnerRoute[] => {
   const clinic = api === 'clinic';
-  const owner = clinic ? { ownerOnly: true } : {};
   const route = (
     method: Method,
     path: string,
     extra: Partial<PartnerRoute>,
     handle: PartnerRoute['handle'],
-  ) => partnerRoute(method, path, ability, { ...owner, ...extra }, handle);
+  ) => partnerRoute(method, path, ability, { ...(clinic ? { ownerOnly: true } : {}), ...extra }, handle);
   const tenantOf = (ctx: RouteContext) => ctx.world.store[api].tenantId;
   const mine = (ctx: RouteContext) => ctx.world.webhooks.find(api, tenantOf(ctx), ctx.params.id ?? '');
   const withSecret = (sub: ReturnType<typeof mine>) => ({
@@ -27,21 +26,18 @@ export const webhookRoutes = (api: Api, ability: string, recent?: PartnerRoute['
   });
   const clinicOnly = (...routes: PartnerRoute[]) => (clinic ? routes : []);
   return [
-    route('GET', '/webhooks', { schema: query(PAGING) }, (ctx) => ({
-      body: pageOf(ctx.world.webhooks.list(api, tenantOf(ctx)).map(subscriptionView), ctx.query),
-    })),
-    route('POST', '/webhooks', { schema: webhookWrite(api) }, (ctx) => ({
-      status: 201,
-      body: withSecret(ctx.world.webhooks.create(api, ctx.client, ctx.body, ctx.lang)),
-    })),
+    route('GET', '/webhooks', { schema: query(PAGING) }, (ctx) =>
+      pageOf(ctx.world.webhooks.list(api, tenantOf(ctx)).map(subscriptionView), ctx.query),
+    ),
+    route('POST', '/webhooks', { schema: webhookWrite(api), status: 201 }, (ctx) =>
+      withSecret(ctx.world.webhooks.create(api, ctx.client, ctx.body, ctx.lang)),
+    ),
     route('GET', '/webhooks/events', {}, (ctx) => ({
-      body: {
-        data: Object.entries(catalogueOf(api)).map(([event, info]) => ({
-          event,
-          ...(clinic ? { ability: info.ability } : {}),
-          sample: sampleFor(api, event, tenantOf(ctx)),
-        })),
-      },
+      data: Object.entries(catalogueOf(api)).map(([event, info]) => ({
+        event,
+        ...(clinic ? { ability: info.ability } : {}),
+        sample: sampleFor(api, event, tenantOf(ctx)),
+      })),
     })),
     ...(recent
       ? [
@@ -53,24 +49,17 @@ export const webhookRoutes = (api: Api, ability: string, recent?: PartnerRoute['
           ),
         ]
       : []),
-    route('GET', '/webhooks/{id}', {}, (ctx) => ({ body: { data: subscriptionView(mine(ctx)) } })),
+    route('GET', '/webhooks/{id}', {}, (ctx) => ({ data: subscriptionView(mine(ctx)) })),
     ...clinicOnly(
       route('PUT', '/webhooks/{id}', { schema: webhookWrite(api, true) }, (ctx) => ({
-        body: {
-          data: subscriptionView(ctx.world.webhooks.update(mine(ctx), ctx.client, ctx.body, ctx.lang)),
-        },
+        data: subscriptionView(ctx.world.webhooks.update(mine(ctx), ctx.client, ctx.body, ctx.lang)),
       })),
     ),
-    route('DELETE', '/webhooks/{id}', {}, (ctx) => {
-      ctx.world.webhooks.remove(mine(ctx));
-      return { status: 204 };
-    }),
+    route('DELETE', '/webhooks/{id}', {}, (ctx) => ctx.world.webhooks.remove(mine(ctx))),
     ...clinicOnly(
-      route('POST', '/webhooks/{id}/rotate', {}, (ctx) => ({
-        body: withSecret(ctx.world.webhooks.rotate(mine(ctx))),
-      })),
+      route('POST', '/webhooks/{id}/rotate', {}, (ctx) => withSecret(ctx.world.webhooks.rotate(mine(ctx)))),
       route('POST', '/webhooks/{id}/test', {}, async (ctx) => ({
-        body: { data: deliveryView(await ctx.world.webhooks.test(mine(ctx), ctx.lang)) },
+        data: deliveryView(await ctx.world.webhooks.test(mine(ctx), ctx.lang)),
       })),
     ),
   ];

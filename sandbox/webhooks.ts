@@ -9,7 +9,7 @@
  * up, or its subscription is gone or switched off).
  */
 import { signDelivery } from './signature';
-import { ApiError, Checker, found, refuse, type Lang } from './errors';
+import { ApiError, Checker, found, idParam, refuse, type Lang } from './errors';
 import { catalogueOf, subscribableEvents } from './events';
 import { isoLocal, omit } from './ids';
 import { send } from './sender';
@@ -38,6 +38,13 @@ export const subscriptionView = (s: Subscription) => ({
 /** The delivery record of the clinic spec (§2). */
 export const deliveryView = (d: Delivery) =>
   omit(d, 'api', 'tenantId', 'created_at', 'next_attempt_at', 'body', 'subjects', 'log');
+
+/** The delivery record as the sandbox's own views show it: with its interface and its next attempt. */
+export const deliveryRecord = (d: Delivery) => ({
+  ...deliveryView(d),
+  interface: d.api,
+  next_attempt_at: d.next_attempt_at,
+});
 
 /** What emit answers: the event's id and time, and the deliveries it queued. */
 export type Emitted = ReturnType<WebhookEngine['emit']>;
@@ -83,7 +90,7 @@ export class WebhookEngine {
   }
 
   find(api: Api, tenantId: number, rawId: string): Subscription {
-    const id = /^\d+$/.test(rawId) ? Number(rawId) : NaN;
+    const id = idParam(rawId);
     return found(this.mine(api, tenantId).find((s) => s.id === id));
   }
 
@@ -345,11 +352,11 @@ export class WebhookEngine {
     return d;
   }
 
-  /** Removes a delivery's body, as retention or an erasure would. */
   private delivery(id: number): Delivery {
     return found(this.w.store.deliveries.find((x) => x.id === id));
   }
 
+  /** Removes a delivery's body, as retention or an erasure would. */
   redact(deliveryId: number): Delivery {
     const d = this.delivery(deliveryId);
     this.redactOne(d);

@@ -9,10 +9,13 @@ export interface World extends WorldState {
   webhooks: WebhookEngine;
 }
 
-/** What a sandbox-only operation gets: the world, the caller's language, the path's parameters and the body. */
+/** What an operation gets: the world, the caller's language, the path's parameters, the query and the body. */
 export interface OpContext {
   world: World;
   lang: Lang;
   params: Record<string, string>;
+  /** The query as the route's schema checked and typed it. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  query: Record<string, any>;
   body: unknown;
 }

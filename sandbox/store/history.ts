@@ -17,6 +17,7 @@ import type {
 } from './types';
 import SEED from '../data/seed.json';
 import { addPayment, buildReceipt, cashTaken, newInvoice, newSession, returnLine, saleLine } from './money';
+import { newAppointment, newCustomer } from './records';
 import { DAY, MIN, treatment } from './seed';
 
 export interface HistoryCounts {
@@ -155,19 +156,17 @@ const historyCustomers = (cashier: CashierData, now: number, random: Random, cou
     const created = dayAt(now, 500 - Math.floor((i * 360) / count), 9 * 60 + random.int(12 * 60));
     const consent = random.int(3) !== 0;
     const name = SEED.history.customerNames[i % SEED.history.customerNames.length]!;
-    made.push({
-      id: first - count + i,
-      name,
-      phone: `+9665${String(10_000_000 + random.int(89_999_999)).slice(0, 8)}`,
-      email: i % 2 === 0 ? `customer${first - count + i}@example.com` : null,
-      address: null,
-      vat_number: null,
-      cr_number: null,
-      consents: [{ granted: consent, channels: consent ? ['sms', 'email'] : [], at: isoLocal(created) }],
-      erased: false,
-      created_at: isoLocal(created),
-      updated_at: isoLocal(created),
-    });
+    made.push(
+      newCustomer({
+        id: first - count + i,
+        name,
+        phone: `+9665${String(10_000_000 + random.int(89_999_999)).slice(0, 8)}`,
+        email: i % 2 === 0 ? `customer${first - count + i}@example.com` : null,
+        consents: [{ granted: consent, channels: consent ? ['sms', 'email'] : [], at: isoLocal(created) }],
+        created_at: isoLocal(created),
+        updated_at: isoLocal(created),
+      }),
+    );
   }
   cashier.customers.unshift(...made);
 };
@@ -197,27 +196,24 @@ const historyAppointments = (clinic: ClinicData, now: number, random: Random, co
     const cancelled = status === 'cancelled' ? start - DAY : null;
     const changed = status === 'completed' ? end : status === 'no_show' ? start + 30 * MIN : null;
     const room = clinic.rooms.find((r) => r.branch_id === practitioner.branch_id);
-    made.push({
-      id: random.ulid(created),
-      patient_id: patient.id,
-      branch_id: practitioner.branch_id,
-      practitioner_id: practitioner.id,
-      appointment_type_id: type.id,
-      room_id: room?.id ?? 11,
-      status,
-      starts_at: isoLocal(start),
-      ends_at: isoLocal(end),
-      source: ['front_desk', 'online', 'phone', 'walk_in'][random.int(4)]!,
-      external_ref: null,
-      note: null,
-      cancel_reason: cancelled === null ? null : random.int(2) ? 'patient_request' : 'clinic',
-      cancelled_at: cancelled === null ? null : isoLocal(cancelled),
-      created_at: isoLocal(created),
-      updated_at: isoLocal(cancelled ?? changed ?? created),
-      client_id: null,
-      last_changes: null,
-      last_changed_at: null,
-    });
+    made.push(
+      newAppointment({
+        id: random.ulid(created),
+        patient_id: patient.id,
+        branch_id: practitioner.branch_id,
+        practitioner_id: practitioner.id,
+        appointment_type_id: type.id,
+        room_id: room?.id ?? 11,
+        status,
+        starts_at: isoLocal(start),
+        ends_at: isoLocal(end),
+        source: ['front_desk', 'online', 'phone', 'walk_in'][random.int(4)]!,
+        cancel_reason: cancelled === null ? null : random.int(2) ? 'patient_request' : 'clinic',
+        cancelled_at: cancelled === null ? null : isoLocal(cancelled),
+        created_at: isoLocal(created),
+        updated_at: isoLocal(cancelled ?? changed ?? created),
+      }),
+    );
   }
   clinic.appointments.unshift(...made);
 };

@@ -3,17 +3,10 @@
  * clock's start (open till sessions, today's sales, orders).
  */
 import { isoLocal, type Random } from '../ids';
-import type {
-  ApiClientRecord,
-  CashierData,
-  Order,
-  OrderLine,
-  Receipt,
-  StockLevel,
-  TillSession,
-} from './types';
+import type { ApiClientRecord, CashierData, Order, Receipt, StockLevel, TillSession } from './types';
 import SEED from '../data/seed.json';
 import { buildReceipt, cashTaken, newSession, returnLine, saleLine } from './money';
+import { newCustomer, newOrder, newStockLevel, orderLine } from './records';
 
 import { CASHIER_TENANT, DAY, MIN, past, times } from './seed';
 
@@ -106,15 +99,16 @@ export const seedCashier = (
     for (const item of data.items) {
       for (const v of item.variants) {
         const packaged = item.category_id >= 6;
-        const level: StockLevel = {
-          branch_id: branch.id,
-          variant_id: v.id,
-          qty: 20 + random.int(60),
-          reorder_point: packaged ? 6 : 10,
-          par_level: packaged ? 24 : 40,
-          updated_at: isoLocal(now - (1 + random.int(48)) * 60 * MIN),
-        };
-        data.stock.push(level);
+        data.stock.push(
+          newStockLevel({
+            branch_id: branch.id,
+            variant_id: v.id,
+            qty: 20 + random.int(60),
+            reorder_point: packaged ? 6 : 10,
+            par_level: packaged ? 24 : 40,
+            updated_at: isoLocal(now - (1 + random.int(48)) * 60 * MIN),
+          }),
+        );
       }
     }
   }
@@ -199,61 +193,45 @@ export const seedCashier = (
   for (const [i, customer] of SEED.cashier.customers.entries()) {
     const created = now - (120 - i * 17) * DAY;
     const { consents } = customer;
-    data.customers.push({
-      id: 5521 + i,
-      ...customer,
-      consents: consents.map((c, k) => ({ ...c, at: isoLocal(created + k * 30 * DAY) })),
-      created_at: isoLocal(created),
-      updated_at: isoLocal(created + (consents.length - 1) * 30 * DAY),
-    });
+    data.customers.push(
+      newCustomer({
+        id: 5521 + i,
+        ...customer,
+        consents: consents.map((c, k) => ({ ...c, at: isoLocal(created + k * 30 * DAY) })),
+        created_at: isoLocal(created),
+        updated_at: isoLocal(created + (consents.length - 1) * 30 * DAY),
+      }),
+    );
   }
   data.counters.customer = Math.max(...data.customers.map((c) => c.id));
 
   const shop = clients.find((c) => c.key === 'cashierNoWebhooks') as ApiClientRecord;
   for (const o of SEED.cashier.orders) {
     const created = t.rel(o.in_min);
-    const lines: OrderLine[] = (o.basket as Array<[number, number]>).map(([v, q], i) => {
-      const s = sale(v, q);
-      return {
-        line_no: i + 1,
-        variant_id: v,
-        plu: `V${v}`,
-        name: s.name,
-        qty: String(q),
-        unit_price_halalas: s.unitPrice,
-        total_halalas: s.unitPrice * q,
-        open_item: false,
-      };
+    const lines = (o.basket as Array<[number, number]>).map(([v, q], i) => {
+      const { name, unitPrice } = sale(v, q);
+      return orderLine(i + 1, v, name, q, unitPrice);
     });
     for (const open of o.open_items ?? []) {
-      lines.push({
-        line_no: lines.length + 1,
-        variant_id: null,
-        plu: null,
-        name: open.name,
-        qty: '1',
-        unit_price_halalas: open.unit_price_halalas,
-        total_halalas: open.unit_price_halalas,
-        open_item: true,
-      });
+      lines.push(orderLine(lines.length + 1, null, open.name, 1, open.unit_price_halalas));
     }
-    data.orders.push({
-      id: random.ulid(created),
-      external_id: o.external_id,
-      provider: shop.provider,
-      client_id: shop.id,
-      branch_id: 1,
-      order_type: 'pickup',
-      prepaid: o.prepaid,
-      customer: { name: 'خالد الغامدي', phone: '+966555012345' },
-      status: o.status as Order['status'],
-      lines,
-      total_halalas: lines.reduce((n, l) => n + l.total_halalas, 0),
-      receipt_id: null,
-      refund_decision: null,
-      created_at: isoLocal(created),
-      updated_at: isoLocal(created + 4 * MIN),
-    });
+    data.orders.push(
+      newOrder({
+        id: random.ulid(created),
+        external_id: o.external_id,
+        provider: shop.provider,
+        client_id: shop.id,
+        branch_id: 1,
+        order_type: 'pickup',
+        prepaid: o.prepaid,
+        customer: { name: 'خالد الغامدي', phone: '+966555012345' },
+        status: o.status as Order['status'],
+        lines,
+        total_halalas: lines.reduce((n, l) => n + l.total_halalas, 0),
+        created_at: isoLocal(created),
+        updated_at: isoLocal(created + 4 * MIN),
+      }),
+    );
   }
   return { data, refs: cashierRefs(data) };
 };

@@ -15,6 +15,7 @@ import type {
 } from './types';
 import SEED from '../data/seed.json';
 import { addPayment, claimsRef, newInvoice, nextFileNo } from './money';
+import { newAppointment, newPatient } from './records';
 
 import { CLINIC_TENANT, DAY, MIN, past, times, treatment } from './seed';
 
@@ -73,14 +74,15 @@ export const seedClinic = (
     const created = past(`${p.created}+03:00`);
     const updated = Math.min(now - DAY * (3 + i), created + 400 * DAY);
     const { created: _created, ...person } = p;
-    data.patients.push({
-      id: random.ulid(created),
-      file_no: nextFileNo(data, p.branch_id),
-      ...(person as Omit<Patient, 'id' | 'file_no'>),
-      created_at: isoLocal(created),
-      updated_at: isoLocal(Math.max(created, updated)),
-      erased_at: null,
-    });
+    data.patients.push(
+      newPatient({
+        id: random.ulid(created),
+        file_no: nextFileNo(data, p.branch_id),
+        ...(person as Omit<Patient, 'id' | 'file_no'>),
+        created_at: isoLocal(created),
+        updated_at: isoLocal(Math.max(created, updated)),
+      }),
+    );
   }
   const erased = data.patients[12] as Patient;
   erased.erased_at = isoLocal(now - 20 * DAY);
@@ -111,28 +113,29 @@ export const seedClinic = (
         : before
           ? Math.min(Math.max(start - 10 * MIN, created + MIN), now)
           : null;
-    data.appointments.push({
-      id: random.ulid(created),
-      patient_id: (data.patients[row.patient] as Patient).id,
-      // The front desk books in the branch of the practitioner.
-      branch_id: practitioner.branch_id,
-      practitioner_id: practitioner.id,
-      appointment_type_id: row.type,
-      room_id: SEED.clinic.practitionerRooms[row.practitioner] ?? 11,
-      status,
-      starts_at: isoLocal(start),
-      ends_at: isoLocal(end),
-      source: sources[i % sources.length] ?? 'front_desk',
-      external_ref: i === 19 ? 'crm-88213' : null,
-      note: row.note ?? null,
-      cancel_reason: status === 'cancelled' ? (i === 5 ? 'patient_request' : 'clinic') : null,
-      cancelled_at: cancelledAt === null ? null : isoLocal(cancelledAt),
-      created_at: isoLocal(created),
-      updated_at: isoLocal(cancelledAt ?? changedAt ?? created),
-      client_id: null,
-      last_changes: before ? { status: [before, status] } : null,
-      last_changed_at: before && changedAt !== null ? isoLocal(changedAt) : null,
-    });
+    data.appointments.push(
+      newAppointment({
+        id: random.ulid(created),
+        patient_id: (data.patients[row.patient] as Patient).id,
+        // The front desk books in the branch of the practitioner.
+        branch_id: practitioner.branch_id,
+        practitioner_id: practitioner.id,
+        appointment_type_id: row.type,
+        room_id: SEED.clinic.practitionerRooms[row.practitioner] ?? 11,
+        status,
+        starts_at: isoLocal(start),
+        ends_at: isoLocal(end),
+        source: sources[i % sources.length] ?? 'front_desk',
+        external_ref: i === 19 ? 'crm-88213' : null,
+        note: row.note,
+        cancel_reason: status === 'cancelled' ? (i === 5 ? 'patient_request' : 'clinic') : null,
+        cancelled_at: cancelledAt === null ? null : isoLocal(cancelledAt),
+        created_at: isoLocal(created),
+        updated_at: isoLocal(cancelledAt ?? changedAt ?? created),
+        last_changes: before ? { status: [before, status] } : null,
+        last_changed_at: before && changedAt !== null ? isoLocal(changedAt) : null,
+      }),
+    );
   }
   const appt = (i: number) => data.appointments[i] as Appointment;
 

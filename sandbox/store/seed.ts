@@ -4,7 +4,8 @@
  * placed around the sandbox clock's start (appointments today, receipts in today's till sessions…).
  */
 import { dateLocal } from '../ids';
-import type { ApiClientRecord, Tenant } from './types';
+import { newClient } from './records';
+import type { Tenant } from './types';
 import type { LineInput } from './money';
 import SEED from '../data/seed.json';
 
@@ -34,44 +35,9 @@ export const TOKEN_NAMES = [
 
 export type TokenName = (typeof TOKEN_NAMES)[number];
 
-interface ClientSeed {
-  key: TokenName;
-  api: 'clinic' | 'cashier';
-  tenantId: number;
-  name: string;
-  abilities: string[];
-  owner?: boolean;
-  tokenRevoked?: boolean;
-  clientRevoked?: boolean;
-  provider?: string;
-  note: string;
-}
-
 /** The named tokens (sandbox/README.md lists them). Tokens are fixed so a developer can keep them in .env. */
-const CLIENTS = SEED.clients as ClientSeed[];
-
-const tokenFor = (key: string) => `sbx_${key.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`)}`;
-
-/** An API client: not the owner's, not revoked, provider "partner" and a token named after it unless `c` says otherwise. */
-export const newClient = (
-  id: number,
-  c: Omit<ClientSeed, 'key'> & { key: string; token?: string },
-): ApiClientRecord => ({
-  id,
-  tenantId: c.tenantId,
-  api: c.api,
-  key: c.key,
-  name: c.name,
-  token: c.token ?? tokenFor(c.key),
-  abilities: [...c.abilities],
-  owner: c.owner ?? false,
-  tokenRevoked: c.tokenRevoked ?? false,
-  clientRevoked: c.clientRevoked ?? false,
-  provider: c.provider ?? 'partner',
-  note: c.note,
-});
-
-export const seedClients = (): ApiClientRecord[] => CLIENTS.map((c, i) => newClient(i + 1, c));
+export const seedClients = () =>
+  SEED.clients.map((c, i) => newClient(i + 1, c as Parameters<typeof newClient>[1]));
 
 /* Time helpers around the clock's start. */
 

@@ -1,0 +1,193 @@
+/**
+ * The stored records that the seed, the history and the operations all make, each declared once as a template:
+ * its members in their stored order with their defaults. types.ts reads the record types off the templates, and
+ * a builder takes the members a caller names (undefined ones keep the default) over the template.
+ */
+
+type Changes = Record<string, [unknown, unknown]>;
+
+const builder =
+  <T extends object, R extends keyof T>(template: T, _required: readonly R[]) =>
+  (given: Pick<T, R> & Partial<T>): T => ({
+    // A copy: no two records share a default list.
+    ...structuredClone(template),
+    ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
+  });
+
+const CLIENT = {
+  id: 0,
+  tenantId: 0,
+  api: 'clinic' as 'clinic' | 'cashier',
+  /** The name tests and the README use for its token (e.g. clinicOwner). */
+  key: '',
+  name: '',
+  token: '',
+  abilities: [] as string[],
+  /** Created by the account owner: the clinic's webhooks endpoints are theirs only. */
+  owner: false,
+  /** The token alone was revoked (401 token_invalid). */
+  tokenRevoked: false,
+  /** The whole client was revoked (409 client_revoked). */
+  clientRevoked: false,
+  /** The cashier's order records name the client that sent them. */
+  provider: 'partner',
+  note: '',
+};
+export type ApiClientRecord = typeof CLIENT;
+const client = builder(CLIENT, ['id', 'tenantId', 'api', 'key', 'name', 'abilities', 'note']);
+
+/** An API client, its token named after its key unless given (clinicOwner: sbx_clinic_owner). */
+export const newClient = (id: number, c: Omit<Parameters<typeof client>[0], 'id'>) =>
+  client({
+    ...c,
+    id,
+    token: c.token ?? `sbx_${c.key.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`)}`,
+    abilities: [...c.abilities],
+  });
+
+const PATIENT = {
+  id: '',
+  file_no: '',
+  name_ar: '',
+  name_en: '',
+  /** A file opened from a booking by phone knows only the name and phone: the rest is null. */
+  sex: null as 'male' | 'female' | null,
+  birth_date: null as string | null,
+  nationality: null as string | null,
+  national_id_type: null as 'national_id' | 'iqama' | 'passport' | 'border' | 'gcc' | null,
+  national_id_last4: null as string | null,
+  phone: null as string | null,
+  email: null as string | null,
+  /** Contact fields travel only with the patient's consent (clinic spec §2). */
+  contact_consent: false,
+  branch_id: 0,
+  payer_id: null as number | null,
+  created_at: '',
+  updated_at: '',
+  erased_at: null as string | null,
+};
+export type Patient = typeof PATIENT;
+export const newPatient = builder(PATIENT, [
+  'id',
+  'file_no',
+  'name_ar',
+  'name_en',
+  'branch_id',
+  'created_at',
+]);
+
+export type AppointmentStatus =
+  'booked' | 'confirmed' | 'arrived' | 'in_progress' | 'completed' | 'cancelled' | 'no_show';
+
+const APPOINTMENT = {
+  id: '',
+  patient_id: '',
+  branch_id: 0,
+  practitioner_id: '',
+  appointment_type_id: 0,
+  room_id: 0,
+  status: 'booked' as AppointmentStatus,
+  starts_at: '',
+  ends_at: '',
+  source: '',
+  external_ref: null as string | null,
+  note: null as string | null,
+  cancel_reason: null as string | null,
+  cancelled_at: null as string | null,
+  created_at: '',
+  updated_at: '',
+  /** The API client that booked it: external_ref is unique per client. */
+  client_id: null as number | null,
+  /** The last appointment.updated: its `changes` and when, for the recent list. */
+  last_changes: null as Changes | null,
+  last_changed_at: null as string | null,
+};
+export type Appointment = typeof APPOINTMENT;
+export const newAppointment = builder(APPOINTMENT, [
+  'id',
+  'patient_id',
+  'branch_id',
+  'practitioner_id',
+  'appointment_type_id',
+  'room_id',
+  'starts_at',
+  'ends_at',
+  'source',
+  'created_at',
+  'updated_at',
+]);
+
+export interface ConsentEntry {
+  granted: boolean;
+  channels: string[];
+  at: string;
+}
+
+const CUSTOMER = {
+  id: 0,
+  name: null as string | null,
+  phone: null as string | null,
+  email: null as string | null,
+  address: null as string | null,
+  vat_number: null as string | null,
+  cr_number: null as string | null,
+  /** The consent ledger, oldest first; the latest entry decides. */
+  consents: [] as ConsentEntry[],
+  erased: false,
+  created_at: '',
+  updated_at: '',
+};
+export type Customer = typeof CUSTOMER;
+export const newCustomer = builder(CUSTOMER, ['id', 'consents', 'created_at', 'updated_at']);
+
+const STOCK_LEVEL = { branch_id: 0, variant_id: 0, qty: 0, reorder_point: 5, par_level: 20, updated_at: '' };
+export type StockLevel = typeof STOCK_LEVEL;
+export const newStockLevel = builder(STOCK_LEVEL, ['branch_id', 'variant_id', 'updated_at']);
+
+/** A line of `qty` at `unit`: of a catalogue variant (with its PLU), or an open item (`variantId` null). */
+export const orderLine = (
+  lineNo: number,
+  variantId: number | null,
+  name: string,
+  qty: number,
+  unit: number,
+) => ({
+  line_no: lineNo,
+  variant_id: variantId,
+  plu: variantId === null ? null : `V${variantId}`,
+  name,
+  qty: String(qty),
+  unit_price_halalas: unit,
+  total_halalas: Math.round(qty * unit),
+  open_item: variantId === null,
+});
+export type OrderLine = ReturnType<typeof orderLine>;
+
+export type OrderStatus = 'received' | 'accepted' | 'rejected' | 'completed' | 'cancelled';
+
+const ORDER = {
+  id: '',
+  external_id: '',
+  provider: '',
+  client_id: 0,
+  branch_id: 0,
+  order_type: null as string | null,
+  prepaid: false,
+  customer: null as { name: string | null; phone: string | null } | null,
+  status: 'received' as OrderStatus,
+  lines: [] as OrderLine[],
+  total_halalas: 0,
+  receipt_id: null as string | null,
+  refund_decision: null as 'pending' | null,
+  created_at: '',
+  updated_at: '',
+};
+export type Order = typeof ORDER;
+export const newOrder = builder(ORDER, [
+  'id',
+  'external_id',
+  'provider',
+  'client_id',
+  'branch_id',
+  'created_at',
+]);
