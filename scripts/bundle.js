@@ -1,30 +1,56 @@
-// `npm run build`: the app as one CommonJS file, dist/index.js, which the root index.js re-exports (Zapier's
-// wrapper requires the root; PLATFORM-NOTES, Runtime and build). esbuild bundles the sources with the parts of zod
-// and libphonenumber-js the app uses (lib/zod-parts.ts, lib/phone-parts.ts: named imports, so the rest, zod's 65
-// locales among it, is left out), which is why the shipped package depends on zapier-platform-core alone; core stays
-// external, because the wrapper requires it from node_modules. Both libraries are reached by require() on first use
-// (lib/zod.ts, lib/phone.ts): esbuild keeps that lazy, wrapping their modules in init functions called then, not at
-// load (test/e2e/shipped.test.ts holds the shipped build to it). Types are checked by `npm run typecheck`, not here.
+// `npm run build`: the app as CommonJS in dist/, which the root index.js re-exports (Zapier's wrapper requires the
+// root; PLATFORM-NOTES, Runtime and build). esbuild bundles the sources into dist/index.js, and the parts of zod and
+// libphonenumber-js the app uses (lib/zod-parts.ts, lib/phone-parts.ts: named imports, so the rest, zod's 65 locales
+// among it, is left out) into files of their own beside it, dist/zod-parts.js and dist/phone-parts.js, which is why
+// the shipped package depends on zapier-platform-core alone; core stays external, because the wrapper requires it from
+// node_modules. Both libraries are reached by require() on first use (lib/zod.ts, lib/phone.ts), so a cold start reads
+// and compiles dist/index.js alone: V8 need not even pre-parse the 300 KiB of the two libraries until an action needs
+// them (docs/performance.md, cold start; test/e2e/shipped.test.ts holds the shipped build to it). The sources'
+// `require('./zod-parts')` becomes `require('./zod-parts.js')` in dist/index.js, a literal path that Zapier's build
+// traces (scripts/production-build.js ships what it finds). Types are checked by `npm run typecheck`, not here.
 // Whitespace and syntax are minified; identifiers and names are not, so messages and stacks read as in the sources.
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
-const outfile = path.join(root, 'dist', 'index.js');
+const dist = path.join(root, 'dist');
+const outfile = path.join(dist, 'index.js');
 
-/** Bundles index.ts into dist/index.js; answers esbuild's metafile (what each input added to the output). */
+/** dist/ file name (without .js) → its source: the app, and the two libraries it loads on first use. */
+const ENTRIES = { index: 'index.ts', 'zod-parts': 'lib/zod-parts.ts', 'phone-parts': 'lib/phone-parts.ts' };
+
+/** The sources' require of a library part (`./zod-parts` in lib/) stays a require, of its file beside the bundle. */
+const partsApart = {
+  name: 'parts-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(zod|phone)-parts$/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      if (args.kind !== 'require-call' || path.dirname(args.importer) !== path.join(root, 'lib')) {
+        // An import would put the library back in the bundle and load it with the app: only lib/zod.ts and
+        // lib/phone.ts reach them, by require() on first use.
+        return {
+          errors: [{ text: `${args.path} is required on first use only (lib/zod.ts, lib/phone.ts)` }],
+        };
+      }
+      return { path: `${args.path}.js`, external: true };
+    });
+  },
+};
+
+/** Bundles the app into dist/ (ENTRIES); answers esbuild's metafile (what each input added to each output). */
 const bundle = async () => {
-  fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+  fs.rmSync(dist, { recursive: true, force: true });
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ['index.ts'],
-    outfile,
+    entryPoints: ENTRIES,
+    outdir: dist,
     bundle: true,
     platform: 'node',
     target: 'node22',
     format: 'cjs',
     external: ['zapier-platform-core'],
+    plugins: [partsApart],
     minifyWhitespace: true,
     minifySyntax: true,
     keepNames: true,
@@ -35,21 +61,22 @@ const bundle = async () => {
   return result.metafile;
 };
 
-module.exports = { bundle, outfile };
+module.exports = { bundle, outfile, ENTRIES };
 
 if (require.main === module) {
   bundle().then(
     (meta) => {
-      // What each package (and the app's own sources) adds to the file.
-      const output = meta.outputs[path.relative(root, outfile)];
-      const by = {};
-      for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-        const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? 'the app';
-        by[name] = (by[name] ?? 0) + bytesInOutput;
-      }
+      // What each package (and the app's own sources) adds to each file.
       const kib = (n) => `${(n / 1024).toFixed(0)} KiB`;
-      const parts = Object.entries(by).map(([name, n]) => `${name} ${kib(n)}`);
-      console.log(`dist/index.js: ${kib(output.bytes)} (${parts.join(', ')})`);
+      for (const [file, output] of Object.entries(meta.outputs)) {
+        const by = {};
+        for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+          const name = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? 'the app';
+          by[name] = (by[name] ?? 0) + bytesInOutput;
+        }
+        const parts = Object.entries(by).map(([name, n]) => `${name} ${kib(n)}`);
+        console.log(`${file}: ${kib(output.bytes)} (${parts.join(', ')})`);
+      }
     },
     (e) => {
       console.error(e.message);

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds build.zip from a production install exactly as it would ship (scripts/production-build.js), unpacks it,
 // and loads the app from the unpacked copy through core's own wrapper, as Zapier's runtime does. Fails if the zip
-// lacks dist/ or any trigger of the contract, if the entry exports the app under `default` (which the runtime would
+// lacks any of the bundle's dist/ files (the app, and zod's and the phone library's parts it requires on first use) or
+// any trigger of the contract, if the entry exports the app under `default` (which the runtime would
 // not unwrap), if it carries the sandbox or a package the bundle already holds or only dev tools need, or if it is
 // over 1.5× the one-trigger app's build (issue 13). test/e2e/shipped.test.ts runs deliveries and actions through
 // the same build.
@@ -9,6 +10,7 @@ const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { productionBuild } = require('./production-build');
+const { ENTRIES } = require('./bundle');
 
 /** build.zip ÷ the one-trigger app's build.zip at most (issue 13, goal 4). */
 const CEILING = 1.5;
@@ -50,6 +52,11 @@ const checkBuild = (built) => {
   );
   if (stray.length)
     problems.push(`the zip carries what the app never loads: ${stray.slice(0, 5).join(', ')}`);
+  // Zapier's build ships what it traces from index.js: the parts required on first use must be among it.
+  const missing = Object.keys(ENTRIES)
+    .map((name) => `dist/${name}.js`)
+    .filter((file) => !built.app.names.includes(file));
+  if (missing.length) problems.push(`the zip lacks ${missing.join(', ')}`);
   const ratio = built.app.bytes / built.oneTrigger.bytes;
   if (ratio > CEILING)
     problems.push(`build.zip is ${ratio.toFixed(2)}× the one-trigger app's (ceiling ${CEILING}×)`);

@@ -1,9 +1,11 @@
 /**
  * The shipped artefact, not the sources: the bundle of today's sources (scripts/bundle.js) zipped as a production
  * install ships it (scripts/production-build.js), unpacked, and run in a Node process of its own through core's
- * zapierwrapper.js, the entry Zapier's runtime calls, against the local sandbox. V8's precise coverage of that
- * process (NODE_V8_COVERAGE) tells which of the bundle's lazily wrapped modules were evaluated: zod and the phone
- * library must not be by a load and first deliveries (issue 13), and are by an action that needs them.
+ * zapierwrapper.js, the entry Zapier's runtime calls, against the local sandbox. The bundle puts zod and the phone
+ * library in files of their own beside dist/index.js (its metafile says which inputs went where); V8's precise
+ * coverage of that process (NODE_V8_COVERAGE) tells which of the app's dist/ files were evaluated, and how much of
+ * each: zod's and the phone library's must not be by a load and first deliveries (issue 13), and are by an action
+ * that needs them.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,10 +16,14 @@ import { appConnection, startSandbox, type Sandbox } from '../../sandbox';
 import { delivery as signedDelivery } from '../support/delivery';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-const { bundle } = require('../../scripts/bundle') as { bundle: () => Promise<unknown> };
+type Metafile = { outputs: Record<string, { inputs: Record<string, unknown> }> };
+const { bundle, ENTRIES } = require('../../scripts/bundle') as {
+  bundle: () => Promise<Metafile>;
+  ENTRIES: Record<string, string>;
+};
 type Built = {
   dir: string;
-  app: { zip: string; bytes: number; folder: string };
+  app: { zip: string; bytes: number; folder: string; names: string[] };
   oneTrigger: { bytes: number };
 };
 const { productionBuild } = require('../../scripts/production-build') as { productionBuild: () => Built };
@@ -43,14 +49,15 @@ const { handler } = require(dir + '/zapierwrapper.js');
 })().catch((e) => { process.stderr.write(String(e && e.message)); process.exit(1); });`;
 
 let built: Built;
+let meta: Metafile;
 let work: string;
 let unpacked: string;
 let sb: Sandbox;
 let runs = 0;
 
 /**
- * Runs `steps` in the shipped app; answers each step's results and the modules of the bundle's wrapped ones
- * (esbuild names each wrapper function by its source path) with how often each was evaluated.
+ * Runs `steps` in the shipped app; answers each step's results and, for each of the app's dist/ files the process
+ * evaluated, how many of its functions ran (its top level among them). A file not required is not in the coverage.
  */
 const runShipped = async (steps: Step[]) => {
   runs += 1;
@@ -61,29 +68,19 @@ const runShipped = async (steps: Step[]) => {
     cwd: unpacked,
     env: { ...process.env, NODE_V8_COVERAGE: coverage },
   });
-  const bundleFile = `file://${join(unpacked, 'dist', 'index.js')}`;
-  const evaluated = new Map<string, number>();
+  const dist = `file://${join(unpacked, 'dist')}/`;
+  const evaluated: Record<string, number> = {};
   for (const name of readdirSync(coverage)) {
     const { result } = JSON.parse(readFileSync(join(coverage, name), 'utf8')) as {
-      result: Array<{
-        url: string;
-        functions: Array<{ functionName: string; ranges: Array<{ count: number }> }>;
-      }>;
+      result: Array<{ url: string; functions: Array<{ ranges: Array<{ count: number }> }> }>;
     };
-    for (const script of result.filter((s) => s.url === bundleFile)) {
-      for (const fn of script.functions) {
-        if (/^(node_modules|lib)\/.+\.(c?js|ts)$/.test(fn.functionName))
-          evaluated.set(fn.functionName, fn.ranges[0]!.count);
-      }
+    for (const script of result.filter((s) => s.url.startsWith(dist))) {
+      const ran = script.functions.filter((fn) => fn.ranges[0]!.count > 0).length;
+      if (ran > 0) evaluated[script.url.slice(dist.length)] = ran;
     }
   }
   const results = JSON.parse(readFileSync(out, 'utf8')) as Item[][];
-  /** The wrapped modules of a package (or a path's start) and how many of them ran. */
-  const modules = (prefix: string) => {
-    const all = [...evaluated].filter(([name]) => name.startsWith(prefix));
-    return { wrapped: all.length, ran: all.filter(([, count]) => count > 0).map(([name]) => name) };
-  };
-  return { results, modules };
+  return { results, evaluated };
 };
 
 /** A signed delivery of `key`'s event (its sample data, or `data`) as Zapier hands it to perform. */
@@ -116,7 +113,7 @@ const delivery = (key: string, inputData: object, data?: object): Step => {
 };
 
 beforeAll(async () => {
-  await bundle();
+  meta = await bundle();
   built = productionBuild();
   work = built.dir;
   unpacked = built.app.folder;
@@ -133,21 +130,42 @@ it('is what check:build requires: the contract’s triggers through zapierwrappe
   // The same check refuses a zip over its ceiling.
   const heavier = { ...built, app: { ...built.app, bytes: built.oneTrigger.bytes * 1.6 } };
   expect(checkBuild(heavier).problems).toEqual([expect.stringMatching(/1\.60× the one-trigger app's/)]);
+  // And one without a part the app requires on first use (Zapier's build ships only what it traces).
+  const names = built.app.names.filter((name) => name !== 'dist/zod-parts.js');
+  expect(checkBuild({ ...built, app: { ...built.app, names } }).problems).toEqual([
+    'the zip lacks dist/zod-parts.js',
+  ]);
+});
+
+it('ships zod and the phone library in files of their own beside the app, which holds neither', () => {
+  const files = Object.keys(ENTRIES).map((name) => `${name}.js`);
+  expect(readdirSync(join(unpacked, 'dist')).sort()).toEqual([...files].sort());
+  /** How many of a package's modules went into a dist/ file. */
+  const modules = (file: string, pkg: string) =>
+    Object.keys(meta.outputs[`dist/${file}`]!.inputs).filter((input) =>
+      input.startsWith(`node_modules/${pkg}/`),
+    ).length;
+  expect(modules('index.js', 'zod') + modules('index.js', 'libphonenumber-js')).toBe(0);
+  expect(modules('zod-parts.js', 'zod')).toBeGreaterThan(10);
+  expect(modules('phone-parts.js', 'libphonenumber-js')).toBeGreaterThan(10);
+  // The app reaches them by a path that resolves beside it in the unpacked zip.
+  const app = readFileSync(join(unpacked, 'dist', 'index.js'), 'utf8');
+  expect(app.match(/require\("\.\/[\w-]+\.js"\)/g)?.sort()).toEqual([
+    'require("./phone-parts.js")',
+    'require("./zod-parts.js")',
+  ]);
 });
 
 it('a cold start and a first delivery of every hook trigger evaluate neither zod nor the phone library', async () => {
   const steps = EVENTS.map((def) => delivery(def.key, { include_patient: false }));
-  const { results, modules } = await runShipped(steps);
+  const { results, evaluated } = await runShipped(steps);
   expect(results.map((items) => items.length)).toEqual(EVENTS.map(() => 1));
   expect(results.map((items) => String(items[0]!.id))).toEqual(
     EVENTS.map((def) => String((def.sampleData ?? def.resource.sample).id)),
   );
-  // The bundle holds them, wrapped, and none of their modules ran.
-  expect(modules('node_modules/zod/').wrapped).toBeGreaterThan(10);
-  expect(modules('node_modules/libphonenumber-js/').wrapped).toBeGreaterThan(10);
-  expect(modules('node_modules/zod/').ran).toEqual([]);
-  expect(modules('node_modules/libphonenumber-js/').ran).toEqual([]);
-  expect(modules('lib/').ran).toEqual([]);
+  // The app ran (its definition and the deliveries); neither library's file was required.
+  expect(Object.keys(evaluated)).toEqual(['index.js']);
+  expect(evaluated['index.js']).toBeGreaterThan(100);
 });
 
 it('a delivery with patient details reads the patient, and Book Appointment by phone books, at the sandbox', async () => {
@@ -156,7 +174,7 @@ it('a delivery with patient details reads the patient, and Book Appointment by p
   const at = new Date(Date.now() + 45 * 24 * 3600_000);
   at.setUTCHours(7, 0, 0, 0);
   sb.resetRequests();
-  const { results, modules } = await runShipped([
+  const { results, evaluated } = await runShipped([
     delivery('invoice_paid', { include_patient: true }, { ...sample, patient_id: patient }),
     [
       'creates.book_appointment.operation.perform',
@@ -183,8 +201,8 @@ it('a delivery with patient details reads the patient, and Book Appointment by p
     'POST /partner/v1/appointments',
     `GET /partner/v1/patients/${String(booked.patient_id)}`,
   ]);
-  // The action needed zod (its inputs) and the phone library: loaded then, on first use.
-  expect(modules('lib/').ran.sort()).toEqual(['lib/phone-parts.ts', 'lib/zod-parts.ts']);
-  expect(modules('node_modules/zod/').ran.length).toBeGreaterThan(10);
-  expect(modules('node_modules/libphonenumber-js/').ran.length).toBeGreaterThan(10);
+  // The action needed zod (its inputs) and the phone library: loaded then, on first use, and run.
+  expect(Object.keys(evaluated).sort()).toEqual(['index.js', 'phone-parts.js', 'zod-parts.js']);
+  expect(evaluated['zod-parts.js']).toBeGreaterThan(10);
+  expect(evaluated['phone-parts.js']).toBeGreaterThan(10);
 });
