@@ -146,26 +146,37 @@ export function shapeOf<F extends Record<string, Field>>(fields: F): Shape<F> {
 
 /**
  * Zapier output fields: money gets its SAR sibling, rows become `parent[]child`, objects `parent__child`.
- * Important fields come first, so the mapping list opens with what Zaps use most.
+ * Important fields come first (each group in the table's order), so the mapping list opens with what Zaps use most.
+ * One array filled in place: every resource's fields are made at every load.
  */
-export const outputFieldsOf = (fields: Record<string, Field>, prefix = ''): OutputField[] =>
-  Object.entries(fields)
-    .sort(([, a], [, b]) => Number(!!b.important) - Number(!!a.important))
-    .flatMap(([key, field]): OutputField[] => {
+export const outputFieldsOf = (
+  fields: Record<string, Field>,
+  prefix = '',
+  out: OutputField[] = [],
+): OutputField[] => {
+  const keys = Object.keys(fields);
+  for (let pass = 0; pass < 2; pass += 1) {
+    for (const key of keys) {
+      const field = fields[key]!;
+      if (!field.important !== (pass === 1)) continue;
       const full = `${prefix}${key}`;
       if (field.children) {
-        return outputFieldsOf(field.children, field.childrenAreList ? `${full}[]` : `${full}__`);
+        outputFieldsOf(field.children, field.childrenAreList ? `${full}[]` : `${full}__`, out);
+        continue;
       }
       const base: OutputField = { key: full, label: field.label, type: field.type };
       if (field.list) base.list = true;
-      if (!field.money) return [base];
-      const sar: OutputField = {
-        key: full.replace(/_halalas$/, '_sar'),
-        label: `${field.label} (SAR)`,
-        type: 'string',
-      };
-      return [sar, { ...base, label: `${field.label} (Halalas)` }];
-    });
+      if (!field.money) {
+        out.push(base);
+        continue;
+      }
+      out.push({ key: sarKeyOf(full) ?? full, label: `${field.label} (SAR)`, type: 'string' });
+      base.label = `${field.label} (Halalas)`;
+      out.push(base);
+    }
+  }
+  return out;
+};
 
 export interface Resource<F extends Record<string, Field>, Extra extends object = object> {
   noun: string;
@@ -439,9 +450,13 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
    * siblings added. Tests parse every sample with the schema, so both paths agree.
    */
   const presentAuthored = (data: Record<string, unknown>): Item<F> & Extra => {
-    const kept = def.loose ? data : Object.fromEntries(Object.entries(data).filter(([k]) => k in def.fields));
-    const extra = def.decorate ? def.decorate(kept as Parsed<F>) : ({} as Extra);
-    return withSar({ ...kept, ...extra }) as Item<F> & Extra;
+    let kept = data;
+    if (!def.loose) {
+      kept = {};
+      for (const k of Object.keys(data)) if (k in def.fields) kept[k] = data[k];
+    }
+    // withSar makes the copy that is shown (every resource's sample is made at every load).
+    return withSar(def.decorate ? { ...kept, ...def.decorate(kept as Parsed<F>) } : kept) as Item<F> & Extra;
   };
   return {
     noun: def.noun,
