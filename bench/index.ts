@@ -573,9 +573,10 @@ const countingZ = () => {
       },
       set: async (k: string, _v: unknown, _ttl?: number, _scope?: string[], nx?: boolean) => {
         counts.roundTrips += 1;
-        if (nx && store.has(k)) return false;
+        // One Set operation: the add tells by the size whether the key was there (nx: then it answers false).
+        const size = store.size;
         store.add(k);
-        return true;
+        return !nx || store.size !== size;
       },
     },
   };

@@ -59,12 +59,15 @@ export const sarKeyOf = (key: string): string | undefined =>
 export const withSar = <T>(value: T): T => {
   if (Array.isArray(value)) return value.map((v) => withSar(v)) as T;
   if (!value || typeof value !== 'object') return value;
+  const source = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  const entries = Object.entries(value as Record<string, unknown>);
-  for (const [key, v] of entries) out[key] = withSar(v);
+  // Keys, not entries: one array a level rather than a pair a member (samples go through here at every load).
+  const keys = Object.keys(source);
+  for (const key of keys) out[key] = withSar(source[key]);
   // Siblings last, so a stale `_sar` that came in with the object never wins over the amount in halalas.
-  for (const [key, v] of entries) {
+  for (const key of keys) {
     const sar = sarKeyOf(key);
+    const v = source[key];
     if (sar !== undefined && typeof v === 'number' && Number.isInteger(v)) out[sar] = halalasToSar(v);
   }
   return out as T;

@@ -146,26 +146,37 @@ export function shapeOf<F extends Record<string, Field>>(fields: F): Shape<F> {
 
 /**
  * Zapier output fields: money gets its SAR sibling, rows become `parent[]child`, objects `parent__child`.
- * Important fields come first, so the mapping list opens with what Zaps use most.
+ * Important fields come first (each group in the table's order), so the mapping list opens with what Zaps use most.
+ * One array filled in place: every resource's fields are made at every load.
  */
-export const outputFieldsOf = (fields: Record<string, Field>, prefix = ''): OutputField[] =>
-  Object.entries(fields)
-    .sort(([, a], [, b]) => Number(!!b.important) - Number(!!a.important))
-    .flatMap(([key, field]): OutputField[] => {
+export const outputFieldsOf = (
+  fields: Record<string, Field>,
+  prefix = '',
+  out: OutputField[] = [],
+): OutputField[] => {
+  const keys = Object.keys(fields);
+  for (let pass = 0; pass < 2; pass += 1) {
+    for (const key of keys) {
+      const field = fields[key]!;
+      if (!field.important !== (pass === 1)) continue;
       const full = `${prefix}${key}`;
       if (field.children) {
-        return outputFieldsOf(field.children, field.childrenAreList ? `${full}[]` : `${full}__`);
+        outputFieldsOf(field.children, field.childrenAreList ? `${full}[]` : `${full}__`, out);
+        continue;
       }
       const base: OutputField = { key: full, label: field.label, type: field.type };
       if (field.list) base.list = true;
-      if (!field.money) return [base];
-      const sar: OutputField = {
-        key: full.replace(/_halalas$/, '_sar'),
-        label: `${field.label} (SAR)`,
-        type: 'string',
-      };
-      return [sar, { ...base, label: `${field.label} (Halalas)` }];
-    });
+      if (!field.money) {
+        out.push(base);
+        continue;
+      }
+      out.push({ key: sarKeyOf(full) ?? full, label: `${field.label} (SAR)`, type: 'string' });
+      base.label = `${field.label} (Halalas)`;
+      out.push(base);
+    }
+  }
+  return out;
+};
 
 export interface Resource<F extends Record<string, Field>, Extra extends object = object> {
   noun: string;
@@ -233,7 +244,7 @@ const nullish = (v: unknown) => v === null || v === undefined;
  * Each kind's type check, the same as its zod schema in `f`: test/present.test.ts holds the presenter to the
  * schema on every recorded delivery and on generated data.
  */
-const readerOf = (field: Field): Reader => {
+const readerOf = (field: Field, tier: Tier): Reader => {
   switch (field.kind) {
     case 'id':
       return (v) => (typeof v === 'string' && v.length > 0 ? v : null);
@@ -262,7 +273,7 @@ const readerOf = (field: Field): Reader => {
     case 'any':
       return keep;
     case 'rows': {
-      const row = objectReader(field.children!, false);
+      const row = tier(field.children!, false);
       return (v, level) => {
         if (!Array.isArray(v)) return nullish(v) ? v : null;
         const out: Array<Record<string, unknown>> = [];
@@ -271,7 +282,7 @@ const readerOf = (field: Field): Reader => {
       };
     }
     case 'object': {
-      const read = objectReader(field.children!, !!field.looseChildren);
+      const read = tier(field.children!, !!field.looseChildren);
       return (v, level) => (isObject(v) ? read(v, level) : nullish(v) ? v : null);
     }
   }
@@ -288,6 +299,53 @@ const INLINE: Partial<Record<Kind, string>> = {
 
 type ObjectReader = (data: Record<string, unknown>, level: number) => Record<string, unknown>;
 
+/** Makes the reader of an object with these fields (and of its rows and nested objects, the same way). */
+type Tier = (fields: Record<string, Field>, loose: boolean) => ObjectReader;
+
+const hasOwn = Object.hasOwn;
+
+/**
+ * The first tier of the presenter: the same pass as `objectReader`'s compiled one, member by member in the same
+ * order with the same checks, but a loop over the field table, so nothing is compiled for a resource's first items.
+ * A cold container's first delivery of each kind pays no code generation (issue 13, goal 2); a resource whose
+ * items keep coming moves to the compiled tier (`present`), which is what the steady state runs. test/present.test.ts
+ * holds both to the zod schemas and to each other, key order included.
+ */
+const tableReader: Tier = (fields, loose) => {
+  const members = Object.entries(fields).map(([key, field]) => ({
+    key,
+    // A key Object.prototype also has (`constructor`…) is looked up as the object's own only.
+    own: key in Object.prototype,
+    read: readerOf(field, tableReader),
+  }));
+  const siblings = Object.keys(fields).flatMap((key) => {
+    const sar = sarKeyOf(key);
+    return sar === undefined ? [] : [{ key, sar }];
+  });
+  return (data, level) => {
+    const out: Record<string, unknown> = {};
+    for (const { key, own, read } of members) {
+      const v = own ? (hasOwn(data, key) ? data[key] : undefined) : data[key];
+      if (v !== undefined || hasOwn(data, key)) out[key] = read(v, level + 1);
+    }
+    let extra: string[] | undefined;
+    if (loose) {
+      for (const k of Object.keys(data)) {
+        if (!hasOwn(fields, k)) {
+          out[k] = keep(data[k], level + 1);
+          (extra ??= []).push(k);
+        }
+      }
+    }
+    for (const { key, sar } of siblings) {
+      const v = out[key];
+      if (typeof v === 'number' && Number.isInteger(v)) out[sar] = halalasToSar(v);
+    }
+    if (extra !== undefined) addSiblings(out, extra);
+    return out;
+  };
+};
+
 /**
  * The presenter of an object with these fields, built once from the field table: one pass that whitelists the
  * members (keeps the others where the object is loose), reads each by its kind, and adds the SAR siblings. Absent
@@ -296,14 +354,14 @@ type ObjectReader = (data: Record<string, unknown>, level: number) => Record<str
  * It is compiled to a function with one statement a member (the keys are the field table's, never a delivery's), so
  * each item is built with constant keys in one shape: the hot path of a delivery with thousands of lines.
  */
-const objectReader = (fields: Record<string, Field>, loose: boolean): ObjectReader => {
+const objectReader: Tier = (fields, loose) => {
   const readers: Reader[] = [];
   const lines = Object.entries(fields).map(([key, field]) => {
     const k = JSON.stringify(key);
     // A key Object.prototype also has (`constructor`…) is looked up as the object's own only.
     const get = key in Object.prototype ? `hasOwn(data, ${k}) ? data[${k}] : undefined` : `data[${k}]`;
     const inline = INLINE[field.kind];
-    const read = inline ?? `R[${readers.push(readerOf(field)) - 1}](v, level + 1)`;
+    const read = inline ?? `R[${readers.push(readerOf(field, objectReader)) - 1}](v, level + 1)`;
     return `v = ${get}; if (v !== undefined || hasOwn(data, ${k})) out[${k}] = ${read};`;
   });
   // The members a loose object keeps beyond its fields, after them; the names of those kept in `extra`.
@@ -333,8 +391,20 @@ const objectReader = (fields: Record<string, Field>, loose: boolean): ObjectRead
     'fields',
     `return function read(data, level) {\n${body}\n};`,
   );
-  return make(Object.hasOwn, readers, halalasToSar, keep, addSiblings, fields) as ObjectReader;
+  return make(hasOwn, readers, halalasToSar, keep, addSiblings, fields) as ObjectReader;
 };
+
+/**
+ * Items a resource presents with the field-table tier before its presenter is compiled: a cold container's first
+ * delivery of each kind compiles nothing, a stream of deliveries is on the compiled tier after a few.
+ */
+export const COMPILE_AFTER = 8;
+
+/** Both tiers of a resource's presenter, for tests: the same output for the same data, key order included. */
+export const presenterTiers = (fields: Record<string, Field>, loose: boolean) => ({
+  table: tableReader(fields, loose),
+  compiled: objectReader(fields, loose),
+});
 
 export const defineResource = <F extends Record<string, Field>, Extra extends object = object>(def: {
   noun: string;
@@ -355,16 +425,22 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
     }
     return schema;
   };
-  // Compiled on the first item, so loading the app's definition compiles none.
+  // Made on the first item, so loading the app's definition makes none: the field-table tier for the first
+  // COMPILE_AFTER items, then the compiled one.
   let read: ObjectReader | undefined;
+  let items = 0;
   /**
    * Never throws, whatever the data holds: an item that reached the app (a signed delivery, the answer to a write
    * that happened) is always shown, with what does not fit its type as null rather than lost. One pass over the
    * data, without zod (see objectReader).
    */
   const present = (data: unknown): Item<F> & Extra => {
-    read ??= objectReader(def.fields, !!def.loose);
-    const out = read(isObject(data) ? data : {}, 0);
+    if (items <= COMPILE_AFTER) {
+      items += 1;
+      if (items === 1) read = tableReader(def.fields, !!def.loose);
+      else if (items > COMPILE_AFTER) read = objectReader(def.fields, !!def.loose);
+    }
+    const out = read!(isObject(data) ? data : {}, 0);
     if (!def.decorate) return out as Item<F> & Extra;
     // The decoration wins: a stock level's id is always `<branch_id>:<variant_id>` (CONTRACT §2).
     return Object.assign(out, withSar(def.decorate(out as Parsed<F>))) as Item<F> & Extra;
@@ -374,9 +450,13 @@ export const defineResource = <F extends Record<string, Field>, Extra extends ob
    * siblings added. Tests parse every sample with the schema, so both paths agree.
    */
   const presentAuthored = (data: Record<string, unknown>): Item<F> & Extra => {
-    const kept = def.loose ? data : Object.fromEntries(Object.entries(data).filter(([k]) => k in def.fields));
-    const extra = def.decorate ? def.decorate(kept as Parsed<F>) : ({} as Extra);
-    return withSar({ ...kept, ...extra }) as Item<F> & Extra;
+    let kept = data;
+    if (!def.loose) {
+      kept = {};
+      for (const k of Object.keys(data)) if (k in def.fields) kept[k] = data[k];
+    }
+    // withSar makes the copy that is shown (every resource's sample is made at every load).
+    return withSar(def.decorate ? { ...kept, ...def.decorate(kept as Parsed<F>) } : kept) as Item<F> & Extra;
   };
   return {
     noun: def.noun,
