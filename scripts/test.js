@@ -1,7 +1,6 @@
 // `npm test`: every check a change must pass, in two lanes side by side after the bundle.
 //
-// - checks: `typecheck`, `lint`, `validate` (the bundle's definition), one after another: each keeps at most one of
-//   the machine's two cores busy;
+// - checks: `typecheck`, `lint`, `validate` (the bundle's definition), one after another, each a single process;
 // - suites: jest's two projects in one run of two workers (jest.config.js).
 //
 // One after another they left a core idle for the length of the static checks, and the end-to-end suites spend
