@@ -26,11 +26,35 @@ module.exports = { version: '1.0.0', platformVersion: zapier.version, triggers: 
   operation: { perform: async () => [], sample: { id: 1 } } } } };
 `;
 
-/** node_modules of `from` in `to` as hard links; npm writes only new files, so the original is never changed. */
-const linkModules = (from, to) => {
-  execFileSync('cp', ['-al', path.join(from, 'node_modules'), to]);
-  // The hidden lockfile is rewritten in place by npm: give the copy its own.
-  fs.rmSync(path.join(to, 'node_modules', '.package-lock.json'), { force: true });
+/**
+ * The top-level packages of `dir`'s lockfile that a production install keeps (neither dev nor optional, as
+ * `--omit=dev --omit=optional`), each with what is nested in it. A superset of what `prune` leaves: the workspace
+ * link and its dependencies are pruned after, as an install without `workspaces` has none.
+ */
+const productionPackages = (dir) => {
+  const { packages } = JSON.parse(fs.readFileSync(path.join(dir, 'package-lock.json'), 'utf8'));
+  const names = new Set();
+  for (const [where, entry] of Object.entries(packages)) {
+    if (!where.startsWith('node_modules/') || entry.dev || entry.optional) continue;
+    names.add(where.slice('node_modules/'.length).split('/node_modules/')[0]);
+  }
+  return [...names];
+};
+
+/**
+ * The `names` of `from`'s node_modules in `to` as hard links; npm writes only new files, so the original is never
+ * changed (its hidden lockfile, which npm rewrites in place, is not among them).
+ */
+const linkModules = (from, to, names) => {
+  const byParent = new Map();
+  for (const name of names) {
+    const parent = path.join(to, 'node_modules', path.dirname(name));
+    byParent.set(parent, [...(byParent.get(parent) ?? []), path.join(from, 'node_modules', name)]);
+  }
+  for (const [parent, sources] of byParent) {
+    fs.mkdirSync(parent, { recursive: true });
+    execFileSync('cp', ['-al', ...sources, parent]);
+  }
 };
 
 const prune = (dir) =>
@@ -86,7 +110,8 @@ const productionBuild = () => {
   for (const name of ['package-lock.json', 'index.js', 'dist', '.zapierapprc']) {
     fs.cpSync(path.join(root, name), path.join(app, name), { recursive: true });
   }
-  linkModules(root, app);
+  // Only the production packages: copying the 1,200 dev ones for `prune` to delete cost more than the builds.
+  linkModules(root, app, productionPackages(root));
   prune(app);
 
   const one = path.join(dir, 'one-trigger');
@@ -99,7 +124,8 @@ const productionBuild = () => {
   fs.writeFileSync(path.join(one, 'package.json'), JSON.stringify(onePkg, null, 2));
   fs.writeFileSync(path.join(one, 'index.js'), ONE_TRIGGER);
   for (const name of ['.zapierapprc', '.gitignore']) fs.cpSync(path.join(app, name), path.join(one, name));
-  linkModules(app, one);
+  const pruned = fs.readdirSync(path.join(app, 'node_modules')).filter((name) => name !== '.package-lock.json');
+  linkModules(app, one, pruned);
   prune(one);
 
   zapierBuild([app, one]);
