@@ -22,7 +22,6 @@ import {
   DELIVERIES_DIR,
   HOOK_TARGET_URL,
   RECORDED_DIR,
-  WATER_INPUT,
   type Definition,
   type Json,
 } from '../test/fixtures';
@@ -196,15 +195,6 @@ const SCENARIOS: Scenario[] = [
   /* The clinic's error catalogue, in both languages: the errors suite maps each answer onto its own request. */
   { name: 'clinic-errors-en', expect: CLINIC_ERRORS, standIn: 'resend', run: clinicErrors('en') },
   { name: 'clinic-errors-ar', expect: CLINIC_ERRORS, standIn: 'resend', run: clinicErrors('ar') },
-  {
-    // Items changed since a moment, as a replay without SKU or barcode reads them: the water made just before.
-    name: 'create-item-recent',
-    expect: ['200 rows'],
-    run: async (c) => {
-      await c.unrecorded(() => c.perform('creates', 'create_item', WATER_INPUT));
-      await c.client('cashier', (cl) => cl.page('/items', { updated_since: '2026-11-24T09:45:00+03:00' }));
-    },
-  },
 ];
 
 /* ------------------------------------------------------------------------------------------------------ */
