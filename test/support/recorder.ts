@@ -1,15 +1,15 @@
 /**
- * Recording the unit suites' fixtures from their own requests, and the one place that turns an exchange with the
- * sandbox into a fixture definition (scripts/record.ts uses it too).
+ * Recording the unit suites' fixtures from their own requests: the one place that turns an exchange with the sandbox
+ * into a fixture definition, and the loopback receiver and JSON writer scripts/record.ts records the deliveries with.
  *
  * `RECORD=1 npx jest <file>` (`npm run record:tests` for every file): each interceptor a test answers with
  * `.reply(replay(name, pick))` forwards the test's request to a fresh in-process sandbox instead (fixed seed and
- * start time, clock standing still; one sandbox per scenario and test, as scripts/record.ts gives each scenario
- * its own), with the sandbox's base address and tokens for the unit ones. The answer goes back to the app and,
+ * start time, clock standing still; one sandbox per scenario and test), with the sandbox's base address and tokens for the unit ones. The answer goes back to the app and,
  * rewritten to the unit base addresses, into test/fixtures/recorded/<name>.json at the place of `pick` when the file
  * ends. The request recorded is the request the test made, so the replay (which matches method, path, query and
  * body) cannot drift from it. What a scenario needs of the sandbox first (a created order, another token) is
- * declared beside its test with `given(name, …)`, which does nothing outside record mode.
+ * declared beside its test with `given(name, …)`, which does nothing outside record mode; a test that declares it
+ * in a `beforeEach` (as each row of the errors suite does) gives each test of one scenario its own.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -157,8 +157,7 @@ export interface Given {
    */
   tokens?: Partial<Record<Api, TokenName | null>>;
   /**
-   * One sandbox for the scenario across the file's tests, in their order (as scripts/record.ts made a scenario's
-   * calls one after another), instead of a fresh one for each test.
+   * One sandbox for the scenario across the file's tests, in their order, instead of a fresh one for each test.
    */
   shared?: boolean;
   /** Steps before the test's requests; may answer literal tokens (one it created) for the unit ones. */
