@@ -2,8 +2,10 @@ import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
 import type { Api } from '../lib/interfaces';
-import { body, data, definition, pathOf, replay, reply, sent, type Json } from './fixtures';
-import { given } from './support/recorder';
+import type { Sandbox } from '../sandbox';
+import { body, data, definition, HOOK_TARGET_URL, pathOf, replay, reply, sent, type Json } from './fixtures';
+import { call } from './support/call';
+import { given, receiverUrl, type Given } from './support/recorder';
 import {
   appTester,
   AUTH,
@@ -25,7 +27,10 @@ import {
 
 const PATIENT: string = data('find-patient-by-id').id;
 
-/** The recorded answer of the clinic with `code`, in English or Arabic (test/fixtures, clinic-errors-*). */
+/**
+ * The recorded answer of the clinic with `code`, in English or Arabic (test/fixtures, clinic-errors-*), reused on
+ * purpose for another request than the one it was recorded for.
+ */
 const clinicError = (code: string, lang: 'en' | 'ar' = 'en') =>
   reply(`clinic-errors-${lang}`, { error: code });
 
@@ -76,10 +81,23 @@ const expectKind = (err: Error, kind: Kind) => {
   }
 };
 
+/** A request of the app's clinic client that the sandbox answers with the row's code. */
+interface Ask {
+  method: 'GET' | 'POST';
+  /** Below the clinic's base address, or (`origin`) below its origin: the sandbox's re-send stand-in. */
+  path: string;
+  body?: Record<string, unknown>;
+  origin?: true;
+}
+
 interface Row {
   code: string;
   status: number;
   kind: Kind;
+  /** The request that records the answer (the row's test sends it): GET the patient unless said. */
+  ask?: Ask;
+  /** What the sandbox needs for that request to get the code (record mode). */
+  given?: Given;
   /** The app's own English explanation: what happened and what to do. */
   says: RegExp[];
   /** What the message names in any language (e.g. the missing ability). */
@@ -88,54 +106,216 @@ interface Row {
   fields?: Record<string, [string, string]>;
 }
 
-// Clinic spec §7 table, mapped as CONTRACT §6 says.
+/** A patient the clinic does not have. */
+const NO_PATIENT = '01JD8ZK6M4Q2W7R9T3V5X8Y1AB';
+/** The seed's appointment in progress (as Cancel Appointment's locked case sends it). */
+const IN_PROGRESS = '01M7PP4EG01MNH1GY6N5CSR13S';
+/** An AppointmentWrite body as the app sends it. */
+const BOOKING = {
+  patient_id: PATIENT,
+  branch_id: 1,
+  appointment_type_id: 4,
+  starts_at: '2026-11-26T12:30:00+03:00',
+  practitioner_id: '01HQW9J6R0PBHZJ7SBXFA5ZN7T',
+  note: 'First visit',
+  external_ref: 'web-5501',
+};
+/** A fresh sandbox's first subscription and first delivery: what the webhook rows' given steps make. */
+const FIRST = 1;
+const subscribeTo = (target: string) => ({ target_url: target, event: 'appointment.created' });
+
+/**
+ * Record mode: a subscription to the loopback receiver (`ok`: 204, `gone`: 410, `fail`: 500) and its test delivery,
+ * both the sandbox's first (the rows' requests name them).
+ */
+const testDelivery = async (sb: Sandbox, answer: 'ok' | 'gone' | 'fail') => {
+  const sub = await call(`${sb.clinicBaseUrl}/webhooks`, {
+    token: sb.tokens.clinicOwner,
+    body: subscribeTo(`${await receiverUrl()}/${answer}/1`),
+  });
+  await call(`${sb.clinicBaseUrl}/webhooks/${sub.body.id}/test`, { token: sb.tokens.clinicOwner, body: {} });
+  await sb.settle();
+  const [delivery, ...more] = sb.deliveries({ subscriptionId: sub.body.id });
+  if (sub.body.id !== FIRST || delivery?.id !== FIRST || more.length) {
+    throw new Error(`expected subscription and delivery ${FIRST}, got ${sub.body.id} and ${delivery?.id}`);
+  }
+};
+
+// Clinic spec §7 table, mapped as CONTRACT §6 says; each code recorded from the request its row sends.
 const TABLE: Row[] = [
-  { code: 'unauthenticated', status: 401, kind: 'auth', says: [/Clinic API Token/, /missing/, /reconnect/i] },
+  {
+    code: 'unauthenticated',
+    status: 401,
+    kind: 'auth',
+    // The app never sends a request without its token (it stops before); recorded with the token left out.
+    given: { tokens: { clinic: null } },
+    says: [/Clinic API Token/, /missing/, /reconnect/i],
+  },
   {
     code: 'token_invalid',
     status: 401,
     kind: 'auth',
+    given: { tokens: { clinic: 'clinicRevokedToken' } },
     says: [/Clinic API Token/, /not valid|revoked/, /reconnect/i],
   },
-  { code: 'tenant_inactive', status: 403, kind: 'error', says: [/suspended or closed/] },
-  { code: 'not_entitled', status: 403, kind: 'error', says: [/plan/, /partner interface/] },
+  {
+    code: 'tenant_inactive',
+    status: 403,
+    kind: 'error',
+    given: { tokens: { clinic: 'clinicSuspended' } },
+    says: [/suspended or closed/],
+  },
+  {
+    code: 'not_entitled',
+    status: 403,
+    kind: 'error',
+    given: { tokens: { clinic: 'clinicNotEntitled' } },
+    says: [/plan/, /partner interface/],
+  },
   {
     code: 'insufficient_ability',
     status: 403,
     kind: 'error',
+    ask: { method: 'POST', path: '/appointments', body: BOOKING },
+    given: { tokens: { clinic: 'clinicReadOnly' } },
     names: ['"appointments:write"'],
     says: [/account owner/i, /API client/, /back office/, /reconnect/i],
   },
-  { code: 'forbidden', status: 403, kind: 'error', says: [/only the account owner/i, /webhooks/] },
-  { code: 'not_found', status: 404, kind: 'error', says: [/clinic/] },
-  { code: 'client_revoked', status: 409, kind: 'auth', says: [/clinic API client/, /revoked/, /reconnect/i] },
+  {
+    code: 'forbidden',
+    status: 403,
+    kind: 'error',
+    ask: { method: 'GET', path: '/webhooks' },
+    given: { tokens: { clinic: 'clinicNonOwner' } },
+    says: [/only the account owner/i, /webhooks/],
+  },
+  {
+    code: 'not_found',
+    status: 404,
+    kind: 'error',
+    ask: { method: 'GET', path: `/patients/${NO_PATIENT}` },
+    says: [/clinic/],
+  },
+  {
+    code: 'client_revoked',
+    status: 409,
+    kind: 'auth',
+    given: { tokens: { clinic: 'clinicRevokedClient' } },
+    says: [/clinic API client/, /revoked/, /reconnect/i],
+  },
   {
     code: 'webhook_disabled',
     status: 409,
     kind: 'error',
+    // A receiver that answered 410 to the test delivery switched the subscription off.
+    ask: { method: 'POST', path: `/webhooks/${FIRST}/test` },
+    given: { setup: (sb) => testDelivery(sb, 'gone') },
     says: [/switched off/, /turn the Zap off and on/i],
   },
-  { code: 'delivery_sent', status: 409, kind: 'halt', says: [/Nothing was done/, /already succeeded/] },
-  { code: 'payload_redacted', status: 409, kind: 'halt', says: [/Nothing was done/, /removed/] },
+  {
+    code: 'delivery_sent',
+    status: 409,
+    kind: 'halt',
+    // The clinic spec implies a re-send endpoint and shows none: the sandbox's stand-in, below the clinic's origin.
+    ask: { method: 'POST', path: `/sandbox/deliveries/${FIRST}/resend`, origin: true },
+    given: { setup: (sb) => testDelivery(sb, 'ok') },
+    says: [/Nothing was done/, /already succeeded/],
+  },
+  {
+    code: 'payload_redacted',
+    status: 409,
+    kind: 'halt',
+    // A failed delivery whose body was then removed (as retention or an erasure does).
+    ask: { method: 'POST', path: `/sandbox/deliveries/${FIRST}/resend`, origin: true },
+    given: {
+      setup: async (sb) => {
+        await testDelivery(sb, 'fail');
+        await call(`${sb.controlUrl}/deliveries/${FIRST}/redact`, { body: {} });
+      },
+    },
+    says: [/Nothing was done/, /removed/],
+  },
   {
     code: 'appointment_locked',
     status: 409,
     kind: 'halt',
+    ask: { method: 'POST', path: `/appointments/${IN_PROGRESS}/cancel`, body: {} },
     says: [/Nothing was done/, /in progress or completed/, /cannot be cancelled/],
   },
   {
     code: 'validation_failed',
     status: 422,
     kind: 'error',
+    // A start without its offset.
+    ask: { method: 'POST', path: '/appointments', body: { ...BOOKING, starts_at: '2026-11-26T12:30:00' } },
     fields: { starts_at: ['Start Time', 'وقت البدء'] },
     says: [/Start Time: is not a date and time/],
   },
-  { code: 'event_unknown', status: 422, kind: 'error', says: [/does not know this event/, /Update the app/] },
-  { code: 'url_not_allowed', status: 422, kind: 'error', says: [/HTTPS on a public address/] },
-  { code: 'webhook_limit', status: 422, kind: 'error', says: [/too many webhook subscriptions/, /Turn off/] },
-  { code: 'rate_limited', status: 429, kind: 'throttle', says: [/rate limit/] },
-  { code: 'not_implemented', status: 501, kind: 'halt', says: [/Nothing was done/, /not released/] },
+  {
+    code: 'event_unknown',
+    status: 422,
+    kind: 'error',
+    ask: { method: 'GET', path: '/webhooks/events/nope/recent' },
+    says: [/does not know this event/, /Update the app/],
+  },
+  {
+    code: 'url_not_allowed',
+    status: 422,
+    kind: 'error',
+    ask: { method: 'POST', path: '/webhooks', body: subscribeTo('https://10.0.0.5/x') },
+    says: [/HTTPS on a public address/],
+  },
+  {
+    code: 'webhook_limit',
+    status: 422,
+    kind: 'error',
+    ask: { method: 'POST', path: '/webhooks', body: subscribeTo(HOOK_TARGET_URL) },
+    given: { sandbox: { webhookLimit: 0 } },
+    says: [/too many webhook subscriptions/, /Turn off/],
+  },
+  {
+    code: 'rate_limited',
+    status: 429,
+    kind: 'throttle',
+    // One request a minute, and the owner's first made.
+    given: {
+      sandbox: { rateLimitPerMinute: 1 },
+      setup: async (sb) => {
+        await call(`${sb.clinicBaseUrl}/ping`, { token: sb.tokens.clinicOwner });
+      },
+    },
+    says: [/rate limit/],
+  },
+  {
+    code: 'not_implemented',
+    status: 501,
+    kind: 'halt',
+    given: { sandbox: { planned: ['GET /patients/{id}'] } },
+    says: [/Nothing was done/, /not released/],
+  },
 ];
+
+/** The row's request, through the app's clinic client; what it threw. */
+const ask = (row: Row, lang: 'en' | 'ar') => {
+  const { method, path, body: sentBody, origin } = row.ask ?? { method: 'GET', path: `/patients/${PATIENT}` };
+  const authData = {
+    ...AUTH,
+    language: lang,
+    ...(origin ? { clinic_base_url: new URL(CLINIC).origin } : {}),
+  };
+  return failure('clinic', (c) => (method === 'GET' ? c.get(path) : c.post(path, sentBody)), authData);
+};
+/** The nock interceptor of the row's request, answered with the recording of that request. */
+const expectAsk = (row: Row, lang: 'en' | 'ar') => {
+  const { method, path, body: sentBody, origin } = row.ask ?? { method: 'GET', path: `/patients/${PATIENT}` };
+  const full = origin ? path : clinicPath(path);
+  const scope = clinicApi(lang);
+  const interceptor =
+    method === 'GET' ? scope.get(full) : scope.post(full, sentBody as nock.RequestBodyMatcher | undefined);
+  return interceptor
+    .matchHeader('accept', 'application/json')
+    .reply(replay(`clinic-errors-${lang}`, { error: row.code }));
+};
 
 // Record mode: a 500 of the clinic's patient reads (a fault the sandbox injects), a read-only and a revoked
 // cashier token.
@@ -179,16 +359,20 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
   const fieldErrors = (answer: Json): Array<{ field: string; message: string }> =>
     answer.details?.errors ?? [];
 
-  describe.each(TABLE)('$code ($status)', ({ code, status, kind, says, names = [], fields = {} }) => {
+  describe.each(TABLE)('$code ($status)', (row) => {
+    const { code, status, kind, says, names = [], fields = {} } = row;
+    // Record mode: this row's test records its code in a sandbox in the state it needs.
+    beforeEach(() => {
+      for (const lang of ['en', 'ar']) given(`clinic-errors-${lang}`, row.given ?? {});
+    });
+
     it('in English: the right Zapier error, the server’s message and the app’s explanation', async () => {
       const answer = clinicError(code, 'en');
       expect(answer[0]).toBe(status);
-      clinicApi()
-        .get(clinicPath(`/patients/${PATIENT}`))
-        .matchHeader('accept', 'application/json')
-        .reply(...answer);
+      const scope = expectAsk(row, 'en');
 
-      const err = await getPatient();
+      const err = await ask(row, 'en');
+      expect(scope.isDone()).toBe(true);
 
       expectKind(err, kind);
       const text = userMessage(err);
@@ -208,11 +392,10 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
       const answer = clinicError(code, 'ar');
       const serverMessage: string = answer[1].message;
       expect(serverMessage).toMatch(/[\u0600-\u06FF]{3,}/);
-      clinicApi('ar')
-        .get(clinicPath(`/patients/${PATIENT}`))
-        .reply(...answer);
+      const scope = expectAsk(row, 'ar');
 
-      const err = await getPatient({ ...AUTH, language: 'ar' });
+      const err = await ask(row, 'ar');
+      expect(scope.isDone()).toBe(true);
 
       expectKind(err, kind);
       const text = userMessage(err);

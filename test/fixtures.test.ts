@@ -3,6 +3,7 @@ import { testAuth } from '../authentication';
 import { EVENTS } from '../lib/hooks/events';
 import {
   data,
+  deliveredAsSent,
   deliveredEvents,
   delivered,
   recorded,
@@ -59,6 +60,16 @@ describe('recorded fixtures', () => {
       expect(Object.keys(envelope).sort()).toEqual(
         ['api_version', 'data', 'event', 'id', 'occurred_at', 'tenant_id'].sort(),
       );
+      // What it was recorded from: the delivery's own headers name its event, id and the delivery recorded.
+      const { recorded_from: from, headers } = deliveredAsSent(event);
+      expect(from.event).toBe(event);
+      expect(headers).toMatchObject({
+        'x-partner-event': event,
+        'x-partner-event-id': envelope.id,
+        'x-partner-delivery': String(from.delivery_id),
+      });
+      expect(headers['x-partner-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+      expect(from.subscription.secret).toMatch(/^whsec_/);
     }
   });
 });

@@ -10,13 +10,15 @@ import {
   data,
   definition,
   delivered,
+  deliveredAsSent,
   HOOK_TARGET_URL,
   type Json,
   replay,
   reply,
 } from './fixtures';
 import { call } from './support/call';
-import { given } from './support/recorder';
+import { zapierHeaderName } from './support/intake';
+import { clockAtRecording, given } from './support/recorder';
 import { expectSarSiblings } from './support/money';
 import {
   appTester,
@@ -33,6 +35,8 @@ import {
 } from './helpers';
 
 useNock();
+// sandboxSigned sets the app's clock at a recorded delivery's timestamp.
+afterEach(() => jest.useRealTimers());
 
 /** An empty z.cache: a delivery sent again after this is not taken for a repeat. */
 const forgetDeliveries = () => {
@@ -74,6 +78,40 @@ const envelopeOf = (def: HookEvent) => {
   }
   return envelope;
 };
+
+/**
+ * The event's recorded delivery as Zapier hands it to perform, signed by the sandbox, not by the test: the partner
+ * headers it sent (`Http-` prefixed, Camel-Case), its body, and the subscription it signed for (id, secret, the
+ * target's path); the app's clock at the delivery's timestamp. `rawBody` changes the body sent, not the signature.
+ */
+const sandboxSigned = (def: HookEvent, event = def.event, rawBody?: string) => {
+  const sent = deliveredAsSent(event);
+  const { subscription } = sent.recorded_from;
+  clockAtRecording(Number(sent.headers['x-partner-timestamp']) * 1000);
+  const content = rawBody ?? JSON.stringify(sent.envelope);
+  return {
+    subscribeData: {
+      id: subscription.id,
+      secret: subscription.secret,
+      target_path: subscription.target_path,
+      event: def.event,
+      api: subscription.interface,
+    },
+    rawRequest: {
+      method: 'POST',
+      querystring: '',
+      headers: {
+        'Content-Type': 'application/json',
+        ...Object.fromEntries(Object.entries(sent.headers).map(([k, v]) => [zapierHeaderName(k), v])),
+      },
+      content,
+    },
+    cleanedRequest: JSON.parse(content) as unknown,
+  };
+};
+/** Whether the trigger is tested on the recorded body as it is (a status trigger's may be moved, see envelopeOf). */
+const asRecorded = (def: HookEvent) =>
+  JSON.stringify(envelopeOf(def)) === JSON.stringify(delivered(def.event));
 
 /** Rows whose items carry the patient: each item costs one GET /patients/{id}, answered as recorded. */
 const withPatient = (def: HookEvent) => (def.extensions ?? []).some((x) => x === WITH_PATIENT);
@@ -192,6 +230,30 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
     ).resolves.toEqual({ removed: false });
   });
 
+  it('verifies the sandbox’s own signature on its recorded delivery, and refuses it with one byte changed', async () => {
+    const envelope = delivered(def.event);
+    if (withPatient(def) && (!def.when || def.when(envelope.data))) {
+      expectPatientCall(String(envelope.data.patient_id));
+    }
+    const bundle = { authData: AUTH, inputData: {}, ...sandboxSigned(def) };
+    // A status trigger whose status the recorded update is not: verified, then not its event (no item).
+    await expect(run<unknown[]>(op(def.key).perform, bundle)).resolves.toHaveLength(
+      !def.when || def.when(envelope.data) ? 1 : 0,
+    );
+    forgetDeliveries();
+    const raw = bundle.rawRequest.content;
+    const at = raw.indexOf(String(envelope.id)) + 4;
+    const changed = `${raw.slice(0, at)}${raw[at] === 'A' ? 'B' : 'A'}${raw.slice(at + 1)}`;
+    const error = await run(op(def.key).perform, {
+      authData: AUTH,
+      inputData: {},
+      ...sandboxSigned(def, def.event, changed),
+    }).catch((e: Error) => e);
+    expect(changed).not.toBe(raw);
+    expect((error as Error).name).toBe('HaltedError');
+    expect((error as Error).message).toMatch(/does not match/);
+  });
+
   it('turns a signed delivery into one item with the object, event_id, occurred_at and SAR siblings', async () => {
     const envelope = envelopeOf(def);
     const data = envelope.data as Record<string, unknown>;
@@ -199,8 +261,14 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
     const bundle = {
       authData: AUTH,
       inputData: {},
-      subscribeData: subscribeData(def),
-      ...delivery({ secret: SECRET, path: TARGET_PATH, envelope }),
+      // The sandbox's delivery as it signed it; a status trigger's moved body is signed here (the sandbox never
+      // sent it).
+      ...(asRecorded(def)
+        ? sandboxSigned(def)
+        : {
+            subscribeData: subscribeData(def),
+            ...delivery({ secret: SECRET, path: TARGET_PATH, envelope }),
+          }),
     };
     const items = await run<Array<Record<string, unknown>>>(op(def.key).perform, bundle);
     expect(items).toHaveLength(1);
@@ -522,10 +590,9 @@ describe('delivery checks (appointment_created)', () => {
   });
 
   it('ignores a ping (test delivery)', async () => {
-    // The sandbox's test delivery (POST /webhooks/{id}/test), recorded.
-    const ping = delivered('ping');
-    expect(ping.event).toBe('ping');
-    const bundle = { ...genuine(), ...delivery({ secret: SECRET, path: TARGET_PATH, envelope: ping }) };
+    // The sandbox's test delivery (POST /webhooks/{id}/test), recorded, with the sandbox's signature.
+    expect(delivered('ping').event).toBe('ping');
+    const bundle = { ...genuine(), ...sandboxSigned(def, 'ping') };
     await expect(run(perform, bundle)).resolves.toEqual([]);
   });
 

@@ -6,7 +6,7 @@ import { path } from '../lib/paths';
 import { writeMemory } from '../lib/replay';
 import { data, ITEM_INPUT, replay, reply, sent, WATER_INPUT } from './fixtures';
 import { call } from './support/call';
-import { given } from './support/recorder';
+import { clockAtRecording, given } from './support/recorder';
 import {
   App,
   AUTH,
@@ -79,6 +79,17 @@ given('create-item-repeat', {
   },
 });
 
+// Record mode: the water item the lost POST made (Create Item's body without SKU or barcode), which the recent
+// items then hold.
+given('create-item-recent', {
+  setup: async (sb) => {
+    await call(`${sb.cashierBaseUrl}/items`, {
+      body: sent('create-item-default-price'),
+      token: sb.tokens.cashierOwner,
+    });
+  },
+});
+
 describe('item writes replayed after a lost answer leave the catalogue as one run would', () => {
   const skuLookup = () => cashierApi().get(cashierPath('/items')).query({ sku: 'COF-TR-S', per_page: '10' });
   /**
@@ -131,23 +142,23 @@ describe('item writes replayed after a lost answer leave the catalogue as one ru
   });
 
   it('without SKU or barcode: a pending record makes the replay look at recent items and not post again', async () => {
-    const before = Date.now();
-    lostPost(sent('create-item-default-price'));
-    expectLost((await outcome(runOp('creates', 'create_item', WATER_INPUT))).error);
-    const after = Date.now();
+    // The app's clock at the recording's instant, so the look-back's updated_since is the one recorded.
+    clockAtRecording();
+    try {
+      lostPost(sent('create-item-default-price'));
+      expectLost((await outcome(runOp('creates', 'create_item', WATER_INPUT))).error);
 
-    const look = SETTINGS.writeLookBackSeconds * 1000;
-    cashierApi()
-      .get(cashierPath('/items'))
-      .query((q) => {
-        const since = Date.parse(String(q.updated_since));
-        return (
-          q.per_page === '100' && q.page === '1' && since >= before - look - 1000 && since <= after - look
-        );
-      })
-      .reply(...reply('create-item-recent'));
-    const again = await runOp('creates', 'create_item', WATER_INPUT);
-    expect(again).toMatchObject({ id: data('create-item-recent')[0].id, duplicate: true });
+      // 10:00 in Riyadh less the look-back.
+      expect(SETTINGS.writeLookBackSeconds).toBe(15 * 60);
+      cashierApi()
+        .get(cashierPath('/items'))
+        .query({ updated_since: '2026-11-24T09:45:00+03:00', per_page: '100', page: '1' })
+        .reply(replay('create-item-recent'));
+      const again = await runOp('creates', 'create_item', WATER_INPUT);
+      expect(again).toMatchObject({ id: data('create-item-recent')[0].id, duplicate: true });
+    } finally {
+      jest.useRealTimers();
+    }
     count('create_item replay without SKU (answer lost)');
   });
 

@@ -1,18 +1,20 @@
 /**
- * Recording the unit suites' fixtures from their own requests, and the one place that turns an exchange with the
- * sandbox into a fixture definition (scripts/record.ts uses it too).
+ * Recording the unit suites' fixtures from their own requests: the one place that turns an exchange with the sandbox
+ * into a fixture definition, and the loopback receiver and JSON writer scripts/record.ts records the deliveries with.
  *
  * `RECORD=1 npx jest <file>` (`npm run record:tests` for every file): each interceptor a test answers with
  * `.reply(replay(name, pick))` forwards the test's request to a fresh in-process sandbox instead (fixed seed and
- * start time, clock standing still; one sandbox per scenario and test, as scripts/record.ts gives each scenario
- * its own), with the sandbox's base address and tokens for the unit ones. The answer goes back to the app and,
+ * start time, clock standing still; one sandbox per scenario and test), with the sandbox's base address and tokens for the unit ones. The answer goes back to the app and,
  * rewritten to the unit base addresses, into test/fixtures/recorded/<name>.json at the place of `pick` when the file
  * ends. The request recorded is the request the test made, so the replay (which matches method, path, query and
  * body) cannot drift from it. What a scenario needs of the sandbox first (a created order, another token) is
- * declared beside its test with `given(name, …)`, which does nothing outside record mode.
+ * declared beside its test with `given(name, …)`, which does nothing outside record mode; a test that declares it
+ * in a `beforeEach` (as each row of the errors suite does) gives each test of one scenario its own.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Sandbox, SandboxOptions, TokenName } from '../../sandbox';
 import {
@@ -40,11 +42,11 @@ export const RECORD_SANDBOX: SandboxOptions = {
 
 /**
  * For a test whose request depends on the time ("upcoming", "the last 60 days"): the app's `Date` stands still at
- * the recordings' start, timers run as usual. Undo with `jest.useRealTimers()`.
+ * the recordings' start (or at `at`, ms), timers run as usual. Undo with `jest.useRealTimers()`.
  */
-export const clockAtRecording = () =>
+export const clockAtRecording = (at = Date.parse(String(RECORD_SANDBOX.startTime))) =>
   jest.useFakeTimers({
-    now: Date.parse(String(RECORD_SANDBOX.startTime)),
+    now: at,
     doNotFake: [
       'hrtime',
       'nextTick',
@@ -67,6 +69,9 @@ const VOLATILE_HEADER = /^(date|connection|keep-alive|content-length|transfer-en
 
 const byKey = ([a]: [string, unknown], [b]: [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
 
+/** The sandbox's answer for the re-send endpoint the clinic spec implies and does not show. */
+const RESEND_STAND_IN = /^\/sandbox\/deliveries\/\d+\/resend$/;
+
 /** An exchange with the sandbox, at the sandbox's addresses (a definition before its rewrite). */
 export type RawExchange = Omit<Definition, 'note'>;
 
@@ -84,7 +89,7 @@ export const toDefinition = (raw: RawExchange, sb: Sandbox, standIn?: string): D
     ? `${new URL(UNIT_BASE_URLS[api]).pathname}${path.slice(SANDBOX_PREFIX[api].length)}`
     : path;
   let note: string | undefined;
-  if (!api && standIn === 'resend' && /^\/sandbox\/deliveries\/\d+\/resend$/.test(path)) {
+  if (!api && standIn === 'resend' && RESEND_STAND_IN.test(path)) {
     api = 'clinic';
     newPath = path;
     note =
@@ -146,11 +151,13 @@ export const writeJsonFiles = (files: Array<[string, unknown]>) => {
 export interface Given {
   /** Options of its sandbox (seed, history…), over RECORD_SANDBOX. */
   sandbox?: SandboxOptions;
-  /** Which of the sandbox's tokens the unit tokens stand for (the owners' by default). */
-  tokens?: Partial<Record<Api, TokenName>>;
   /**
-   * One sandbox for the scenario across the file's tests, in their order (as scripts/record.ts made a scenario's
-   * calls one after another), instead of a fresh one for each test.
+   * Which of the sandbox's tokens the unit tokens stand for (the owners' by default); null: none, the request goes
+   * without its Authorization header (what the app never sends, for the answer to it).
+   */
+  tokens?: Partial<Record<Api, TokenName | null>>;
+  /**
+   * One sandbox for the scenario across the file's tests, in their order, instead of a fresh one for each test.
    */
   shared?: boolean;
   /** Steps before the test's requests; may answer literal tokens (one it created) for the unit ones. */
@@ -166,7 +173,7 @@ export const given = (name: string, what: Given) => {
 
 interface Live {
   sb: Sandbox;
-  tokens: Record<Api, string>;
+  tokens: Record<Api, string | null>;
 }
 /** The sandboxes of the test running, by scenario; the shared ones live until the file ends. */
 const live = new Map<string, Promise<Live>>();
@@ -184,9 +191,13 @@ const sandboxFor = (name: string): Promise<Live> => {
       const sb = await startSandbox({ ...RECORD_SANDBOX, port: 0, ...what.sandbox });
       const literal = (await what.setup?.(sb)) ?? {};
       await sb.settle();
+      const named = (api: Api, owner: TokenName) => {
+        const name = what.tokens?.[api];
+        return name === null ? null : sb.tokens[name ?? owner];
+      };
       const tokens = {
-        clinic: literal.clinic ?? sb.tokens[what.tokens?.clinic ?? 'clinicOwner'],
-        cashier: literal.cashier ?? sb.tokens[what.tokens?.cashier ?? 'cashierOwner'],
+        clinic: literal.clinic ?? named('clinic', 'clinicOwner'),
+        cashier: literal.cashier ?? named('cashier', 'cashierOwner'),
       };
       return { sb, tokens };
     })();
@@ -221,13 +232,21 @@ export const forward = (name: string, pick: Pick) => {
     const { sb, tokens } = await sandboxFor(name);
     const method = String(this.req.method ?? 'GET').toUpperCase();
     const unitPath = new URL(UNIT_BASE_URLS[api]).pathname;
-    const path = `${SANDBOX_PREFIX[api]}${uri.startsWith(unitPath) ? uri.slice(unitPath.length) : uri}`;
+    // The clinic's re-send stand-in answers below the sandbox's origin, as the unit origin's (toDefinition).
+    const standIn = api === 'clinic' && RESEND_STAND_IN.test(uri.split('?')[0] ?? '');
+    if (!standIn && !uri.startsWith(`${unitPath}/`) && uri !== unitPath && !uri.startsWith(`${unitPath}?`)) {
+      throw new Error(`record: ${uri} is not below ${unitPath}`);
+    }
+    const path = standIn ? uri : `${SANDBOX_PREFIX[api]}${uri.slice(unitPath.length)}`;
     const headers: Record<string, string> = {
       accept: 'application/json',
       'accept-language': String(this.req.headers['accept-language'] ?? 'en'),
     };
     const auth = String(this.req.headers.authorization ?? '');
-    if (auth) headers.authorization = auth === `Bearer ${UNIT_TOKENS[api]}` ? `Bearer ${tokens[api]}` : auth;
+    const token = tokens[api];
+    if (auth && !(auth === `Bearer ${UNIT_TOKENS[api]}` && token === null)) {
+      headers.authorization = auth === `Bearer ${UNIT_TOKENS[api]}` ? `Bearer ${token}` : auth;
+    }
     const hasBody = requestBody !== '' && requestBody !== undefined;
     if (hasBody) headers['content-type'] = 'application/json';
     const res = await fetch(`${sb.url}${path}`, {
@@ -250,7 +269,7 @@ export const forward = (name: string, pick: Pick) => {
       response: parsedBody(text),
       rawHeaders,
     };
-    const def = toDefinition(raw, sb);
+    const def = toDefinition(raw, sb, standIn ? 'resend' : undefined);
     // The first test to record a place records it; a later test making the same request (on a sandbox with more
     // history) is answered, not recorded again.
     const earlier = recorded.get(name) ?? [];
@@ -259,6 +278,50 @@ export const forward = (name: string, pick: Pick) => {
     // The app gets what a replay of the recording will give it: the answer rewritten to the unit addresses.
     return def ? [def.status, def.response ?? '', def.rawHeaders ?? {}] : [res.status, text, rawHeaders];
   };
+};
+
+/** A POST the loopback receiver got: its path and query, headers (lower-case names) and raw body. */
+export interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+let receiver: Promise<{ url: string; server: Server }> | undefined;
+const receivedPosts: Received[] = [];
+/**
+ * A loopback receiver of the sandbox's deliveries, started on first use: 204 under /ok/, 410 under /gone/ (the
+ * subscription is switched off), 500 under /fail/; `received()` lists what it got. `closeReceiver` (after the file)
+ * stops it.
+ */
+export const receiverUrl = async (): Promise<string> => {
+  receiver ??= new Promise((resolve) => {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      const status = req.url?.startsWith('/gone/') ? 410 : req.url?.startsWith('/fail/') ? 500 : 204;
+      req.on('end', () => {
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+        );
+        receivedPosts.push({ path: String(req.url), headers, body: Buffer.concat(chunks).toString('utf8') });
+        res.writeHead(status).end();
+      });
+    });
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
+    );
+  });
+  return (await receiver).url;
+};
+export const received = (): Received[] => [...receivedPosts];
+export const closeReceiver = async () => {
+  const running = receiver;
+  receiver = undefined;
+  receivedPosts.length = 0;
+  if (running) {
+    const { server } = await running;
+    await new Promise((resolve) => server.close(resolve));
+  }
 };
 
 /** After each test in record mode: its sandboxes are stopped (the next test's scenarios start afresh). */
@@ -278,6 +341,7 @@ export const closeSandboxes = async (which = live) => {
  */
 export const writeRecordings = async () => {
   await closeSandboxes(shared);
+  await closeReceiver();
   const files: Array<[string, unknown]> = [];
   for (const [name, defs] of [...recorded.entries()].sort(byKey)) {
     const file = join(RECORDED_DIR, `${name}.json`);
