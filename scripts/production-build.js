@@ -124,7 +124,9 @@ const productionBuild = () => {
   fs.writeFileSync(path.join(one, 'package.json'), JSON.stringify(onePkg, null, 2));
   fs.writeFileSync(path.join(one, 'index.js'), ONE_TRIGGER);
   for (const name of ['.zapierapprc', '.gitignore']) fs.cpSync(path.join(app, name), path.join(one, name));
-  const pruned = fs.readdirSync(path.join(app, 'node_modules')).filter((name) => name !== '.package-lock.json');
+  const pruned = fs
+    .readdirSync(path.join(app, 'node_modules'))
+    .filter((name) => name !== '.package-lock.json');
   linkModules(app, one, pruned);
   prune(one);
 
