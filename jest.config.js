@@ -23,9 +23,6 @@ module.exports = {
   // static checks beside jest on two cores) jest's default 5 s per test failed Transfer pages of 25 items with
   // patients and the shipped build's first deliveries, so a test has 30 s; a hang still fails.
   testTimeout: 30_000,
-  // app-fault-injection runs the 47 cases that wait out the app's time-out side by side (it.concurrent, the only
-  // suite that does), so they wait together, not one after another; every other suite runs its tests one by one.
-  maxConcurrency: 64,
   // A fresh clone's first run: the end-to-end files first (test/support/sequencer.js).
   testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [

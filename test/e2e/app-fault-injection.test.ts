@@ -11,7 +11,7 @@
  * (VERBOSE=1 prints it) faults × operations with the outcomes and the slowest case of each operation.
  *
  * Each case has an API client of its own, and its fault matches only that client's token: the cases that wait out
- * the time-out run concurrently, beside the others, without taking each other's faults.
+ * the time-out run together, before the others, without taking each other's faults.
  */
 import { REQUEST_TIMEOUT_MS } from './short-timeout';
 import { abilitiesOf, type FaultSpec, type FaultWhen } from '../../sandbox';
@@ -527,8 +527,18 @@ const matrix = OPERATIONS.flatMap((op) =>
   ),
 );
 
-/** One case: the operation under the fault, then (actions) Zapier's replay of it. */
-const runCase = async (_name: string, fault: FaultRow, op: Operation, when: FaultWhen) => {
+/**
+ * One case: the operation under the fault, then (actions) Zapier's replay of it. `taken` is called once the fault
+ * has taken the operation's request (the request reached the sandbox; the case only waits from there), or when the
+ * first run ends. A default, so that jest's it.each does not take it for a `done` callback.
+ */
+const runCase = async (
+  _name: string,
+  fault: FaultRow,
+  op: Operation,
+  when: FaultWhen,
+  taken: () => void = () => undefined,
+) => {
   const c = await newCase(op.api);
   const p = op.prepare ? await op.prepare(c) : undefined;
   const base = new URL(op.api === 'clinic' ? w.sb.clinicBaseUrl : w.sb.cashierBaseUrl).pathname;
@@ -549,7 +559,13 @@ const runCase = async (_name: string, fault: FaultRow, op: Operation, when: Faul
   // of a timed-out request, a second request here).
   const sent = () =>
     w.sb.requests({ token: c.token, method: op.method }).filter((r) => r.path.startsWith(target)).length;
-  const first = await timed(() => op.run(c, p));
+  const watch = setInterval(() => {
+    if (id && w.sb.faults().find((f) => f.id === id)?.times === 0) taken();
+  }, 20);
+  const first = await timed(() => op.run(c, p)).finally(() => {
+    clearInterval(watch);
+    taken();
+  });
   // The fault took the operation's request, and the operation made it once.
   if (id) expect(w.sb.faults().find((f) => f.id === id)?.times).toBe(0);
   expect(sent()).toBe(1);
@@ -594,31 +610,29 @@ const waited = ([, fault]: (typeof matrix)[number]) =>
   fault.spec?.kind === 'slow' || fault.spec?.kind === 'truncated';
 const waitedCases = matrix.filter(waited);
 
-/** How far apart the waited cases start. */
-const STAGGER_MS = 200;
-let nextStart = 0;
-/**
- * A waited case's turn to start: one every STAGGER_MS, so their work (a token, what the case needs, the app's run)
- * never piles up in the event loop the sandbox answers from, which would delay a faulted request past the time-out
- * before the sandbox has seen it.
- */
-const turn = () => {
-  const at = Math.max(Date.now(), nextStart);
-  nextStart = at + STAGGER_MS;
-  return new Promise((resolve) => setTimeout(resolve, at - Date.now()));
-};
-
 describe('app under injected faults: a clear error or a right result, never a hang or a second action', () => {
-  // The cases that wait out the time-out start one after another, a moment apart, and wait together (it.concurrent
-  // cases start with their block); meanwhile the others run one by one.
-  it.concurrent.each(waitedCases)(
-    '%s',
-    async (...row) => {
-      await turn();
-      await runCase(...row);
-    },
-    CASE_TIMEOUT_MS + waitedCases.length * STAGGER_MS,
-  );
+  describe('faults the app waits out', () => {
+    /**
+     * Each waited case's run, by name. They start here, each once the one before has reached its wait (its faulted
+     * request is at the sandbox), and wait together; each test then judges its own. So their work (a token, their
+     * operation, core's compile of the app for every call) never piles up in this event loop, which the sandbox
+     * answers from and the app's time-out fires in: on a loaded machine, cases started on a clock, beside the
+     * others, delayed faulted requests past the time-out before the sandbox had seen them.
+     */
+    const runs = new Map<string, Promise<void>>();
+    beforeAll(() => {
+      let previous = Promise.resolve();
+      for (const row of waitedCases) {
+        let taken: () => void = () => undefined;
+        const reached = new Promise<void>((resolve) => (taken = resolve));
+        const run = previous.then(() => runCase(...row, taken)).finally(taken);
+        run.catch(() => undefined); // judged by its test, not reported as unhandled meanwhile
+        runs.set(row[0], run);
+        previous = reached;
+      }
+    });
+    it.each(waitedCases)('%s', (name) => runs.get(name), CASE_TIMEOUT_MS);
+  });
   it.each(matrix.filter((row) => !waited(row)))('%s', runCase, CASE_TIMEOUT_MS);
 });
 
