@@ -6,6 +6,7 @@ import * as cashier from '../lib/resources/cashier';
 import * as clinic from '../lib/resources/clinic';
 import { MAX_DEPTH, presenterTiers, type Field, type Resource } from '../lib/resources/define';
 import { delivered, DELIVERIES_DIR } from './fixtures';
+import { expectEqual, expectStrictEqual } from './support/equal';
 
 /*
  * The presenter reads deliveries without zod, in one pass driven by the field table (issue 13). zod stays the
@@ -138,7 +139,7 @@ describe('the presenter agrees with the zod schema', () => {
   it.each(RESOURCES)('on generated data shaped like %s', (_name, resource) => {
     fc.assert(
       fc.property(objectOf(resource.fields, 0), (data) => {
-        expect(resource.present(data)).toEqual(bySchema(resource, data));
+        expectEqual(resource.present(data), bySchema(resource, data));
       }),
       { numRuns: 300 },
     );
@@ -152,8 +153,9 @@ describe('the presenter agrees with the zod schema', () => {
     const alike = (data: Any) => {
       const a = table(data, 0);
       const b = compiled(data, 0);
-      expect(a).toStrictEqual(b);
-      expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+      expectStrictEqual(a, b);
+      const [ja, jb] = [JSON.stringify(a), JSON.stringify(b)];
+      if (ja !== jb) expect(ja).toBe(jb);
     };
     for (const event of events) alike(delivered(event).data as Any);
     fc.assert(fc.property(objectOf(resource.fields, 0), alike), { numRuns: 300 });
@@ -180,7 +182,7 @@ describe('the presenter agrees with the zod schema', () => {
           }),
         ),
         (data) => {
-          expect(resource.present(data)).toEqual(bySchema(resource, data));
+          expectEqual(resource.present(data), bySchema(resource, data));
         },
       ),
       { numRuns: 200 },
