@@ -212,13 +212,10 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
       })),
     ),
   ),
-  route('GET', '/deliveries', ({ world, query }) =>
+  route('GET', '/deliveries', ({ world, query: q }) =>
     data(
-      world.store.deliveries
-        .filter((d) => !query.subscription_id || String(d.subscription_id) === query.subscription_id)
-        .filter((d) => !query.event || d.event === query.event)
-        .filter((d) => !query.status || d.status === query.status)
-        .filter((d) => !query.interface || d.api === query.interface)
+      world.webhooks
+        .deliveries({ event: q.event, subscriptionId: q.subscription_id, status: q.status, api: q.interface })
         .map(deliveryRecord),
     ),
   ),

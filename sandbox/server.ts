@@ -261,11 +261,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
       world.requests.length = 0;
     },
     deliveries: (filter: { event?: string; subscriptionId?: number; status?: DeliveryStatus } = {}) =>
-      world.store.deliveries
-        .filter((d) => !filter.event || d.event === filter.event)
-        .filter((d) => filter.subscriptionId === undefined || d.subscription_id === filter.subscriptionId)
-        .filter((d) => !filter.status || d.status === filter.status)
-        .map(toRecord),
+      world.webhooks.deliveries(filter).map(toRecord),
     subscriptions: () => world.store.subscriptions.map((s) => ({ ...s, events: [...s.events] })),
     /** Waits for every delivery attempt queued or in flight (not for retries waiting on the clock). */
     settle: () => world.webhooks.settle(),

@@ -256,9 +256,7 @@ export class WebhookEngine {
     subjects: string[];
   }) {
     const w = this.w;
-    const now = w.clock.now();
-    const eventId = `evt_${w.random.ulid(now)}`;
-    const occurredAt = isoLocal(now);
+    const stamp = this.stamp();
     const ability = catalogueOf(input.api)[input.event]?.ability ?? null;
     const subs = this.mine(input.api, input.tenantId).filter(
       (s) => s.status === 'active' && (s.events.includes('*') || s.events.includes(input.event)),
@@ -267,30 +265,28 @@ export class WebhookEngine {
     for (const sub of subs) {
       const client = w.store.clients.find((c) => c.id === sub.clientId);
       if (!client || client.clientRevoked || (ability && !client.abilities.includes(ability))) continue;
-      const d = this.newDelivery(sub, input.event, eventId, occurredAt, input.data, input.subjects);
+      const d = this.newDelivery(sub, input.event, stamp, input.data, input.subjects);
       deliveries.push(d.id);
       this.kick(d.id);
     }
-    return { event: input.event, event_id: eventId, occurred_at: occurredAt, deliveries };
+    return { event: input.event, event_id: stamp.id, occurred_at: stamp.at, deliveries };
+  }
+
+  /** An event's id and time: the same for every subscription and every retry of it. */
+  private stamp() {
+    const now = this.w.clock.now();
+    return { id: `evt_${this.w.random.ulid(now)}`, at: isoLocal(now) };
   }
 
   private newDelivery(
     sub: Subscription,
     event: string,
-    eventId: string,
-    occurredAt: string,
+    stamp: { id: string; at: string },
     data: Record<string, unknown>,
     subjects: string[],
   ): Delivery {
     const store = this.w.store;
-    const body = JSON.stringify({
-      id: eventId,
-      event,
-      tenant_id: sub.tenantId,
-      occurred_at: occurredAt,
-      api_version: API_VERSION,
-      data,
-    });
+    const envelope = { id: stamp.id, event, tenant_id: sub.tenantId, occurred_at: stamp.at };
     store.counters.delivery += 1;
     const d: Delivery = {
       id: store.counters.delivery,
@@ -298,7 +294,7 @@ export class WebhookEngine {
       tenantId: sub.tenantId,
       subscription_id: sub.id,
       event,
-      event_id: eventId,
+      event_id: stamp.id,
       status: 'pending',
       attempts: 0,
       last_http: null,
@@ -306,9 +302,9 @@ export class WebhookEngine {
       duration_ms: null,
       delivered_at: null,
       payload_redacted: false,
-      created_at: occurredAt,
+      created_at: stamp.at,
       next_attempt_at: null,
-      body,
+      body: JSON.stringify({ ...envelope, api_version: API_VERSION, data }),
       subjects,
       log: [],
     };
@@ -317,30 +313,21 @@ export class WebhookEngine {
   }
 
   /** POST /webhooks/{id}/test: a ping, attempted at once; the answer is the delivery after that attempt. */
-  async test(sub: Subscription, lang: Lang): Promise<Delivery> {
+  test(sub: Subscription, lang: Lang): Promise<Delivery> {
     if (sub.status !== 'active') throw new ApiError('webhook_disabled', { id: sub.id });
-    const now = this.w.clock.now();
     const message =
       lang === 'ar'
         ? 'تسليم تجريبي من واجهة الشركاء (بيئة الاختبار).'
         : 'Test delivery from the partner interface (sandbox).';
-    const d = this.newDelivery(
-      sub,
-      'ping',
-      `evt_${this.w.random.ulid(now)}`,
-      isoLocal(now),
-      { subscription_id: sub.id, message },
-      [],
-    );
-    await this.track(this.attempt(d.id));
-    return d;
+    const data = { subscription_id: sub.id, message };
+    return this.attemptNow(this.newDelivery(sub, 'ping', this.stamp(), data, []));
   }
 
   /**
    * Re-sends one delivery now (the operation the clinic's error codes imply; sandbox-only endpoint). A delivery
    * that succeeded answers delivery_sent; one whose body was removed answers payload_redacted.
    */
-  async resend(deliveryId: number): Promise<Delivery> {
+  resend(deliveryId: number): Promise<Delivery> {
     const d = this.delivery(deliveryId);
     if (d.status === 'sent') throw new ApiError('delivery_sent', { id: d.id });
     if (d.body === null) throw new ApiError('payload_redacted', { id: d.id });
@@ -348,8 +335,23 @@ export class WebhookEngine {
     if (sub.status !== 'active') throw new ApiError('webhook_disabled', { id: sub.id });
     this.cancelTimer(d.id);
     d.status = 'pending';
+    return this.attemptNow(d);
+  }
+
+  private async attemptNow(d: Delivery): Promise<Delivery> {
     await this.track(this.attempt(d.id));
     return d;
+  }
+
+  /** Deliveries of this event, subscription (by id or its text), status and interface, where each is given. */
+  deliveries(f: { event?: string; subscriptionId?: number | string; status?: string; api?: string }) {
+    return this.w.store.deliveries.filter(
+      (d) =>
+        (!f.event || d.event === f.event) &&
+        (f.subscriptionId === undefined || String(d.subscription_id) === String(f.subscriptionId)) &&
+        (!f.status || d.status === f.status) &&
+        (!f.api || d.api === f.api),
+    );
   }
 
   private delivery(id: number): Delivery {
