@@ -10,7 +10,7 @@ import { CLINIC_PREFIX, clinicRoutes, plannableEndpoints } from './clinic';
 import { SandboxClock } from './clock';
 import { CONTROL_PREFIX, mountControl } from './control';
 import { sendJson } from './errors';
-import { makeFault, type FaultSpec } from './faults';
+import { makeFault } from './faults';
 import { Random } from './ids';
 import { handlerOf, mount, notFound } from './routing';
 import {
@@ -24,7 +24,7 @@ import {
 import type { Delivery, DeliveryStatus } from './store/types';
 import { AJV_OPTIONS, parseQuery } from './validate';
 import { deliveryRecord, WebhookEngine } from './webhooks';
-import { CONFIG_DEFAULTS, type RequestRecord, type SandboxConfig, type World } from './world';
+import { CONFIG_DEFAULTS, type FaultSpec, type RequestRecord, type SandboxConfig, type World } from './world';
 
 /**
  * Options of startSandbox. The config's settings (rate limits, hold-back, webhook limit, loopback receivers,
