@@ -16,7 +16,15 @@ import type {
   TillSession,
 } from './types';
 import SEED from '../data/seed.json';
-import { addPayment, buildReceipt, cashTaken, newInvoice, newSession, returnLine, saleLine } from './money';
+import {
+  addPayment,
+  cashTaken,
+  giveBack,
+  newInvoice,
+  newSession,
+  numberByArrival,
+  sellBasket,
+} from './money';
 import { newAppointment, newCustomer } from './records';
 import { DAY, MIN, treatment } from './seed';
 
@@ -112,40 +120,17 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
   const made: Receipt[] = [];
   for (const p of plan) {
     const session = sessionOf(p);
-    const receipt = buildReceipt(cashier, random, {
-      session,
-      lines: p.basket.map(([v, q]) => saleLine(cashier, v, q)),
-      tender: p.tender,
-      issuedAt: p.at,
-      arrivedAt: p.at + 2000,
-    });
+    const receipt = sellBasket(cashier, random, session, p.basket, p.at, p.tender);
     made.push(receipt);
-    if (p.refund) {
-      const line = receipt.lines[0]!;
-      const at = p.at + 20 * MIN;
-      made.push(
-        buildReceipt(cashier, random, {
-          session,
-          lines: [returnLine(line)],
-          tender: receipt.payments[0]?.tender ?? 'card',
-          issuedAt: at,
-          arrivedAt: at + 2000,
-          kind: 'credit_note',
-          refundOf: receipt.id,
-        }),
-      );
-    }
+    if (p.refund) made.push(giveBack(cashier, random, session, receipt, receipt.lines[0]!, p.at + 20 * MIN));
   }
   cashier.counters.receiptNo = saved;
   for (const s of sessions.values()) {
     s.counted_cash_halalas = s.opening_float_halalas + cashTaken(made, s);
   }
   cashier.sessions.unshift(...[...sessions.values()].sort((a, b) => a.opened_at.localeCompare(b.opened_at)));
-  // Arrival order is the cursor's: the history arrived first.
   cashier.receipts.unshift(...made);
-  cashier.receipts.sort((a, b) => a.arrived_at_ms - b.arrived_at_ms);
-  cashier.receipts.forEach((r, i) => (r.seq = i + 1));
-  cashier.counters.receiptSeq = cashier.receipts.length;
+  numberByArrival(cashier);
 };
 
 const historyCustomers = (cashier: CashierData, now: number, random: Random, count: number) => {
