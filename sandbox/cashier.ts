@@ -1,6 +1,6 @@
 /** The cashier partner interface under /api/partner/v1 (cashier spec §4), route by route. */
-import { ITEM_CREATE, ITEM_UPDATE, createItem, updateItem } from './cashier-items';
-import { cancelOrder, createOrder, ORDER_WRITE, receiptsAfter } from './cashier-ops';
+import { createItem, updateItem } from './cashier-items';
+import { cancelOrder, createOrder, receiptsAfter } from './cashier-ops';
 import {
   CONSENT_CHANNELS,
   RECEIPT_KINDS,
@@ -100,13 +100,13 @@ export const cashierRoutes: PartnerRoute[] = [
   get('/branches', 'pos:read', branches),
   get('/categories', 'pos:read', categories),
   get('/items', 'pos:read', listItems),
-  post('/items', 'pos:write', { schema: ITEM_CREATE }, createItem),
+  post('/items', 'pos:write', createItem),
   get(
     '/items/{id}',
     'pos:read',
     one((ctx) => cashierOf(ctx).items, itemView, idParam),
   ),
-  route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, updateItem),
+  route('PUT', '/items/{id}', 'pos:write', updateItem),
   get('/price-lists', 'pos:read', priceLists),
   get('/customers', 'pos:read', listCustomers),
   get('/receipts', 'pos:read', { schema: receiptsQuery }, listReceipts),
@@ -117,7 +117,7 @@ export const cashierRoutes: PartnerRoute[] = [
   ),
   get('/sessions/{id}/z-report', 'pos:read', zReport),
   get('/stock/levels', 'pos:read', listStock),
-  post('/orders', 'pos:orders', { schema: ORDER_WRITE }, createOrder),
+  post('/orders', 'pos:orders', createOrder),
   get(
     '/orders/{id}',
     'pos:orders',

@@ -66,8 +66,10 @@ export const get = (path: string, ability: string | null, ...rest: RouteRest) =>
   route('GET', path, ability, ...rest);
 
 /** A POST that makes an object: 201. */
-export const post = (path: string, ability: string | null, extra: Extra, handle: Route['handle']) =>
-  route('POST', path, ability, { status: 201, ...extra }, handle);
+export const post = (path: string, ability: string | null, ...rest: RouteRest): Route => ({
+  ...route('POST', path, ability, ...rest),
+  status: 201,
+});
 
 /** GET of the row whose id the path names (read by `id`), viewed; none is 404 not_found. */
 export const one =

@@ -233,9 +233,9 @@ export const saleLine = (cashier: Catalogue<CatalogueItem>, variantId: number, q
   return { variantId, name, qty, unitPrice: found?.variant.price_halalas ?? 1000 };
 };
 
-/** A receipt line sold again or given back, as a sale line (a credit note's lines). */
+/** A receipt or order line as a sale line: given back (a credit note's lines) or rung up (an accepted order's). */
 export const returnLine = (
-  line: ReturnType<typeof buildReceipt>['lines'][number],
+  line: { variant_id: number | null; name: string; qty: string; unit_price_halalas: number },
   qty = Number(line.qty),
 ): SaleLine => ({
   variantId: line.variant_id,
