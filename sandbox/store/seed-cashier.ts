@@ -3,7 +3,15 @@
  * clock's start (open till sessions, today's sales, orders).
  */
 import { isoLocal, type Random } from '../ids';
-import type { ApiClientRecord, CashierData, Order, Receipt, StockLevel, TillSession } from './types';
+import {
+  newCashierData,
+  type ApiClientRecord,
+  type CashierData,
+  type Order,
+  type Receipt,
+  type StockLevel,
+  type TillSession,
+} from './types';
 import SEED from '../data/seed.json';
 import { cashTaken, giveBack, newSession, numberByArrival, saleLine, sellBasket } from './money';
 import { newCustomer, newOrder, newStockLevel, orderLine } from './records';
@@ -53,33 +61,7 @@ export const seedCashier = (
   clients: ApiClientRecord[],
 ): { data: CashierData; refs: CashierRefs } => {
   const fixed = past('2023-05-14T08:00:00+03:00');
-  const data: CashierData = {
-    tenantId: CASHIER_TENANT,
-    branches: structuredClone(SEED.cashier.branches),
-    categories: structuredClone(SEED.cashier.categories),
-    items: [],
-    priceLists: structuredClone(SEED.cashier.priceLists),
-    receipts: [],
-    sessions: [],
-    stock: [],
-    customers: [],
-    orders: [],
-    counters: {
-      item: 400,
-      variant: 300,
-      comboSlot: 10,
-      customer: 5600,
-      receiptSeq: 0,
-      receiptNo: {
-        'RYD-01': 1240,
-        'JED-02': 730,
-        'RYD-03': 415,
-        'RYD-01-CN': 18,
-        'JED-02-CN': 41,
-        'RYD-03-CN': 7,
-      },
-    },
-  };
+  const data = newCashierData(CASHIER_TENANT);
   const at = isoLocal(fixed);
   for (const { id, name_ar, name_en, category_id, variants, modifier_group_ids } of SEED.cashier.catalogue) {
     data.items.push({
