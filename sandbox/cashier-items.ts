@@ -2,7 +2,7 @@
  * Items and their variants as the cashier creates and updates them (cashier spec §4 rules 1 and 2): variant rows,
  * unique PLU/SKU/barcode, one default variant, combo slots, modifier groups, and the stock rows of new variants.
  */
-import { Checker, found, idParam } from './errors';
+import { Checker, idParam, byId } from './errors';
 import { isoLocal } from './ids';
 import type { CashierData, ComboSlot, Item, Variant } from './store/types';
 import { newStockLevel } from './store/records';
@@ -159,7 +159,7 @@ const addStockRows = (world: World, variants: Variant[]) => {
 export const updateItem = op(ITEM_UPDATE, ({ world, lang, params }: OpContext, b) => {
   const cashier = world.store.cashier;
   const id = idParam(params.id);
-  const item = found(cashier.items.find((i) => i.id === id));
+  const item = byId(cashier.items, id);
   const { category_id: categoryId, default_price_halalas: price } = b;
   const c = new Checker(lang);
   // An empty name is no change; name_ar cannot be cleared, name_en can (null).

@@ -2,7 +2,7 @@
  * What happens to the cashier's objects: receipts, credit notes, till sessions, stock, customers and orders (partner
  * endpoints) and what in life happens on a till or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, found, idParam, refuse, invalidTransition } from './errors';
+import { ApiError, Checker, found, idParam, refuse, invalidTransition, byId } from './errors';
 import { isoLocal, parseDateTime } from './ids';
 import type {
   ApiClientRecord,
@@ -211,7 +211,7 @@ const SESSION_CLOSE = body({ counted_cash_halalas: S.int({ min: 0 }) }, [], true
 
 export const closeSession = op(SESSION_CLOSE, ({ world, params }: OpContext, b) => {
   const cashier = world.store.cashier;
-  const s = found(cashier.sessions.find((x) => x.id === params.id));
+  const s = byId(cashier.sessions, params.id);
   const counted = b?.counted_cash_halalas;
   if (s.status === 'closed') throw invalidTransition('closed', 'closed');
   s.counted_cash_halalas = counted ?? sessionFigures(cashier, s).expected.cash_halalas;
@@ -310,7 +310,7 @@ const CONSENT_WRITE = body({ granted: S.bool, channels: S.array() }, ['granted']
 
 export const recordConsent = op(CONSENT_WRITE, ({ world, lang, params }: OpContext, b) => {
   const id = idParam(params.id);
-  const customer = found(world.store.cashier.customers.find((x) => x.id === id));
+  const customer = byId(world.store.cashier.customers, id);
   const { granted, channels: raw } = b;
   const c = new Checker(lang);
   const channels = channelsOf(raw, 'channels', c);
@@ -410,15 +410,12 @@ export const createOrder = op(
   },
 );
 
-export const findOrder = (world: World, id = '') =>
-  found(world.store.cashier.orders.find((x) => x.id === id));
-
 /**
  * POST /orders/{id}/cancel: withdrawn from the panel; a receipt already issued stands and the cashier is asked to
  * decide on a refund. A cancelled order answers again; one the till rejected answers 409.
  */
 export const cancelOrder = ({ world, params }: OpContext) => {
-  const o = findOrder(world, params.id);
+  const o = byId(world.store.cashier.orders, params.id);
   if (o.status === 'cancelled') return { data: orderView(o), events: [] };
   if (o.status === 'rejected') throw new ApiError('order_not_cancellable', { status: o.status });
   const from = o.status;
@@ -449,7 +446,7 @@ const ORDER_MOVE = body(
 export const moveOrder = (fixed?: OrderStatus) =>
   op(ORDER_MOVE, ({ world, lang, params }: OpContext, body) => {
     const cashier = world.store.cashier;
-    const o = findOrder(world, params.id);
+    const o = byId(world.store.cashier.orders, params.id);
     const b = body ?? {};
     const to = fixed ?? b.status;
     if (!to) throw refuse(lang, 'status', 'required');

@@ -2,7 +2,7 @@
  * Invoices and insurance claims as the clinic issues, pays, voids and settles them (clinic spec §2 and §4), with the
  * events each change emits.
  */
-import { ApiError, Checker, found, refuse, invalidTransition } from './errors';
+import { ApiError, Checker, refuse, invalidTransition, byId } from './errors';
 import { isoLocal } from './ids';
 import type { Claim, Invoice } from './store/types';
 import { addPayment, claimsRef, newInvoice, type LineInput } from './store/money';
@@ -16,9 +16,6 @@ const TAX_CATEGORIES = ['standard', 'exempt', 'zero', 'state_borne'] as const;
 const CLAIM_OUTCOMES = ['approved', 'partial', 'rejected', 'pending'] as const;
 
 /* Invoices. */
-
-export const findInvoice = (world: World, id = '') =>
-  found(world.store.clinic.invoices.find((x) => x.id === id));
 
 const emitInvoice = (world: World, event: string, inv: Invoice) =>
   emit(world, event, invoiceView(inv, 'event'), [inv.patient_id]);
@@ -110,7 +107,7 @@ const PAYMENT_WRITE = body(
 );
 
 export const payInvoice = op(PAYMENT_WRITE, ({ world, lang, params }: OpContext, b) => {
-  const inv = findInvoice(world, params.id);
+  const inv = byId(world.store.clinic.invoices, params.id);
   const { amount_halalas: amount, method = 'card', scheme, last4 } = b ?? {};
   if (amount !== undefined && amount > inv.due_halalas) {
     throw refuse(lang, 'amount_halalas', 'range', { min: 1, max: inv.due_halalas });
@@ -131,7 +128,7 @@ export const payInvoice = op(PAYMENT_WRITE, ({ world, lang, params }: OpContext,
 
 /** POST /sandbox/clinic/invoices/{id}/void (no event: the spec shows none). */
 export const voidInvoice = ({ world, params }: OpContext) => {
-  const inv = findInvoice(world, params.id);
+  const inv = byId(world.store.clinic.invoices, params.id);
   if (inv.status === 'paid' || inv.status === 'void') throw invalidTransition(inv.status, 'void');
   inv.status = 'void';
   return answer(inv, []);
@@ -188,7 +185,7 @@ const CLAIM_CHANGE = body({
 });
 
 export const updateClaim = op(CLAIM_CHANGE, ({ world, lang, params }: OpContext, b) => {
-  const claim = found(world.store.clinic.claims.find((c) => c.id === params.id));
+  const claim = byId(world.store.clinic.claims, params.id);
   const { status, outcome, approved_halalas: approved, patient_share_halalas: share } = b;
   const c = new Checker(lang);
   if (approved !== undefined && (approved < 0 || approved > claim.claimed_halalas)) {

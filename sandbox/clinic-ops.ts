@@ -2,7 +2,7 @@
  * The clinic's objects as the interface shows them, and what happens to them: booking and cancelling (partner
  * endpoints) and what in life happens at the front desk or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, found, invalidTransition } from './errors';
+import { ApiError, Checker, invalidTransition, byId } from './errors';
 import { isoLocal, omit, parseDateTime } from './ids';
 import type {
   Appointment,
@@ -218,14 +218,11 @@ export const bookAppointment = (
   };
 };
 
-export const findAppointment = (world: World, id = '') =>
-  found(world.store.clinic.appointments.find((x) => x.id === id));
-
 /** POST /appointments/{id}/cancel (clinic spec §3). */
 const CANCELLING = body({ reason: S.oneOf(CANCEL_REASONS) }, [], true);
 
 export const cancelAppointment = op(CANCELLING, ({ world, params }: OpContext, b) => {
-  const a = findAppointment(world, params.id);
+  const a = byId(world.store.clinic.appointments, params.id);
   const reason = b?.reason;
   const events = a.status === 'cancelled' ? [] : [cancel(world, a, reason ?? 'other')];
   return { data: appointmentView(a), events };
@@ -269,7 +266,7 @@ const APPOINTMENT_CHANGE = body({
 
 export const changeAppointment = op(APPOINTMENT_CHANGE, ({ world, lang, params }: OpContext, b) => {
   const clinic = world.store.clinic;
-  const a = findAppointment(world, params.id);
+  const a = byId(world.store.clinic.appointments, params.id);
   const answer = (events: Emitted[]) => ({ data: appointmentView(a), events });
   const {
     status,
@@ -340,7 +337,7 @@ export const changeAppointment = op(APPOINTMENT_CHANGE, ({ world, lang, params }
  * removed (payload_redacted), and patient.erased is emitted.
  */
 export const erasePatient = ({ world, params }: OpContext) => {
-  const p = found(world.store.clinic.patients.find((x) => x.id === params.id));
+  const p = byId(world.store.clinic.patients, params.id);
   if (p.erased_at) return { data: patientView(p), events: [] };
   const at = isoLocal(world.clock.now());
   p.phone = null;

@@ -27,7 +27,7 @@ import {
   erasePatient,
   patientView,
 } from './clinic-ops';
-import { Checker, codeTable, found, idParam, refuse } from './errors';
+import { Checker, codeTable, found, idParam, refuse, byId } from './errors';
 import { makeFault } from './faults';
 import { mount, type Method, type Route } from './routing';
 import { newClient } from './store/records';
@@ -260,7 +260,7 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
     return data({ branches, practitioners, appointment_types, rooms, payers });
   }),
   route('GET', '/clinic/patients/{id}', ({ world, params }) => {
-    const p = found(world.store.clinic.patients.find((x) => x.id === params.id));
+    const p = byId(world.store.clinic.patients, params.id);
     return data({ ...patientView(p), stored: p });
   }),
   made(

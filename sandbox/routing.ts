@@ -12,7 +12,7 @@ import {
   tokenOf,
   type RateLimiter,
 } from './auth';
-import { ApiError, envelope, found, languageOf, schemaFailure, sendJson, type Lang, refuse } from './errors';
+import { ApiError, envelope, languageOf, schemaFailure, sendJson, type Lang, refuse, byId } from './errors';
 import { applyFault, takeFault } from './faults';
 import type { ApiClientRecord, Api, Tenant } from './store';
 import { badJson, prepare } from './validate';
@@ -78,7 +78,7 @@ export const one =
     view: (row: T) => unknown,
     id: (raw: string | undefined) => unknown = (raw) => raw,
   ) =>
-  (ctx: RouteContext) => ({ data: view(found(rows(ctx).find((r) => r.id === id(ctx.params.id)))) });
+  (ctx: RouteContext) => ({ data: view(byId(rows(ctx), id(ctx.params.id))) });
 
 export const plannedKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 

@@ -9,7 +9,7 @@
  * up, or its subscription is gone or switched off).
  */
 import { signDelivery } from './signature';
-import { ApiError, Checker, found, idParam, refuse, type Lang } from './errors';
+import { ApiError, Checker, found, idParam, refuse, type Lang, byId } from './errors';
 import { catalogueOf, subscribableEvents } from './events';
 import { isoLocal, omit } from './ids';
 import { send } from './sender';
@@ -331,7 +331,7 @@ export class WebhookEngine {
     const d = this.delivery(deliveryId);
     if (d.status === 'sent') throw new ApiError('delivery_sent', { id: d.id });
     if (d.body === null) throw new ApiError('payload_redacted', { id: d.id });
-    const sub = found(this.w.store.subscriptions.find((s) => s.id === d.subscription_id));
+    const sub = byId(this.w.store.subscriptions, d.subscription_id);
     if (sub.status !== 'active') throw new ApiError('webhook_disabled', { id: sub.id });
     this.cancelTimer(d.id);
     d.status = 'pending';
@@ -355,7 +355,7 @@ export class WebhookEngine {
   }
 
   private delivery(id: number): Delivery {
-    return found(this.w.store.deliveries.find((x) => x.id === id));
+    return byId(this.w.store.deliveries, id);
   }
 
   /** Removes a delivery's body, as retention or an erasure would. */
