@@ -7,7 +7,8 @@ import { isoLocal } from './ids';
 import type { CashierData, ComboSlot, Item, Variant } from './store/types';
 import { newStockLevel } from './store/records';
 import { body, op, S } from './validate';
-import { findVariant, itemView } from './cashier-views';
+import { itemView } from './cashier-views';
+import { findVariant } from './store/money';
 import type { OpContext, World } from './world';
 
 /* Items (cashier spec §4 rules 1 and 2). */

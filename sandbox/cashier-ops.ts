@@ -13,7 +13,7 @@ import type {
   Receipt,
   TillSession,
 } from './store/types';
-import { buildReceipt, newSession, returnLine, type SaleLine } from './store/money';
+import { buildReceipt, newSession, returnLine, variantName, type SaleLine } from './store/money';
 import { newCustomer, newOrder, orderLine } from './store/records';
 import { body, op, S, type BodyOf } from './validate';
 import {
@@ -25,7 +25,6 @@ import {
   sessionFigures,
   sessionView,
   stockView,
-  variantName,
 } from './cashier-views';
 import type { OpContext, World } from './world';
 
@@ -271,18 +270,10 @@ const channelsOf = (raw: unknown[] | undefined, field: string, c: Checker): stri
 
 export const addCustomer = op(CUSTOMER_WRITE, ({ world, lang }: OpContext, b) => {
   const cashier = world.store.cashier;
-  const {
-    name,
-    phone,
-    email,
-    address,
-    vat_number: vat,
-    cr_number: cr,
-    marketing_consent: consent = false,
-  } = b;
+  const { name, phone, email, address, vat_number, cr_number, marketing_consent: consent = false } = b;
   const c = new Checker(lang);
   const channels = channelsOf(b.consent_channels, 'consent_channels', c);
-  if (!name && !phone && !vat) c.add('name', 'required');
+  if (!name && !phone && !vat_number) c.add('name', 'required');
   c.done();
   const at = isoLocal(world.clock.now());
   cashier.counters.customer += 1;
@@ -292,8 +283,8 @@ export const addCustomer = op(CUSTOMER_WRITE, ({ world, lang }: OpContext, b) =>
     phone,
     email,
     address,
-    vat_number: vat,
-    cr_number: cr,
+    vat_number,
+    cr_number,
     consents: [{ granted: consent, channels: consent ? channels : [], at }],
     created_at: at,
     updated_at: at,
