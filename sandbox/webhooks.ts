@@ -98,13 +98,9 @@ export class WebhookEngine {
     return `whsec_${this.w.random.hex(40)}`;
   }
 
-  /**
-   * Reads a WebhookWrite. The clinic takes `url` as an alias of target_url and `events` beside `event`; the
-   * cashier takes `{target_url, event}` only.
-   */
-  private readWrite(api: Api, body: unknown, lang: Lang, partial: boolean) {
+  /** Reads a WebhookWrite (see CLINIC_WRITE), and checks its events against the client's abilities and its URL. */
+  private readWrite(api: Api, client: ApiClientRecord, body: unknown, lang: Lang, partial: boolean) {
     const clinic = api === 'clinic';
-    // The cashier's WebhookWrite has target_url and event only.
     const all = body as WebhookWrite;
     const b: WebhookWrite = clinic ? all : { target_url: all.target_url, event: all.event };
     const c = new Checker(lang);
@@ -125,6 +121,8 @@ export class WebhookEngine {
     const known = subscribableEvents(api);
     const unknown = events?.find((e) => e !== '*' && !known.includes(e));
     if (unknown !== undefined) throw new ApiError('event_unknown', { event: unknown });
+    if (events) this.checkAbilities(api, client, events);
+    if (target !== undefined) this.checkUrl(target);
     return { target, events, description, status };
   }
 
@@ -146,10 +144,8 @@ export class WebhookEngine {
   }
 
   create(api: Api, client: ApiClientRecord, body: unknown, lang: Lang): Subscription {
-    const { target, events, description } = this.readWrite(api, body, lang, false);
+    const { target, events, description } = this.readWrite(api, client, body, lang, false);
     if (target === undefined || events === undefined) throw new ApiError('validation_failed');
-    this.checkAbilities(api, client, events);
-    this.checkUrl(target);
     const limit = this.w.config.webhookLimit;
     if (this.mine(api, client.tenantId).length >= limit) {
       throw new ApiError('webhook_limit', { limit }, { limit });
@@ -181,12 +177,10 @@ export class WebhookEngine {
    * with status active (409 webhook_disabled otherwise); status active clears its failure count.
    */
   update(sub: Subscription, client: ApiClientRecord, body: unknown, lang: Lang): Subscription {
-    const { target, events, description, status } = this.readWrite(sub.api, body, lang, true);
+    const { target, events, description, status } = this.readWrite(sub.api, client, body, lang, true);
     if ([target, events, description, status].every((v) => v === undefined)) {
       throw refuse(lang, 'body', 'no_changes');
     }
-    if (events) this.checkAbilities(sub.api, client, events);
-    if (target !== undefined) this.checkUrl(target);
     const changesOther = target !== undefined || events !== undefined || description !== undefined;
     if (sub.status === 'disabled' && changesOther && status !== 'active') {
       throw new ApiError('webhook_disabled', { id: sub.id });
