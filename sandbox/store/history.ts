@@ -50,12 +50,12 @@ const HISTORY_ENDS_DAYS_AGO = 8;
 const dayAt = (now: number, daysAgo: number, minutesIntoDay: number) =>
   Date.parse(`${dateLocal(now - daysAgo * DAY)}T00:00:00+03:00`) + minutesIntoDay * MIN;
 
-/** The number part of `<prefix>-<digits>` numbers already used with `prefix`, lowest first. */
-const lowestNumber = (numbers: string[], prefix: string): number | undefined => {
+/** The first number used with `prefix` (the lowest `<prefix>-<digits>` among `numbers`), else the counter's next. */
+const firstNumber = (numbers: string[], prefix: string, counter = 0): number => {
   const used = numbers
     .filter((n) => n.startsWith(`${prefix}-`) && /^\d+$/.test(n.slice(prefix.length + 1)))
     .map((n) => Number(n.slice(prefix.length + 1)));
-  return used.length ? Math.min(...used) : undefined;
+  return used.length ? Math.min(...used) : counter + 1;
 };
 
 /* Cashier: receipts and credit notes, in closed till sessions, arriving before the seed's. */
@@ -96,12 +96,12 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
   for (const p of plan.filter((x) => x.refund)) {
     // A credit note only where numbers below the branch's first are free.
     const key = `${codeOf(p)}-CN`;
-    const first = lowestNumber(existing, key) ?? (saved[key] ?? 0) + 1;
+    const first = firstNumber(existing, key, saved[key]);
     if ((keys.get(key) ?? 0) + 1 < first) bump(key);
     else p.refund = false;
   }
   for (const [key, n] of keys) {
-    const first = lowestNumber(existing, key) ?? (saved[key] ?? 0) + 1;
+    const first = firstNumber(existing, key, saved[key]);
     cashier.counters.receiptNo[key] = first - 1 - n;
   }
 
@@ -223,7 +223,7 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
   for (const p of planned) counts.set(prefixOf(p), (counts.get(prefixOf(p)) ?? 0) + 1);
   for (const [prefix, n] of counts) {
     const branchId = clinic.branches.find((b) => prefix.startsWith(`INV-${b.code}-`))?.id ?? 0;
-    const first = lowestNumber(existing, prefix) ?? (clinic.counters.invoiceNo[branchId] ?? 0) + 1;
+    const first = firstNumber(existing, prefix, clinic.counters.invoiceNo[branchId]);
     next.set(prefix, Math.max(1, first - n));
   }
   const made: Invoice[] = [];
