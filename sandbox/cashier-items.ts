@@ -2,12 +2,13 @@
  * Items and their variants as the cashier creates and updates them (cashier spec §4 rules 1 and 2): variant rows,
  * unique PLU/SKU/barcode, one default variant, combo slots, modifier groups, and the stock rows of new variants.
  */
-import { Checker, found, idParam } from './errors';
+import { Checker, idParam, byId } from './errors';
 import { isoLocal } from './ids';
 import type { CashierData, ComboSlot, Item, Variant } from './store/types';
 import { newStockLevel } from './store/records';
-import { body, S, type BodyOf } from './validate';
-import { findVariant, itemView } from './cashier-views';
+import { body, op, S } from './validate';
+import { itemView } from './cashier-views';
+import { findVariant } from './store/money';
 import type { OpContext, World } from './world';
 
 /* Items (cashier spec §4 rules 1 and 2). */
@@ -32,16 +33,14 @@ const ITEM = {
 };
 
 /** ItemWrite for POST /items and PUT /items/{id} (where name_en: null clears it and name_ar cannot be null). */
-export const ITEM_CREATE = body(ITEM, ['name_ar', 'category_id']);
-export const ITEM_UPDATE = body({
+const ITEM_CREATE = body(ITEM, ['name_ar', 'category_id']);
+const ITEM_UPDATE = body({
   ...ITEM,
   name_ar: S.nullable(S.str(200)),
   name_en: S.nullable(S.str(200)),
 });
 
 type VariantRow = Partial<Variant> & { id?: number };
-
-type ItemWrite = BodyOf<typeof ITEM_UPDATE>;
 
 /** Variant rows as the schema passed them; an empty sku or barcode is none. */
 const readVariantRows = (cashier: CashierData, rows: VariantRow[], c: Checker, item: Item | undefined) =>
@@ -108,9 +107,8 @@ const readModifierGroups = (raw: unknown[], c: Checker): number[] => {
 };
 
 /** POST /items: without variants, one default variant at default_price_halalas. */
-export const createItem = ({ world, lang, body }: OpContext) => {
+export const createItem = op(ITEM_CREATE, ({ world, lang }: OpContext, b) => {
   const cashier = world.store.cashier;
-  const b = body as ItemWrite;
   const { name_ar: nameAr, name_en: nameEn, category_id: categoryId, default_price_halalas: price } = b;
   const c = new Checker(lang);
   if (!cashier.categories.some((x) => x.id === categoryId)) c.add('category_id', 'unknown');
@@ -143,7 +141,7 @@ export const createItem = ({ world, lang, body }: OpContext) => {
   cashier.items.push(item);
   addStockRows(world, variants);
   return { data: itemView(item) };
-};
+});
 
 const addStockRows = (world: World, variants: Variant[]) => {
   const cashier = world.store.cashier;
@@ -159,11 +157,10 @@ const addStockRows = (world: World, variants: Variant[]) => {
  * what is stored (rows without id are created, stored ids missing from the array are deleted); arrays absent
  * are untouched.
  */
-export const updateItem = ({ world, lang, params, body }: OpContext) => {
+export const updateItem = op(ITEM_UPDATE, ({ world, lang, params }: OpContext, b) => {
   const cashier = world.store.cashier;
   const id = idParam(params.id);
-  const item = found(cashier.items.find((i) => i.id === id));
-  const b = body as ItemWrite;
+  const item = byId(cashier.items, id);
   const { category_id: categoryId, default_price_halalas: price } = b;
   const c = new Checker(lang);
   // An empty name is no change; name_ar cannot be cleared, name_en can (null).
@@ -209,4 +206,4 @@ export const updateItem = ({ world, lang, params, body }: OpContext) => {
   if (slots) item.combo_slots = slots;
   item.updated_at = isoLocal(world.clock.now());
   return { data: itemView(item) };
-};
+});

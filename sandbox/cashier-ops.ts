@@ -2,7 +2,7 @@
  * What happens to the cashier's objects: receipts, credit notes, till sessions, stock, customers and orders (partner
  * endpoints) and what in life happens on a till or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, found, idParam, refuse, invalidTransition } from './errors';
+import { ApiError, Checker, found, idParam, refuse, invalidTransition, byId } from './errors';
 import { isoLocal, parseDateTime } from './ids';
 import type {
   ApiClientRecord,
@@ -13,9 +13,9 @@ import type {
   Receipt,
   TillSession,
 } from './store/types';
-import { buildReceipt, newSession, returnLine, type SaleLine } from './store/money';
+import { buildReceipt, newSession, returnLine, variantName, type SaleLine } from './store/money';
 import { newCustomer, newOrder, orderLine } from './store/records';
-import { body, S, type BodyOf } from './validate';
+import { body, op, S, type BodyOf } from './validate';
 import {
   CONSENT_CHANNELS,
   customerEventView,
@@ -25,7 +25,6 @@ import {
   sessionFigures,
   sessionView,
   stockView,
-  variantName,
 } from './cashier-views';
 import type { OpContext, World } from './world';
 
@@ -132,7 +131,7 @@ export const matchVariant = (
  * POST /sandbox/cashier/receipts: a till sells. `issued_at` in the past makes an offline sale synced now: it
  * arrives after receipts issued later, which is what the cursor's arrival order is for.
  */
-export const RECEIPT_WRITE = body(
+const RECEIPT_WRITE = body(
   {
     branch_id: S.int(),
     register_id: S.int(),
@@ -152,9 +151,8 @@ export const RECEIPT_WRITE = body(
   ['branch_id', 'lines'],
 );
 
-export const issueReceipt = ({ world, lang, body }: OpContext) => {
+export const issueReceipt = op(RECEIPT_WRITE, ({ world, lang }: OpContext, b) => {
   const cashier = world.store.cashier;
-  const b = body as BodyOf<typeof RECEIPT_WRITE>;
   const { register_id: registerId, kind, tender } = b;
   const c = new Checker(lang);
   const branch = cashier.branches.find((x) => x.id === b.branch_id);
@@ -168,19 +166,19 @@ export const issueReceipt = ({ world, lang, body }: OpContext) => {
   const issuedAt = b.issued_at === undefined ? undefined : parseDateTime(b.issued_at);
   const session = openSessionOf(world, branch.id, registerId ?? branch.registers[0] ?? 1);
   return ring(world, { session, lines, tender, issuedAt, kind });
-};
+});
 
-export const CREDIT_NOTE_WRITE = body(
+const CREDIT_NOTE_WRITE = body(
   { lines: S.array(S.object({ line_no: S.int(), qty: S.positive }, ['line_no'])) },
   [],
   true,
 );
 
 /** POST /sandbox/cashier/receipts/{id}/credit-note: a refund of some or all lines (credit_note.issued). */
-export const issueCreditNote = ({ world, lang, params, body }: OpContext) => {
+export const issueCreditNote = op(CREDIT_NOTE_WRITE, ({ world, lang, params }: OpContext, b) => {
   const cashier = world.store.cashier;
   const original = found(cashier.receipts.find((x) => x.id === params.id && x.kind !== 'credit_note'));
-  const rawLines = (body as BodyOf<typeof CREDIT_NOTE_WRITE>)?.lines;
+  const rawLines = b?.lines;
   const c = new Checker(lang);
   const picked: SaleLine[] = [];
   if (!rawLines) {
@@ -205,15 +203,15 @@ export const issueCreditNote = ({ world, lang, params, body }: OpContext) => {
   return ring(world, input, (note) => {
     if (card) note.payments = [{ ...card, amount_halalas: note.total_halalas }];
   });
-};
+});
 
 /** POST /sandbox/cashier/sessions/{id}/close: the cashier counts the drawer and closes (session.closed). */
-export const SESSION_CLOSE = body({ counted_cash_halalas: S.int({ min: 0 }) }, [], true);
+const SESSION_CLOSE = body({ counted_cash_halalas: S.int({ min: 0 }) }, [], true);
 
-export const closeSession = ({ world, params, body }: OpContext) => {
+export const closeSession = op(SESSION_CLOSE, ({ world, params }: OpContext, b) => {
   const cashier = world.store.cashier;
-  const s = found(cashier.sessions.find((x) => x.id === params.id));
-  const counted = (body as BodyOf<typeof SESSION_CLOSE>)?.counted_cash_halalas;
+  const s = byId(cashier.sessions, params.id);
+  const counted = b?.counted_cash_halalas;
   if (s.status === 'closed') throw invalidTransition('closed', 'closed');
   s.counted_cash_halalas = counted ?? sessionFigures(cashier, s).expected.cash_halalas;
   s.status = 'closed';
@@ -221,10 +219,10 @@ export const closeSession = ({ world, params, body }: OpContext) => {
   const next = openSessionOf(world, s.branch_id, s.register_id);
   const events = [emit(world, 'session.closed', sessionView(cashier, s))];
   return { data: sessionView(cashier, s), next_session: sessionView(cashier, next), events };
-};
+});
 
 /** POST /sandbox/cashier/stock: set a level (by default just below its reorder point), emitting stock.low. */
-export const STOCK_WRITE = body(
+const STOCK_WRITE = body(
   {
     branch_id: S.int(),
     variant_id: S.int(),
@@ -235,8 +233,7 @@ export const STOCK_WRITE = body(
   ['branch_id', 'variant_id'],
 );
 
-export const setStock = ({ world, lang, body }: OpContext) => {
-  const b = body as BodyOf<typeof STOCK_WRITE>;
+export const setStock = op(STOCK_WRITE, ({ world, lang }: OpContext, b) => {
   const { qty, reorder_point: reorderPoint, force_event: force = false } = b;
   const level = world.store.cashier.stock.find(
     (s) => s.branch_id === b.branch_id && s.variant_id === b.variant_id,
@@ -246,12 +243,12 @@ export const setStock = ({ world, lang, body }: OpContext) => {
   const target = qty ?? Math.max(0, level.reorder_point - 1);
   const events = moveStock(world, level.branch_id, level.variant_id, target - level.qty, force);
   return { data: stockView(world.store.cashier, level), events };
-};
+});
 
 /* Customers. */
 
 /** POST /sandbox/cashier/customers: a customer is added at a till or in the back office (customer.created). */
-export const CUSTOMER_WRITE = body({
+const CUSTOMER_WRITE = body({
   name: S.str(200),
   phone: S.phone,
   email: S.str(200),
@@ -271,24 +268,12 @@ const channelsOf = (raw: unknown[] | undefined, field: string, c: Checker): stri
   return channels as string[];
 };
 
-export const addCustomer = ({ world, lang, body }: OpContext) => {
+export const addCustomer = op(CUSTOMER_WRITE, ({ world, lang }: OpContext, b) => {
   const cashier = world.store.cashier;
-  const b = body as Record<string, string | undefined> & {
-    marketing_consent?: boolean;
-    consent_channels?: unknown[];
-  };
-  const {
-    name,
-    phone,
-    email,
-    address,
-    vat_number: vat,
-    cr_number: cr,
-    marketing_consent: consent = false,
-  } = b;
+  const { name, phone, email, address, vat_number, cr_number, marketing_consent: consent = false } = b;
   const c = new Checker(lang);
   const channels = channelsOf(b.consent_channels, 'consent_channels', c);
-  if (!name && !phone && !vat) c.add('name', 'required');
+  if (!name && !phone && !vat_number) c.add('name', 'required');
   c.done();
   const at = isoLocal(world.clock.now());
   cashier.counters.customer += 1;
@@ -298,8 +283,8 @@ export const addCustomer = ({ world, lang, body }: OpContext) => {
     phone,
     email,
     address,
-    vat_number: vat,
-    cr_number: cr,
+    vat_number,
+    cr_number,
     consents: [{ granted: consent, channels: consent ? channels : [], at }],
     created_at: at,
     updated_at: at,
@@ -309,15 +294,15 @@ export const addCustomer = ({ world, lang, body }: OpContext) => {
     data: customerView(customer),
     events: [emit(world, 'customer.created', customerEventView(customer))],
   };
-};
+});
 
 /** POST /sandbox/cashier/customers/{id}/consent: a new entry in the consent ledger (no event). */
-export const CONSENT_WRITE = body({ granted: S.bool, channels: S.array() }, ['granted']);
+const CONSENT_WRITE = body({ granted: S.bool, channels: S.array() }, ['granted']);
 
-export const recordConsent = ({ world, lang, params, body }: OpContext) => {
+export const recordConsent = op(CONSENT_WRITE, ({ world, lang, params }: OpContext, b) => {
   const id = idParam(params.id);
-  const customer = found(world.store.cashier.customers.find((x) => x.id === id));
-  const { granted, channels: raw } = body as BodyOf<typeof CONSENT_WRITE>;
+  const customer = byId(world.store.cashier.customers, id);
+  const { granted, channels: raw } = b;
   const c = new Checker(lang);
   const channels = channelsOf(raw, 'channels', c);
   c.done();
@@ -325,7 +310,7 @@ export const recordConsent = ({ world, lang, params, body }: OpContext) => {
   customer.consents.push({ granted, channels: granted ? channels : [], at });
   customer.updated_at = at;
   return { data: customerView(customer) };
-};
+});
 
 /* Orders (cashier spec §3 and §4 rule 5). */
 
@@ -341,7 +326,7 @@ const emitOrderChange = (world: World, o: Order, from: OrderStatus) =>
   });
 
 /** OrderWrite; a line's qty may come as text ("2"), so the operation reads it. */
-export const ORDER_WRITE = body(
+const ORDER_WRITE = body(
   {
     external_id: S.str(100),
     branch_id: S.int(),
@@ -364,65 +349,64 @@ export const ORDER_WRITE = body(
 );
 
 /** POST /orders: the same external_id from the same API client answers the same order with duplicate true. */
-export const createOrder = ({ world, lang, client, body }: OpContext & { client: ApiClientRecord }) => {
-  const cashier = world.store.cashier;
-  const b = body as BodyOf<typeof ORDER_WRITE>;
-  const { external_id: externalId, branch_id: branchId, order_type: orderType, prepaid = false } = b;
-  const customer = b.customer ? { name: b.customer.name ?? null, phone: b.customer.phone ?? null } : null;
-  const c = new Checker(lang);
-  if (!cashier.branches.some((x) => x.id === branchId)) c.add('branch_id', 'unknown');
-  if (!b.lines.length) c.add('lines', 'required');
-  const lines: OrderLine[] = [];
-  b.lines.forEach((row, i) => {
-    const { variant_id: variantId, plu, sku, barcode, name, unit_price_halalas: price } = row;
-    // A number, or text that reads as one ("2"); anything else is no quantity.
-    const qty = Number(row.qty) > 0 ? Number(row.qty) : undefined;
-    if (qty === undefined) c.add(`lines[${i}].qty`, 'number');
-    const match = matchVariant(cashier, { variantId, plu, sku, barcode });
-    if (!match && price === undefined) c.add(`lines[${i}].unit_price_halalas`, 'open_item_price');
-    if (!match && !name && !plu && !sku && !barcode && variantId === undefined)
-      c.add(`lines[${i}].name`, 'required');
-    if (qty === undefined) return;
-    const unit = price ?? match?.variant.price_halalas ?? 0;
-    const text = match
-      ? variantName(match.item, match.variant)
-      : (name ?? plu ?? sku ?? barcode ?? String(variantId));
-    lines.push(orderLine(lines.length + 1, match?.variant.id ?? null, text, qty, unit));
-  });
-  c.done();
+export const createOrder = op(
+  ORDER_WRITE,
+  ({ world, lang, client }: OpContext & { client: ApiClientRecord }, b) => {
+    const cashier = world.store.cashier;
+    const { external_id: externalId, branch_id: branchId, order_type: orderType, prepaid = false } = b;
+    const customer = b.customer ? { name: b.customer.name ?? null, phone: b.customer.phone ?? null } : null;
+    const c = new Checker(lang);
+    if (!cashier.branches.some((x) => x.id === branchId)) c.add('branch_id', 'unknown');
+    if (!b.lines.length) c.add('lines', 'required');
+    const lines: OrderLine[] = [];
+    b.lines.forEach((row, i) => {
+      const { variant_id: variantId, plu, sku, barcode, name, unit_price_halalas: price } = row;
+      // A number, or text that reads as one ("2"); anything else is no quantity.
+      const qty = Number(row.qty) > 0 ? Number(row.qty) : undefined;
+      if (qty === undefined) c.add(`lines[${i}].qty`, 'number');
+      const match = matchVariant(cashier, { variantId, plu, sku, barcode });
+      if (!match && price === undefined) c.add(`lines[${i}].unit_price_halalas`, 'open_item_price');
+      if (!match && !name && !plu && !sku && !barcode && variantId === undefined)
+        c.add(`lines[${i}].name`, 'required');
+      if (qty === undefined) return;
+      const unit = price ?? match?.variant.price_halalas ?? 0;
+      const text = match
+        ? variantName(match.item, match.variant)
+        : (name ?? plu ?? sku ?? barcode ?? String(variantId));
+      lines.push(orderLine(lines.length + 1, match?.variant.id ?? null, text, qty, unit));
+    });
+    c.done();
 
-  const existing = cashier.orders.find((o) => o.client_id === client.id && o.external_id === externalId);
-  if (existing) return { data: orderView(existing), duplicate: true };
+    const existing = cashier.orders.find((o) => o.client_id === client.id && o.external_id === externalId);
+    if (existing) return { data: orderView(existing), duplicate: true };
 
-  const now = world.clock.now();
-  const at = isoLocal(now);
-  const order = newOrder({
-    id: world.random.ulid(now),
-    external_id: externalId,
-    provider: client.provider,
-    client_id: client.id,
-    branch_id: branchId,
-    order_type: orderType,
-    prepaid,
-    customer,
-    lines,
-    total_halalas: lines.reduce((s, l) => s + l.total_halalas, 0),
-    created_at: at,
-    updated_at: at,
-  });
-  cashier.orders.push(order);
-  return { data: orderView(order) };
-};
-
-export const findOrder = (world: World, id = '') =>
-  found(world.store.cashier.orders.find((x) => x.id === id));
+    const now = world.clock.now();
+    const at = isoLocal(now);
+    const order = newOrder({
+      id: world.random.ulid(now),
+      external_id: externalId,
+      provider: client.provider,
+      client_id: client.id,
+      branch_id: branchId,
+      order_type: orderType,
+      prepaid,
+      customer,
+      lines,
+      total_halalas: lines.reduce((s, l) => s + l.total_halalas, 0),
+      created_at: at,
+      updated_at: at,
+    });
+    cashier.orders.push(order);
+    return { data: orderView(order) };
+  },
+);
 
 /**
  * POST /orders/{id}/cancel: withdrawn from the panel; a receipt already issued stands and the cashier is asked to
  * decide on a refund. A cancelled order answers again; one the till rejected answers 409.
  */
 export const cancelOrder = ({ world, params }: OpContext) => {
-  const o = findOrder(world, params.id);
+  const o = byId(world.store.cashier.orders, params.id);
   if (o.status === 'cancelled') return { data: orderView(o), events: [] };
   if (o.status === 'rejected') throw new ApiError('order_not_cancellable', { status: o.status });
   const from = o.status;
@@ -444,42 +428,38 @@ const ORDER_MOVES: Record<OrderStatus, readonly OrderStatus[]> = {
  * POST /sandbox/cashier/orders/{id}/accept and …/status: the cashier accepts (issuing the receipt on the till
  * unless issue_receipt is false), rejects or completes the order (order.status_changed with from and to).
  */
-export const ORDER_MOVE = body(
+const ORDER_MOVE = body(
   { status: S.oneOf(['accepted', 'rejected', 'completed']), issue_receipt: S.bool },
   [],
   true,
 );
 
-export const moveOrder = ({ world, lang, params, body }: OpContext, fixed?: OrderStatus) => {
-  const cashier = world.store.cashier;
-  const o = findOrder(world, params.id);
-  const b = (body ?? {}) as NonNullable<BodyOf<typeof ORDER_MOVE>>;
-  const to = fixed ?? b.status;
-  if (!to) throw refuse(lang, 'status', 'required');
-  const issue = b.issue_receipt ?? to === 'accepted';
-  if (!ORDER_MOVES[o.status].includes(to)) throw invalidTransition(o.status, to);
-  const from = o.status;
-  o.status = to;
-  o.updated_at = isoLocal(world.clock.now());
-  const events = [emitOrderChange(world, o, from)];
-  if (to === 'accepted' && issue && !o.receipt_id) {
-    const branch = cashier.branches.find((b) => b.id === o.branch_id);
-    const session = openSessionOf(world, o.branch_id, branch?.registers[0] ?? 1);
-    const sold = ring(world, {
-      session,
-      lines: o.lines.map((l) => ({
-        variantId: l.variant_id,
-        name: l.name,
-        qty: Number(l.qty),
-        unitPrice: l.unit_price_halalas,
-      })),
-      prepaid: o.prepaid ? { order_id: o.id, amount_halalas: o.total_halalas } : null,
-    });
-    o.receipt_id = sold.data.id;
-    events.push(...sold.events);
-  }
-  return { data: orderView(o), events };
-};
+export const moveOrder = (fixed?: OrderStatus) =>
+  op(ORDER_MOVE, ({ world, lang, params }: OpContext, body) => {
+    const cashier = world.store.cashier;
+    const o = byId(world.store.cashier.orders, params.id);
+    const b = body ?? {};
+    const to = fixed ?? b.status;
+    if (!to) throw refuse(lang, 'status', 'required');
+    const issue = b.issue_receipt ?? to === 'accepted';
+    if (!ORDER_MOVES[o.status].includes(to)) throw invalidTransition(o.status, to);
+    const from = o.status;
+    o.status = to;
+    o.updated_at = isoLocal(world.clock.now());
+    const events = [emitOrderChange(world, o, from)];
+    if (to === 'accepted' && issue && !o.receipt_id) {
+      const branch = cashier.branches.find((b) => b.id === o.branch_id);
+      const session = openSessionOf(world, o.branch_id, branch?.registers[0] ?? 1);
+      const sold = ring(world, {
+        session,
+        lines: o.lines.map((l) => returnLine(l)),
+        prepaid: o.prepaid ? { order_id: o.id, amount_halalas: o.total_halalas } : null,
+      });
+      o.receipt_id = sold.data.id;
+      events.push(...sold.events);
+    }
+    return { data: orderView(o), events };
+  });
 
 /* The receipts cursor (cashier spec §4 rule 4). */
 

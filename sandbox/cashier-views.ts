@@ -14,8 +14,6 @@ import type {
 import { omit } from './ids';
 import { findVariant, variantName } from './store/money';
 
-export { findVariant, variantName };
-
 export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
 export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
 

@@ -1,6 +1,6 @@
 /** The cashier partner interface under /api/partner/v1 (cashier spec §4), route by route. */
-import { ITEM_CREATE, ITEM_UPDATE, createItem, updateItem } from './cashier-items';
-import { cancelOrder, createOrder, ORDER_WRITE, receiptsAfter } from './cashier-ops';
+import { createItem, updateItem } from './cashier-items';
+import { cancelOrder, createOrder, receiptsAfter } from './cashier-ops';
 import {
   CONSENT_CHANNELS,
   RECEIPT_KINDS,
@@ -15,7 +15,7 @@ import {
   stockView,
   zReportView,
 } from './cashier-views';
-import { ApiError, found, idParam, refuse } from './errors';
+import { ApiError, idParam, refuse, byId } from './errors';
 import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
 import { PER_PAGE, S, eq, list, query, since } from './validate';
 import { webhookRoutes } from './webhook-routes';
@@ -30,9 +30,9 @@ const ping = ({ client, tenant }: RouteContext) => ({
     account: { id: tenant.id, name: tenant.name, name_ar: tenant.name_ar },
   },
 });
-const byId = (a: { id: number }, b: { id: number }) => a.id - b.id;
+const idOrder = (a: { id: number }, b: { id: number }) => a.id - b.id;
 
-const listItems = list((ctx: RouteContext) => cashierOf(ctx).items, itemView, byId, {
+const listItems = list((ctx: RouteContext) => cashierOf(ctx).items, itemView, idOrder, {
   category_id: eq(S.int(), 'category_id'),
   updated_since: since((i) => i.updated_at),
   sku: [S.str(), (i, sku) => i.variants.some((v) => v.sku === sku)],
@@ -43,7 +43,7 @@ const listItems = list((ctx: RouteContext) => cashierOf(ctx).items, itemView, by
  * consented_only: the latest consent in the ledger is granted (never erased customers); consent_channel narrows
  * to consents covering that channel, alone or together with consented_only.
  */
-const listCustomers = list((ctx: RouteContext) => cashierOf(ctx).customers, customerView, byId, {
+const listCustomers = list((ctx: RouteContext) => cashierOf(ctx).customers, customerView, idOrder, {
   updated_since: since((x) => x.updated_at),
   consented_only: [S.bool, (x, only) => !only || !!consentOf(x)],
   consent_channel: [S.oneOf(CONSENT_CHANNELS), (x, channel) => !!consentOf(x)?.channels.includes(channel)],
@@ -72,7 +72,7 @@ const listReceipts = (ctx: RouteContext) => {
 
 const zReport = (ctx: RouteContext) => {
   const cashier = cashierOf(ctx);
-  const session = found(cashier.sessions.find((s) => s.id === ctx.params.id));
+  const session = byId(cashier.sessions, ctx.params.id);
   if (session.status !== 'closed') throw new ApiError('session_open', { status: session.status });
   return { data: zReportView(cashier, session) };
 };
@@ -100,13 +100,13 @@ export const cashierRoutes: PartnerRoute[] = [
   get('/branches', 'pos:read', branches),
   get('/categories', 'pos:read', categories),
   get('/items', 'pos:read', listItems),
-  post('/items', 'pos:write', { schema: ITEM_CREATE }, createItem),
+  post('/items', 'pos:write', createItem),
   get(
     '/items/{id}',
     'pos:read',
     one((ctx) => cashierOf(ctx).items, itemView, idParam),
   ),
-  route('PUT', '/items/{id}', 'pos:write', { schema: ITEM_UPDATE }, updateItem),
+  route('PUT', '/items/{id}', 'pos:write', updateItem),
   get('/price-lists', 'pos:read', priceLists),
   get('/customers', 'pos:read', listCustomers),
   get('/receipts', 'pos:read', { schema: receiptsQuery }, listReceipts),
@@ -117,7 +117,7 @@ export const cashierRoutes: PartnerRoute[] = [
   ),
   get('/sessions/{id}/z-report', 'pos:read', zReport),
   get('/stock/levels', 'pos:read', listStock),
-  post('/orders', 'pos:orders', { schema: ORDER_WRITE }, createOrder),
+  post('/orders', 'pos:orders', createOrder),
   get(
     '/orders/{id}',
     'pos:orders',

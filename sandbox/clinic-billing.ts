@@ -2,11 +2,11 @@
  * Invoices and insurance claims as the clinic issues, pays, voids and settles them (clinic spec §2 and §4), with the
  * events each change emits.
  */
-import { ApiError, Checker, found, refuse, invalidTransition } from './errors';
+import { ApiError, Checker, refuse, invalidTransition, byId } from './errors';
 import { isoLocal } from './ids';
 import type { Claim, Invoice } from './store/types';
 import { addPayment, claimsRef, newInvoice, type LineInput } from './store/money';
-import { body, S, type BodyOf } from './validate';
+import { body, op, S } from './validate';
 import { claimView, emit, invoiceView } from './clinic-ops';
 import type { Emitted } from './webhooks';
 import type { OpContext, World } from './world';
@@ -17,9 +17,6 @@ const CLAIM_OUTCOMES = ['approved', 'partial', 'rejected', 'pending'] as const;
 
 /* Invoices. */
 
-export const findInvoice = (world: World, id = '') =>
-  found(world.store.clinic.invoices.find((x) => x.id === id));
-
 const emitInvoice = (world: World, event: string, inv: Invoice) =>
   emit(world, event, invoiceView(inv, 'event'), [inv.patient_id]);
 
@@ -29,7 +26,7 @@ const answer = (inv: Invoice, events: Emitted[]) => ({ data: invoiceView(inv, 'e
 const BUYER_KINDS = ['citizen', 'resident', 'company', 'payer'] as const;
 
 /** POST /sandbox/clinic/invoices: the clinic issues an invoice (event invoice.issued). */
-export const INVOICE_WRITE = body(
+const INVOICE_WRITE = body(
   {
     patient_id: S.str(),
     appointment_id: S.str(),
@@ -56,9 +53,8 @@ export const INVOICE_WRITE = body(
   ['patient_id'],
 );
 
-export const issueInvoice = ({ world, lang, body }: OpContext) => {
+export const issueInvoice = op(INVOICE_WRITE, ({ world, lang }: OpContext, b) => {
   const clinic = world.store.clinic;
-  const b = body as BodyOf<typeof INVOICE_WRITE>;
   const { appointment_id: appointmentId, branch_id: branchId, kind, discount_halalas: discount = 0 } = b;
   const c = new Checker(lang);
   const patient = clinic.patients.find((p) => p.id === b.patient_id);
@@ -101,19 +97,18 @@ export const issueInvoice = ({ world, lang, body }: OpContext) => {
   });
   clinic.invoices.push(inv);
   return answer(inv, [emitInvoice(world, 'invoice.issued', inv)]);
-};
+});
 
 /** POST /sandbox/clinic/invoices/{id}/payments: a payment at the till; paid in full emits invoice.paid. */
-export const PAYMENT_WRITE = body(
+const PAYMENT_WRITE = body(
   { amount_halalas: S.int({ min: 1 }), method: S.str(), scheme: S.str(), last4: S.str() },
   [],
   true,
 );
 
-export const payInvoice = ({ world, lang, params, body }: OpContext) => {
-  const inv = findInvoice(world, params.id);
-  const b = (body ?? {}) as NonNullable<BodyOf<typeof PAYMENT_WRITE>>;
-  const { amount_halalas: amount, method = 'card', scheme, last4 } = b;
+export const payInvoice = op(PAYMENT_WRITE, ({ world, lang, params }: OpContext, b) => {
+  const inv = byId(world.store.clinic.invoices, params.id);
+  const { amount_halalas: amount, method = 'card', scheme, last4 } = b ?? {};
   if (amount !== undefined && amount > inv.due_halalas) {
     throw refuse(lang, 'amount_halalas', 'range', { min: 1, max: inv.due_halalas });
   }
@@ -129,11 +124,11 @@ export const payInvoice = ({ world, lang, params, body }: OpContext) => {
   };
   addPayment(inv, payment, world.clock.now());
   return answer(inv, inv.due_halalas === 0 ? [emitInvoice(world, 'invoice.paid', inv)] : []);
-};
+});
 
 /** POST /sandbox/clinic/invoices/{id}/void (no event: the spec shows none). */
 export const voidInvoice = ({ world, params }: OpContext) => {
-  const inv = findInvoice(world, params.id);
+  const inv = byId(world.store.clinic.invoices, params.id);
   if (inv.status === 'paid' || inv.status === 'void') throw invalidTransition(inv.status, 'void');
   inv.status = 'void';
   return answer(inv, []);
@@ -148,13 +143,10 @@ const emitClaim = (world: World, claim: Claim) => ({
 });
 
 /** POST /sandbox/clinic/claims: a claim is sent to the payer for an invoice (event claim.updated). */
-export const CLAIM_WRITE = body({ invoice_id: S.str(), payer_id: S.int(), status: S.str(50) }, [
-  'invoice_id',
-]);
+const CLAIM_WRITE = body({ invoice_id: S.str(), payer_id: S.int(), status: S.str(50) }, ['invoice_id']);
 
-export const createClaim = ({ world, lang, body }: OpContext) => {
+export const createClaim = op(CLAIM_WRITE, ({ world, lang }: OpContext, b) => {
   const clinic = world.store.clinic;
-  const b = body as BodyOf<typeof CLAIM_WRITE>;
   const { payer_id: payerId, status = 'submitted' } = b;
   const c = new Checker(lang);
   const inv = clinic.invoices.find((i) => i.id === b.invoice_id);
@@ -182,19 +174,18 @@ export const createClaim = ({ world, lang, body }: OpContext) => {
   };
   clinic.claims.push(claim);
   return emitClaim(world, claim);
-};
+});
 
 /** PATCH /sandbox/clinic/claims/{id}: the payer answers (event claim.updated with previous_status). */
-export const CLAIM_CHANGE = body({
+const CLAIM_CHANGE = body({
   status: S.str(50),
   outcome: S.oneOf(CLAIM_OUTCOMES),
   approved_halalas: S.int(),
   patient_share_halalas: S.int({ min: 0 }),
 });
 
-export const updateClaim = ({ world, lang, params, body }: OpContext) => {
-  const claim = found(world.store.clinic.claims.find((c) => c.id === params.id));
-  const b = body as BodyOf<typeof CLAIM_CHANGE>;
+export const updateClaim = op(CLAIM_CHANGE, ({ world, lang, params }: OpContext, b) => {
+  const claim = byId(world.store.clinic.claims, params.id);
   const { status, outcome, approved_halalas: approved, patient_share_halalas: share } = b;
   const c = new Checker(lang);
   if (approved !== undefined && (approved < 0 || approved > claim.claimed_halalas)) {
@@ -213,4 +204,4 @@ export const updateClaim = ({ world, lang, params, body }: OpContext) => {
   }
   claim.updated_at = isoLocal(world.clock.now());
   return emitClaim(world, claim);
-};
+});

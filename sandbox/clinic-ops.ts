@@ -2,7 +2,7 @@
  * The clinic's objects as the interface shows them, and what happens to them: booking and cancelling (partner
  * endpoints) and what in life happens at the front desk or in the back office (sandbox-only endpoints).
  */
-import { ApiError, Checker, found, invalidTransition } from './errors';
+import { ApiError, Checker, invalidTransition, byId } from './errors';
 import { isoLocal, omit, parseDateTime } from './ids';
 import type {
   Appointment,
@@ -15,7 +15,7 @@ import type {
 } from './store/types';
 import { nextFileNo } from './store/money';
 import { newAppointment, newPatient } from './store/records';
-import { body, S, type BodyOf } from './validate';
+import { body, op, S, type BodyOf } from './validate';
 import type { Emitted } from './webhooks';
 import type { OpContext, World } from './world';
 
@@ -218,18 +218,15 @@ export const bookAppointment = (
   };
 };
 
-export const findAppointment = (world: World, id = '') =>
-  found(world.store.clinic.appointments.find((x) => x.id === id));
-
 /** POST /appointments/{id}/cancel (clinic spec §3). */
-export const CANCELLING = body({ reason: S.oneOf(CANCEL_REASONS) }, [], true);
+const CANCELLING = body({ reason: S.oneOf(CANCEL_REASONS) }, [], true);
 
-export const cancelAppointment = ({ world, params, body }: OpContext) => {
-  const a = findAppointment(world, params.id);
-  const reason = (body as BodyOf<typeof CANCELLING>)?.reason;
+export const cancelAppointment = op(CANCELLING, ({ world, params }: OpContext, b) => {
+  const a = byId(world.store.clinic.appointments, params.id);
+  const reason = b?.reason;
   const events = a.status === 'cancelled' ? [] : [cancel(world, a, reason ?? 'other')];
   return { data: appointmentView(a), events };
-};
+});
 
 /** Cancels (appointment.cancelled); a completed or in-progress appointment only when forced (sandbox-only). */
 const cancel = (world: World, a: Appointment, reason: string, force = false) => {
@@ -257,7 +254,7 @@ export const APPOINTMENT_STATUSES = Object.keys(APPOINTMENT_MOVES) as Appointmen
  * PATCH /sandbox/clinic/appointments/{id}: status, reschedule (starts_at), practitioner, room or note, as the
  * front desk would; emits appointment.updated with `changes` (or appointment.cancelled).
  */
-export const APPOINTMENT_CHANGE = body({
+const APPOINTMENT_CHANGE = body({
   status: S.oneOf(APPOINTMENT_STATUSES),
   starts_at: S.dateTime,
   practitioner_id: S.str(),
@@ -267,11 +264,10 @@ export const APPOINTMENT_CHANGE = body({
   force: S.bool,
 });
 
-export const changeAppointment = ({ world, lang, params, body }: OpContext) => {
+export const changeAppointment = op(APPOINTMENT_CHANGE, ({ world, lang, params }: OpContext, b) => {
   const clinic = world.store.clinic;
-  const a = findAppointment(world, params.id);
+  const a = byId(world.store.clinic.appointments, params.id);
   const answer = (events: Emitted[]) => ({ data: appointmentView(a), events });
-  const b = body as BodyOf<typeof APPOINTMENT_CHANGE>;
   const {
     status,
     practitioner_id: practitionerId,
@@ -332,7 +328,7 @@ export const changeAppointment = ({ world, lang, params, body }: OpContext) => {
   const at = isoLocal(world.clock.now());
   Object.assign(a, next, { updated_at: at, last_changes: changes, last_changed_at: at });
   return answer([emitAppointment(world, 'appointment.updated', a, changes)]);
-};
+});
 
 /* Patients. */
 
@@ -341,7 +337,7 @@ export const changeAppointment = ({ world, lang, params, body }: OpContext) => {
  * removed (payload_redacted), and patient.erased is emitted.
  */
 export const erasePatient = ({ world, params }: OpContext) => {
-  const p = found(world.store.clinic.patients.find((x) => x.id === params.id));
+  const p = byId(world.store.clinic.patients, params.id);
   if (p.erased_at) return { data: patientView(p), events: [] };
   const at = isoLocal(world.clock.now());
   p.phone = null;

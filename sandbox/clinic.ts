@@ -4,7 +4,6 @@ import {
   APPOINTMENT_STATUSES,
   BOOKING,
   BOOKING_REQUIRED,
-  CANCELLING,
   INVOICE_STATUSES,
   appointmentView,
   bookAppointment,
@@ -165,13 +164,7 @@ export const clinicRoutes: PartnerRoute[] = [
     planned,
     one((ctx) => ctx.world.store.clinic.appointments, appointmentView),
   ),
-  route(
-    'POST',
-    '/appointments/{id}/cancel',
-    'appointments:write',
-    { ...planned, schema: CANCELLING },
-    cancelAppointment,
-  ),
+  route('POST', '/appointments/{id}/cancel', 'appointments:write', { ...planned, ...cancelAppointment }),
   get('/invoices', 'invoices:read', { ...planned, ...listInvoices }),
   get(
     '/invoices/{id}',

@@ -1,7 +1,7 @@
 /** What the sandbox-only endpoints show of API clients, the config, the clock, deliveries and the route tables. */
 import { CASHIER_PREFIX, cashierRoutes } from './cashier';
 import { CLINIC_PREFIX, clinicRoutes } from './clinic';
-import { found } from './errors';
+import { byId } from './errors';
 import { plannedKey } from './routing';
 import type { ApiClientRecord } from './store';
 import { deliveryRecord } from './webhooks';
@@ -45,7 +45,7 @@ export const clockView = (w: World) => ({
 
 /** The full delivery, with its body, signature inputs and every attempt: for debugging receivers. */
 export const deliveryDetail = (w: World, id: number) => {
-  const d = found(w.store.deliveries.find((x) => x.id === id));
+  const d = byId(w.store.deliveries, id);
   return {
     ...deliveryRecord(d),
     created_at: d.created_at,

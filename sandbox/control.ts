@@ -4,53 +4,34 @@
  * Answers that made events carry them: `{data, events: [{event, event_id, deliveries}]}`; add `?wait=true` to
  * answer only after the first delivery attempts are done.
  */
-import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { abilitiesOf } from './auth';
 import {
   addCustomer,
   closeSession,
-  CONSENT_WRITE,
-  CREDIT_NOTE_WRITE,
-  CUSTOMER_WRITE,
   issueCreditNote,
   issueReceipt,
   moveOrder,
-  ORDER_MOVE,
-  RECEIPT_WRITE,
   recordConsent,
-  SESSION_CLOSE,
   setStock,
-  STOCK_WRITE,
 } from './cashier-ops';
 import { orderView, sessionView } from './cashier-views';
 import { CASHIER_PREFIX } from './cashier';
 import { CLINIC_PREFIX, plannableEndpoints } from './clinic';
+import { createClaim, issueInvoice, payInvoice, updateClaim, voidInvoice } from './clinic-billing';
 import {
-  CLAIM_CHANGE,
-  CLAIM_WRITE,
-  createClaim,
-  INVOICE_WRITE,
-  issueInvoice,
-  PAYMENT_WRITE,
-  payInvoice,
-  updateClaim,
-  voidInvoice,
-} from './clinic-billing';
-import {
-  APPOINTMENT_CHANGE,
   BOOKING,
   BOOKING_REQUIRED,
   bookAppointment,
-  type Booking,
   changeAppointment,
   erasePatient,
   patientView,
 } from './clinic-ops';
-import { Checker, codeTable, found, idParam, refuse } from './errors';
+import { Checker, codeTable, found, idParam, refuse, byId } from './errors';
 import { makeFault } from './faults';
 import { mount, type Method, type Route } from './routing';
 import { newClient } from './store/records';
-import { S, body as schemaBody, type BodyOf } from './validate';
+import { S, body as schemaBody, op } from './validate';
 import { clientView, clockView, configView, deliveryDetail, openapi, patchConfig } from './control-views';
 import { deliveryRecord, deliveryView, subscriptionView } from './webhooks';
 import { FAULT_KINDS, type OpContext, type World } from './world';
@@ -59,13 +40,12 @@ export const CONTROL_PREFIX = '/sandbox';
 
 type Handler = Route<OpContext>['handle'];
 
-/** A control route: method, path, then the schema of what it takes (if any) and its handler; a POST answers 201 when `made`. */
+/** A control route: method, path, and its handler, or an operation declared with its schema (`op`). */
 const route = (
   method: Method,
   path: string,
-  ...rest: [Handler] | [FastifySchema, Handler]
-): Route<OpContext> =>
-  rest.length === 1 ? { method, path, handle: rest[0] } : { method, path, schema: rest[0], handle: rest[1] };
+  r: Handler | Pick<Route<OpContext>, 'schema' | 'handle'>,
+): Route<OpContext> => (typeof r === 'function' ? { method, path, handle: r } : { method, path, ...r });
 
 /** An operation that makes an object (or a record of something done): 201. */
 const made = (r: Route<OpContext>): Route<OpContext> => ({ ...r, status: 201 });
@@ -119,88 +99,97 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
   route('GET', '/openapi.json', ({ world }) => openapi(world)),
   route('GET', '/tokens', ({ world }) => data(world.store.clients.map(clientView))),
   made(
-    route('POST', '/tokens', TOKEN_WRITE, ({ world, lang, body }) => {
-      const { interface: api, abilities, owner = true, name } = body as BodyOf<typeof TOKEN_WRITE>;
-      const allowed = abilitiesOf(api);
-      if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
-        throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
-      }
-      const store = world.store;
-      store.counters.client += 1;
-      const id = store.counters.client;
-      const client = newClient(id, {
-        tenantId: store[api].tenantId,
-        api,
-        key: name ?? `custom${id}`,
-        name: name ?? `Custom client ${id}`,
-        token: `sbx_custom_${id}_${world.random.hex(12)}`,
-        abilities: abilities as string[],
-        owner,
-        note: 'created through POST /sandbox/tokens',
-      });
-      store.clients.push(client);
-      return data(clientView(client));
-    }),
+    route(
+      'POST',
+      '/tokens',
+      op(TOKEN_WRITE, ({ world, lang }: OpContext, { interface: api, abilities, owner = true, name }) => {
+        const allowed = abilitiesOf(api);
+        if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
+          throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
+        }
+        const store = world.store;
+        store.counters.client += 1;
+        const id = store.counters.client;
+        const client = newClient(id, {
+          tenantId: store[api].tenantId,
+          api,
+          key: name ?? `custom${id}`,
+          name: name ?? `Custom client ${id}`,
+          token: `sbx_custom_${id}_${world.random.hex(12)}`,
+          abilities: abilities as string[],
+          owner,
+          note: 'created through POST /sandbox/tokens',
+        });
+        store.clients.push(client);
+        return data(clientView(client));
+      }),
+    ),
   ),
   route(
     'POST',
     '/tokens/{token}/revoke',
-    schemaBody({ what: S.oneOf(['token', 'client']) }, [], true),
-    ({ world, params, body }) => {
+    op(schemaBody({ what: S.oneOf(['token', 'client']) }, [], true), ({ world, params }: OpContext, b) => {
       const client = found(
         world.store.clients.find((c) => c.token === params.token || c.key === params.token),
       );
-      if ((body as { what?: string } | undefined)?.what === 'client') client.clientRevoked = true;
+      if (b?.what === 'client') client.clientRevoked = true;
       else client.tokenRevoked = true;
       return data(clientView(client));
-    },
+    }),
   ),
   route('GET', '/refs', ({ world }) => data(world.store.refs)),
   route('GET', '/config', ({ world }) => data(configView(world))),
   route(
     'PATCH',
     '/config',
-    schemaBody({
-      rate_limit_per_minute: S.int({ min: 1 }),
-      anonymous_rate_limit_per_minute: S.int({ min: 1 }),
-      hold_back_ms: S.int({ min: 0 }),
-      webhook_limit: S.int({ min: 0 }),
-      allow_loopback_receivers: S.bool,
-      delivery_timeout_ms: S.int({ min: 1 }),
-      time_scale: S.nonNegative,
-    }),
-    ({ world, body }) => {
-      const b = body as Record<string, unknown> & { time_scale?: number };
-      patchConfig(world, b);
-      if (b.time_scale !== undefined) world.clock.setTimeScale(b.time_scale);
-      return data(configView(world));
-    },
+    op(
+      schemaBody({
+        rate_limit_per_minute: S.int({ min: 1 }),
+        anonymous_rate_limit_per_minute: S.int({ min: 1 }),
+        hold_back_ms: S.int({ min: 0 }),
+        webhook_limit: S.int({ min: 0 }),
+        allow_loopback_receivers: S.bool,
+        delivery_timeout_ms: S.int({ min: 1 }),
+        time_scale: S.nonNegative,
+      }),
+      ({ world }: OpContext, b) => {
+        patchConfig(world, b);
+        if (b.time_scale !== undefined) world.clock.setTimeScale(b.time_scale);
+        return data(configView(world));
+      },
+    ),
   ),
   route('GET', '/planned', ({ world }) =>
     data({ planned: [...world.config.planned], plannable: plannableEndpoints() }),
   ),
-  route('POST', '/planned', PLANNED_WRITE, ({ world, lang, body }) => {
-    const { endpoint: raw, planned = true } = body as BodyOf<typeof PLANNED_WRITE>;
-    const endpoint = raw
-      .trim()
-      .replace(/\s+/, ' ')
-      .replace(/^(\w+)/, (m) => m.toUpperCase());
-    if (!plannableEndpoints().includes(endpoint)) {
-      throw refuse(lang, 'endpoint', 'one_of', { values: plannableEndpoints().join(', ') });
-    }
-    if (planned) world.config.planned.add(endpoint);
-    else world.config.planned.delete(endpoint);
-    return data({ planned: [...world.config.planned] });
-  }),
+  route(
+    'POST',
+    '/planned',
+    op(PLANNED_WRITE, ({ world, lang }: OpContext, { endpoint: raw, planned = true }) => {
+      const endpoint = raw
+        .trim()
+        .replace(/\s+/, ' ')
+        .replace(/^(\w+)/, (m) => m.toUpperCase());
+      if (!plannableEndpoints().includes(endpoint)) {
+        throw refuse(lang, 'endpoint', 'one_of', { values: plannableEndpoints().join(', ') });
+      }
+      if (planned) world.config.planned.add(endpoint);
+      else world.config.planned.delete(endpoint);
+      return data({ planned: [...world.config.planned] });
+    }),
+  ),
   route('POST', '/rate-limits/reset', () => hooks.resetRateLimits()),
   route('GET', '/clock', ({ world }) => data(clockView(world))),
-  route('POST', '/clock/advance', CLOCK_ADVANCE, async ({ world, lang, body }) => {
-    const { ms, seconds } = body as BodyOf<typeof CLOCK_ADVANCE>;
-    if (ms === undefined && seconds === undefined) throw refuse(lang, 'ms', 'required');
-    await world.clock.advance(ms ?? (seconds ?? 0) * 1000);
-    await world.webhooks.settle();
-    return data(clockView(world));
-  }),
+  route(
+    'POST',
+    '/clock/advance',
+    op(CLOCK_ADVANCE, async ({ world, lang }: OpContext, { ms, seconds }) => {
+      if (ms === undefined && seconds === undefined) throw refuse(lang, 'ms', 'required');
+      await world.clock.advance(ms ?? (seconds ?? 0) * 1000);
+      await world.webhooks.settle();
+      return data(clockView(world));
+    }),
+  ),
   route('POST', '/reset', () => hooks.reset()),
   route('GET', '/subscriptions', ({ world }) =>
     data(
@@ -212,13 +201,10 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
       })),
     ),
   ),
-  route('GET', '/deliveries', ({ world, query }) =>
+  route('GET', '/deliveries', ({ world, query: q }) =>
     data(
-      world.store.deliveries
-        .filter((d) => !query.subscription_id || String(d.subscription_id) === query.subscription_id)
-        .filter((d) => !query.event || d.event === query.event)
-        .filter((d) => !query.status || d.status === query.status)
-        .filter((d) => !query.interface || d.api === query.interface)
+      world.webhooks
+        .deliveries({ event: q.event, subscriptionId: q.subscription_id, status: q.status, api: q.interface })
         .map(deliveryRecord),
     ),
   ),
@@ -230,18 +216,21 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
     data(deliveryView(world.webhooks.redact(idParam(params.id)))),
   ),
   made(
-    route('POST', '/faults', FAULT_WRITE, ({ world, lang, body }) => {
-      const b = body as BodyOf<typeof FAULT_WRITE>;
-      const { kind = 'status', status } = b;
-      const c = new Checker(lang);
-      if (kind === 'status' && status === undefined) c.add('status', 'required');
-      else if (kind === 'status' && status !== undefined && status < 400) {
-        c.add('status', 'range', { min: 400, max: 599 });
-      }
-      c.done();
-      const { path_prefix: pathPrefix, times = 1, delay_ms: delayMs, ...rest } = b;
-      return data(makeFault(world, { ...rest, pathPrefix, kind, status, times, delayMs }));
-    }),
+    route(
+      'POST',
+      '/faults',
+      op(FAULT_WRITE, ({ world, lang }: OpContext, b) => {
+        const { kind = 'status', status } = b;
+        const c = new Checker(lang);
+        if (kind === 'status' && status === undefined) c.add('status', 'required');
+        else if (kind === 'status' && status !== undefined && status < 400) {
+          c.add('status', 'range', { min: 400, max: 599 });
+        }
+        c.done();
+        const { path_prefix: pathPrefix, times = 1, delay_ms: delayMs, ...rest } = b;
+        return data(makeFault(world, { ...rest, pathPrefix, kind, status, times, delayMs }));
+      }),
+    ),
   ),
   route('GET', '/faults', ({ world }) => data(world.faults.map((f) => ({ ...f })))),
   route('DELETE', '/faults', ({ world }) => {
@@ -271,30 +260,31 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
     return data({ branches, practitioners, appointment_types, rooms, payers });
   }),
   route('GET', '/clinic/patients/{id}', ({ world, params }) => {
-    const p = found(world.store.clinic.patients.find((x) => x.id === params.id));
+    const p = byId(world.store.clinic.patients, params.id);
     return data({ ...patientView(p), stored: p });
   }),
   made(
-    route('POST', '/clinic/appointments', BOOKING_AT_DESK, (ctx) => {
-      const b = ctx.body as Booking & { source?: string };
-      return bookAppointment(ctx, null, b.source ?? 'front_desk');
-    }),
+    route(
+      'POST',
+      '/clinic/appointments',
+      op(BOOKING_AT_DESK, (ctx: OpContext, b) => bookAppointment(ctx, null, b.source ?? 'front_desk')),
+    ),
   ),
-  route('PATCH', '/clinic/appointments/{id}', APPOINTMENT_CHANGE, changeAppointment),
-  made(route('POST', '/clinic/invoices', INVOICE_WRITE, issueInvoice)),
-  route('POST', '/clinic/invoices/{id}/payments', PAYMENT_WRITE, payInvoice),
+  route('PATCH', '/clinic/appointments/{id}', changeAppointment),
+  made(route('POST', '/clinic/invoices', issueInvoice)),
+  route('POST', '/clinic/invoices/{id}/payments', payInvoice),
   route('POST', '/clinic/invoices/{id}/void', voidInvoice),
-  made(route('POST', '/clinic/claims', CLAIM_WRITE, createClaim)),
-  route('PATCH', '/clinic/claims/{id}', CLAIM_CHANGE, updateClaim),
+  made(route('POST', '/clinic/claims', createClaim)),
+  route('PATCH', '/clinic/claims/{id}', updateClaim),
   route('POST', '/clinic/patients/{id}/erase', erasePatient),
 
   /* Cashier: tills and back office. */
-  made(route('POST', '/cashier/receipts', RECEIPT_WRITE, issueReceipt)),
-  made(route('POST', '/cashier/receipts/{id}/credit-note', CREDIT_NOTE_WRITE, issueCreditNote)),
+  made(route('POST', '/cashier/receipts', issueReceipt)),
+  made(route('POST', '/cashier/receipts/{id}/credit-note', issueCreditNote)),
   route('GET', '/cashier/sessions', ({ world }) =>
     data(world.store.cashier.sessions.map((s) => sessionView(world.store.cashier, s))),
   ),
-  route('POST', '/cashier/sessions/{id}/close', SESSION_CLOSE, closeSession),
+  route('POST', '/cashier/sessions/{id}/close', closeSession),
   route('GET', '/cashier/orders', ({ world, query }) =>
     data(
       world.store.cashier.orders
@@ -302,11 +292,11 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
         .map(orderView),
     ),
   ),
-  route('POST', '/cashier/orders/{id}/accept', ORDER_MOVE, (ctx) => moveOrder(ctx, 'accepted')),
-  route('POST', '/cashier/orders/{id}/status', ORDER_MOVE, (ctx) => moveOrder(ctx)),
-  route('POST', '/cashier/stock', STOCK_WRITE, setStock),
-  made(route('POST', '/cashier/customers', CUSTOMER_WRITE, addCustomer)),
-  route('POST', '/cashier/customers/{id}/consent', CONSENT_WRITE, recordConsent),
+  route('POST', '/cashier/orders/{id}/accept', moveOrder('accepted')),
+  route('POST', '/cashier/orders/{id}/status', moveOrder()),
+  route('POST', '/cashier/stock', setStock),
+  made(route('POST', '/cashier/customers', addCustomer)),
+  route('POST', '/cashier/customers/{id}/consent', recordConsent),
 ];
 
 export const mountControl = (app: FastifyInstance, world: () => World, hooks: ControlHooks): void =>

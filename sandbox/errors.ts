@@ -23,6 +23,10 @@ export const found = <T>(x: T | undefined): T => {
   return x;
 };
 
+/** The row with this id; none is 404 not_found. */
+export const byId = <T extends { id: unknown }>(rows: readonly T[], id: unknown): T =>
+  found(rows.find((r) => r.id === id));
+
 /** A numeric id in a path; anything else names nothing (404 not_found). */
 export const idParam = (raw: string | undefined): number => {
   if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');

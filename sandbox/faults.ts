@@ -7,25 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendJson, type Lang } from './errors';
-import { FAULT_KINDS, type Fault, type FaultKind, type FaultWhen, type World } from './world';
-
-/** What a caller asks for (injectFault, POST /sandbox/faults); everything but the path prefix is optional. */
-export interface FaultSpec {
-  pathPrefix: string;
-  /** Default `status`. */
-  kind?: FaultKind;
-  /** Default `before`. */
-  when?: FaultWhen;
-  /** Required for kind `status` (500 when it is missing); see Fault.status for the others. */
-  status?: number;
-  error?: string;
-  method?: string;
-  /** A token, or the name of a seeded or created client (e.g. clinicOwner): only its requests match. */
-  token?: string;
-  times?: number;
-  delayMs?: number;
-  body?: string;
-}
+import { FAULT_KINDS, type Fault, type FaultSpec, type World } from './world';
 
 /** A slow answer's wait when none is given. */
 export const DEFAULT_SLOW_MS = 30_000;
@@ -36,11 +18,10 @@ const proxyPage = (status: number) => {
   return `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
 };
 
-export const isFaultKind = (v: unknown): v is FaultKind => FAULT_KINDS.includes(v as FaultKind);
-
 export const makeFault = (world: World, spec: FaultSpec): Fault => {
   const kind = spec.kind ?? 'status';
-  if (!isFaultKind(kind)) throw new Error(`not a fault kind: ${String(kind)} (${FAULT_KINDS.join(', ')})`);
+  if (!FAULT_KINDS.includes(kind))
+    throw new Error(`not a fault kind: ${String(kind)} (${FAULT_KINDS.join(', ')})`);
   const when = spec.when ?? 'before';
   if (when !== 'before' && when !== 'after') throw new Error(`fault "when" is before or after, not ${when}`);
   const fault: Fault = {

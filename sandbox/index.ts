@@ -3,8 +3,7 @@ import type { Sandbox } from './server';
 
 export { startSandbox, sandboxPort, PortTakenError } from './server';
 export type { DeliveryRecord, RequestFilter, Sandbox, SandboxClockApi, SandboxOptions } from './server';
-export type { Fault, FaultKind, FaultWhen, SandboxConfig, RequestRecord } from './world';
-export type { FaultSpec } from './faults';
+export type { Fault, FaultKind, FaultSpec, FaultWhen, SandboxConfig, RequestRecord } from './world';
 export { FAULT_KINDS } from './world';
 export type { SeedRefs, TokenName } from './store';
 export { TOKEN_NAMES } from './store';

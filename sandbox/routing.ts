@@ -12,17 +12,7 @@ import {
   tokenOf,
   type RateLimiter,
 } from './auth';
-import {
-  ApiError,
-  envelope,
-  found,
-  languageOf,
-  schemaFailure,
-  sendError,
-  sendJson,
-  type Lang,
-  refuse,
-} from './errors';
+import { ApiError, envelope, languageOf, schemaFailure, sendJson, type Lang, refuse, byId } from './errors';
 import { applyFault, takeFault } from './faults';
 import type { ApiClientRecord, Api, Tenant } from './store';
 import { badJson, prepare } from './validate';
@@ -76,8 +66,10 @@ export const get = (path: string, ability: string | null, ...rest: RouteRest) =>
   route('GET', path, ability, ...rest);
 
 /** A POST that makes an object: 201. */
-export const post = (path: string, ability: string | null, extra: Extra, handle: Route['handle']) =>
-  route('POST', path, ability, { status: 201, ...extra }, handle);
+export const post = (path: string, ability: string | null, ...rest: RouteRest): Route => ({
+  ...route('POST', path, ability, ...rest),
+  status: 201,
+});
 
 /** GET of the row whose id the path names (read by `id`), viewed; none is 404 not_found. */
 export const one =
@@ -86,7 +78,7 @@ export const one =
     view: (row: T) => unknown,
     id: (raw: string | undefined) => unknown = (raw) => raw,
   ) =>
-  (ctx: RouteContext) => ({ data: view(found(rows(ctx).find((r) => r.id === id(ctx.params.id)))) });
+  (ctx: RouteContext) => ({ data: view(byId(rows(ctx), id(ctx.params.id))) });
 
 export const plannedKey = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
@@ -95,7 +87,7 @@ const pendingFaults = new WeakMap<FastifyRequest, Fault>();
 
 /** Sends an interface's answer, spoiled by the request's `after` fault when it has one. */
 const respond = async (
-  gate: Gate | undefined,
+  world: World,
   req: FastifyRequest,
   reply: FastifyReply,
   lang: Lang,
@@ -103,77 +95,40 @@ const respond = async (
   body: unknown,
 ): Promise<FastifyReply> => {
   const fault = pendingFaults.get(req);
-  if (!fault || !gate) return sendJson(reply, status, body);
+  if (!fault) return sendJson(reply, status, body);
   pendingFaults.delete(req);
-  return applyFault(gate.world(), req, reply, fault, lang, { status, body });
+  return applyFault(world, req, reply, fault, lang, { status, body });
 };
 
-const respondError = (
-  gate: Gate | undefined,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  error: ApiError,
-  lang: Lang,
-) => {
-  for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-  return respond(gate, req, reply, lang, error.status, envelope(error, lang));
-};
-
-/** Unexpected failures: a 500 in the envelope's shape, and a line in the log. */
-const respondInternal = (
-  world: World,
-  gate: Gate | undefined,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  lang: Lang,
-  err: unknown,
-) => {
+/** A failure's answer: an ApiError's envelope and headers, or (unexpected) a 500 in the envelope's shape and a log line. */
+const respondError = (world: World, req: FastifyRequest, reply: FastifyReply, lang: Lang, err: unknown) => {
+  if (err instanceof ApiError) {
+    for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+    return respond(world, req, reply, lang, err.status, envelope(err, lang));
+  }
   world.log(`internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-  return respond(gate, req, reply, lang, 500, {
-    error: 'internal_error',
-    message: 'Internal error in the sandbox.',
-    details: {},
-  });
+  const body = { error: 'internal_error', message: 'Internal error in the sandbox.', details: {} };
+  return respond(world, req, reply, lang, 500, body);
 };
-
-/**
- * A route's Fastify options for validation by its schema: the problems are attached, not answered, so that a
- * request is refused for its token, ability or planned endpoint first; `checked` then throws them.
- */
-export const validation = (schema: FastifySchema | undefined) => ({
-  schema,
-  attachValidation: true,
-  preValidation: prepare(schema),
-});
 
 /** Throws validation_failed for a body that is not JSON or what the route's schema refused. */
-export const checked = (req: FastifyRequest, lang: Lang): void => {
-  if (badJson.has(req)) {
-    throw refuse(lang, 'body', 'not_json');
-  }
+const checked = (req: FastifyRequest, lang: Lang): void => {
+  if (badJson.has(req)) throw refuse(lang, 'body', 'not_json');
   const problems = req.validationError?.validation;
   if (problems) throw schemaFailure(problems as Parameters<typeof schemaFailure>[0], lang);
 };
 
 export interface Gate {
   api: Api;
-  prefix: string;
-  world: () => World;
   limiter: RateLimiter;
 }
 
 /**
  * The steps every request to an interface takes before its route: rate limit (headers on every answer), faults
  * injected by a test (a `before` fault answers here; an `after` one waits for the answer it spoils), then the
- * token and account. Answers false when it already replied.
+ * token and account. Answers false when a fault already replied; throws the ApiError of a refusal.
  */
-const admit = async (
-  gate: Gate,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  lang: Lang,
-): Promise<{ client: ApiClientRecord; tenant: Tenant } | false> => {
-  const world = gate.world();
+const admit = async (world: World, gate: Gate, req: FastifyRequest, reply: FastifyReply, lang: Lang) => {
   const token = tokenOf(gate.api, req.headers);
   const client = clientOfToken(world.store, gate.api, token);
   const active = isActiveClient(client);
@@ -187,9 +142,12 @@ const admit = async (
   reply.header('X-RateLimit-Reset', String(rate.resetSeconds));
   if (!rate.allowed) {
     const retry_after = rate.resetSeconds;
-    const headers = { 'Retry-After': String(retry_after) };
-    sendError(reply, new ApiError('rate_limited', { retry_after }, { retry_after }, headers), lang);
-    return false;
+    throw new ApiError(
+      'rate_limited',
+      { retry_after },
+      { retry_after },
+      { 'Retry-After': String(retry_after) },
+    );
   }
   const fault = takeFault(world, { method: req.method, path: req.url.split('?')[0] ?? '', token });
   if (fault?.when === 'before') {
@@ -197,22 +155,46 @@ const admit = async (
     return false;
   }
   if (fault) pendingFaults.set(req, fault);
-  try {
-    return authenticate(world.store, token, client);
-  } catch (err) {
-    if (err instanceof ApiError) {
-      await respondError(gate, req, reply, err, lang);
-      return false;
-    }
-    throw err;
-  }
+  return authenticate(world.store, token, client);
 };
 
 /**
- * Mounts routes under `prefix`. With a gate (the partner interfaces), every request is admitted first (rate
- * limit, faults, token, account), then checked for the route's ability, owner rule and planned mark; without
- * one (the sandbox-only endpoints), `?wait=true` answers only once the first delivery attempts are done.
+ * A route's Fastify handler. With a gate (the partner interfaces), every request is admitted first (rate limit,
+ * faults, token, account), then checked for the route's ability, owner rule and planned mark; without one (the
+ * sandbox-only endpoints), `?wait=true` answers only once the first delivery attempts are done. Then the body:
+ * what the route's schema found (attached, not answered, by Fastify) is thrown here.
  */
+export const handlerOf =
+  (route: Route<OpContext>, world: () => World, gate?: Gate) =>
+  async (req: FastifyRequest, reply: FastifyReply) => {
+    const w = world();
+    const lang = languageOf(req.headers['accept-language']);
+    try {
+      const caller = gate && (await admit(w, gate, req, reply, lang));
+      if (caller === false) return reply;
+      if (caller) {
+        requireAbility(caller.client, route.ability ?? null);
+        if (route.ownerOnly && !caller.client.owner) throw new ApiError('forbidden');
+        const key = plannedKey(route.method, route.path);
+        if (route.plannable && w.config.planned.has(key))
+          throw new ApiError('not_implemented', { endpoint: key });
+      }
+      checked(req, lang);
+      const query = (req.query ?? {}) as OpContext['query'];
+      const params = (req.params ?? {}) as Record<string, string>;
+      const answer = (await route.handle({ world: w, lang, params, query, body: req.body, ...caller })) as
+        { events?: unknown; duplicate?: boolean } | undefined;
+      if (!gate && query.wait === 'true') await w.webhooks.settle();
+      if (answer === undefined) return await respond(w, req, reply, lang, 204, undefined);
+      const { events: _events, ...partner } = answer;
+      const status = answer.duplicate ? 200 : (route.status ?? 200);
+      return await respond(w, req, reply, lang, status, gate ? partner : answer);
+    } catch (err) {
+      return respondError(w, req, reply, lang, err);
+    }
+  };
+
+/** Mounts routes under `prefix`, each validated by its schema (`prepare` readies the body and query first). */
 export const mount = (
   app: FastifyInstance,
   world: () => World,
@@ -224,59 +206,19 @@ export const mount = (
     app.route({
       method: route.method,
       url: prefix + route.path.replace(/\{(\w+)\}/g, ':$1'),
-      ...validation(route.schema),
-      handler: async (req, reply) => {
-        const w = world();
-        const lang = languageOf(req.headers['accept-language']);
-        try {
-          const caller = gate && (await admit(gate, req, reply, lang));
-          if (caller === false) return reply;
-          if (caller) {
-            requireAbility(caller.client, route.ability ?? null);
-            if (route.ownerOnly && !caller.client.owner) throw new ApiError('forbidden');
-            const key = plannedKey(route.method, route.path);
-            if (route.plannable && w.config.planned.has(key))
-              throw new ApiError('not_implemented', { endpoint: key });
-          }
-          checked(req, lang);
-          const query = (req.query ?? {}) as OpContext['query'];
-          const params = (req.params ?? {}) as Record<string, string>;
-          const answer = (await route.handle({
-            world: w,
-            lang,
-            params,
-            query,
-            body: req.body,
-            ...caller,
-          })) as { events?: unknown; duplicate?: boolean } | undefined;
-          if (!gate && query.wait === 'true') await w.webhooks.settle();
-          if (answer === undefined) return await respond(gate, req, reply, lang, 204, undefined);
-          const { events: _events, ...partner } = answer;
-          const status = answer.duplicate ? 200 : (route.status ?? 200);
-          return await respond(gate, req, reply, lang, status, gate ? partner : answer);
-        } catch (err) {
-          if (err instanceof ApiError) return respondError(gate, req, reply, err, lang);
-          return respondInternal(w, gate, req, reply, lang, err);
-        }
-      },
+      schema: route.schema,
+      attachValidation: true,
+      preValidation: prepare(route.schema),
+      handler: handlerOf(route, world, gate),
     });
   }
 };
 
-/** A path under an interface's prefix that no route takes: checked like any call, then 404 not_found. */
-export const unknownPartnerPath = async (gate: Gate, req: FastifyRequest, reply: FastifyReply) => {
-  const lang = languageOf(req.headers['accept-language']);
-  try {
-    const caller = await admit(gate, req, reply, lang);
-    if (!caller) return reply;
-    return await respondError(
-      gate,
-      req,
-      reply,
-      new ApiError('not_found', { path: req.url.split('?')[0] }),
-      lang,
-    );
-  } catch (err) {
-    return respondInternal(gate.world(), gate, req, reply, lang, err);
-  }
-};
+/** What a path no route takes answers (404 not_found); under an interface's prefix, after the gate's checks. */
+export const notFound = (path: string): Route<OpContext> => ({
+  method: 'GET',
+  path: '',
+  handle: () => {
+    throw new ApiError('not_found', { path });
+  },
+});

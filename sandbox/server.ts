@@ -9,10 +9,10 @@ import { CASHIER_PREFIX, cashierRoutes } from './cashier';
 import { CLINIC_PREFIX, clinicRoutes, plannableEndpoints } from './clinic';
 import { SandboxClock } from './clock';
 import { CONTROL_PREFIX, mountControl } from './control';
-import { ApiError, languageOf, sendError, sendJson } from './errors';
-import { makeFault, type FaultSpec } from './faults';
+import { sendJson } from './errors';
+import { makeFault } from './faults';
 import { Random } from './ids';
-import { mount, unknownPartnerPath, type Gate } from './routing';
+import { handlerOf, mount, notFound } from './routing';
 import {
   createStore,
   DEFAULT_HISTORY,
@@ -24,7 +24,7 @@ import {
 import type { Delivery, DeliveryStatus } from './store/types';
 import { AJV_OPTIONS, parseQuery } from './validate';
 import { deliveryRecord, WebhookEngine } from './webhooks';
-import { CONFIG_DEFAULTS, type RequestRecord, type SandboxConfig, type World } from './world';
+import { CONFIG_DEFAULTS, type FaultSpec, type RequestRecord, type SandboxConfig, type World } from './world';
 
 /**
  * Options of startSandbox. The config's settings (rate limits, hold-back, webhook limit, loopback receivers,
@@ -179,16 +179,9 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     if (record) record.status = reply.statusCode;
   });
 
-  const gate = (api: 'clinic' | 'cashier', prefix: string): Gate => ({
-    api,
-    prefix,
-    world: getWorld,
-    limiter,
-  });
-  const clinicGate = gate('clinic', CLINIC_PREFIX);
-  const cashierGate = gate('cashier', CASHIER_PREFIX);
-  mount(app, getWorld, CLINIC_PREFIX, clinicRoutes, clinicGate);
-  mount(app, getWorld, CASHIER_PREFIX, cashierRoutes, cashierGate);
+  const gates = { clinic: { api: 'clinic', limiter }, cashier: { api: 'cashier', limiter } } as const;
+  mount(app, getWorld, CLINIC_PREFIX, clinicRoutes, gates.clinic);
+  mount(app, getWorld, CASHIER_PREFIX, cashierRoutes, gates.cashier);
 
   const reset = async () => {
     world.webhooks.stop();
@@ -200,15 +193,11 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   };
   mountControl(app, getWorld, { reset, resetRateLimits: () => limiter.reset() });
 
-  app.setNotFoundHandler(async (req, reply) => {
-    const api = apiOfPath(req.url.split('?')[0] ?? '');
-    if (api === 'clinic') return unknownPartnerPath(clinicGate, req, reply);
-    if (api === 'cashier') return unknownPartnerPath(cashierGate, req, reply);
-    return sendError(
-      reply,
-      new ApiError('not_found', { path: req.url.split('?')[0] }),
-      languageOf(req.headers['accept-language']),
-    );
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const api = apiOfPath(path);
+    const gate = api === 'clinic' || api === 'cashier' ? gates[api] : undefined;
+    return handlerOf(notFound(path), getWorld, gate)(req, reply);
   });
   app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
@@ -272,11 +261,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
       world.requests.length = 0;
     },
     deliveries: (filter: { event?: string; subscriptionId?: number; status?: DeliveryStatus } = {}) =>
-      world.store.deliveries
-        .filter((d) => !filter.event || d.event === filter.event)
-        .filter((d) => filter.subscriptionId === undefined || d.subscription_id === filter.subscriptionId)
-        .filter((d) => !filter.status || d.status === filter.status)
-        .map(toRecord),
+      world.webhooks.deliveries(filter).map(toRecord),
     subscriptions: () => world.store.subscriptions.map((s) => ({ ...s, events: [...s.events] })),
     /** Waits for every delivery attempt queued or in flight (not for retries waiting on the clock). */
     settle: () => world.webhooks.settle(),

@@ -55,29 +55,36 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
  */
 export type FaultWhen = 'before' | 'after';
 
-/** A fault injected into the partner interfaces: the next `times` matching requests get this answer. */
-export interface Fault {
-  id: number;
-  kind: FaultKind;
-  when: FaultWhen;
-  method: string | null;
+/** A fault as a caller asks for it (injectFault, POST /sandbox/faults); everything but the path prefix is optional. */
+export interface FaultSpec {
   /** Matches when the request path (without query) starts with it, e.g. /partner/v1/patients. */
   pathPrefix: string;
-  /** Matches only requests with this token (or the token of the client with this name); null: any. */
-  token: string | null;
+  /** Default `status`. */
+  kind?: FaultKind;
+  /** Default `before`. */
+  when?: FaultWhen;
   /**
-   * The answer's status. Null: the kind's own (status 500, slow 504, html 502, empty, malformed_json and
-   * truncated 200), except that an `after` fault of kind slow, empty, malformed_json or truncated keeps the
-   * real answer's status.
+   * The answer's status. By default the kind's own (status 500, slow 504, html 502, empty, malformed_json and
+   * truncated 200), except that an `after` fault of kind slow, empty, malformed_json or truncated keeps the real
+   * answer's status.
    */
-  status: number | null;
-  error: string;
-  times: number;
+  status?: number;
+  error?: string;
+  method?: string;
+  /** A token, or the name of a seeded or created client (e.g. clinicOwner): only its requests match. */
+  token?: string;
+  times?: number;
   /** Real ms to wait before the fault's answer (any kind). */
-  delayMs: number;
+  delayMs?: number;
   /** The body of a malformed_json or html answer instead of the default one. */
-  body: string | null;
+  body?: string;
 }
+
+type Stored<K extends keyof FaultSpec> = { [P in K]: Exclude<FaultSpec[P], undefined> | null };
+
+/** A fault injected into the partner interfaces: what was asked, with its id and defaults (null: any, or none). */
+export type Fault = { id: number } & Required<Omit<FaultSpec, 'method' | 'token' | 'status' | 'body'>> &
+  Stored<'method' | 'token' | 'status' | 'body'>;
 
 export interface RequestRecord {
   at: number;

@@ -121,6 +121,12 @@ export const body = <P extends Record<string, Piece>, R extends keyof P = never,
   optional?: N,
 ) => ({ body: S.object(properties, required, optional) });
 
+/** An operation declared with its route's schema: `run` gets the body that schema lets through. */
+export const op = <S extends { body: unknown }, C extends { body: unknown }, R>(
+  schema: S,
+  run: (ctx: C, body: BodyOf<S>) => R,
+) => ({ schema, handle: (ctx: C) => run(ctx, ctx.body as BodyOf<S>) });
+
 /** The list envelope `{data, meta: {total, page, per_page}}`, for a query with PAGING. */
 export const pageOf = <T>(items: readonly T[], q: { page?: number; per_page?: number }) => {
   const { page = 1, per_page = PER_PAGE_DEFAULT } = q;

@@ -9,7 +9,7 @@
  * up, or its subscription is gone or switched off).
  */
 import { signDelivery } from './signature';
-import { ApiError, Checker, found, idParam, refuse, type Lang } from './errors';
+import { ApiError, Checker, found, idParam, refuse, type Lang, byId } from './errors';
 import { catalogueOf, subscribableEvents } from './events';
 import { isoLocal, omit } from './ids';
 import { send } from './sender';
@@ -98,13 +98,9 @@ export class WebhookEngine {
     return `whsec_${this.w.random.hex(40)}`;
   }
 
-  /**
-   * Reads a WebhookWrite. The clinic takes `url` as an alias of target_url and `events` beside `event`; the
-   * cashier takes `{target_url, event}` only.
-   */
-  private readWrite(api: Api, body: unknown, lang: Lang, partial: boolean) {
+  /** Reads a WebhookWrite (see CLINIC_WRITE), and checks its events against the client's abilities and its URL. */
+  private readWrite(api: Api, client: ApiClientRecord, body: unknown, lang: Lang, partial: boolean) {
     const clinic = api === 'clinic';
-    // The cashier's WebhookWrite has target_url and event only.
     const all = body as WebhookWrite;
     const b: WebhookWrite = clinic ? all : { target_url: all.target_url, event: all.event };
     const c = new Checker(lang);
@@ -125,6 +121,8 @@ export class WebhookEngine {
     const known = subscribableEvents(api);
     const unknown = events?.find((e) => e !== '*' && !known.includes(e));
     if (unknown !== undefined) throw new ApiError('event_unknown', { event: unknown });
+    if (events) this.checkAbilities(api, client, events);
+    if (target !== undefined) this.checkUrl(target);
     return { target, events, description, status };
   }
 
@@ -146,10 +144,8 @@ export class WebhookEngine {
   }
 
   create(api: Api, client: ApiClientRecord, body: unknown, lang: Lang): Subscription {
-    const { target, events, description } = this.readWrite(api, body, lang, false);
+    const { target, events, description } = this.readWrite(api, client, body, lang, false);
     if (target === undefined || events === undefined) throw new ApiError('validation_failed');
-    this.checkAbilities(api, client, events);
-    this.checkUrl(target);
     const limit = this.w.config.webhookLimit;
     if (this.mine(api, client.tenantId).length >= limit) {
       throw new ApiError('webhook_limit', { limit }, { limit });
@@ -181,12 +177,10 @@ export class WebhookEngine {
    * with status active (409 webhook_disabled otherwise); status active clears its failure count.
    */
   update(sub: Subscription, client: ApiClientRecord, body: unknown, lang: Lang): Subscription {
-    const { target, events, description, status } = this.readWrite(sub.api, body, lang, true);
+    const { target, events, description, status } = this.readWrite(sub.api, client, body, lang, true);
     if ([target, events, description, status].every((v) => v === undefined)) {
       throw refuse(lang, 'body', 'no_changes');
     }
-    if (events) this.checkAbilities(sub.api, client, events);
-    if (target !== undefined) this.checkUrl(target);
     const changesOther = target !== undefined || events !== undefined || description !== undefined;
     if (sub.status === 'disabled' && changesOther && status !== 'active') {
       throw new ApiError('webhook_disabled', { id: sub.id });
@@ -256,9 +250,7 @@ export class WebhookEngine {
     subjects: string[];
   }) {
     const w = this.w;
-    const now = w.clock.now();
-    const eventId = `evt_${w.random.ulid(now)}`;
-    const occurredAt = isoLocal(now);
+    const stamp = this.stamp();
     const ability = catalogueOf(input.api)[input.event]?.ability ?? null;
     const subs = this.mine(input.api, input.tenantId).filter(
       (s) => s.status === 'active' && (s.events.includes('*') || s.events.includes(input.event)),
@@ -267,30 +259,28 @@ export class WebhookEngine {
     for (const sub of subs) {
       const client = w.store.clients.find((c) => c.id === sub.clientId);
       if (!client || client.clientRevoked || (ability && !client.abilities.includes(ability))) continue;
-      const d = this.newDelivery(sub, input.event, eventId, occurredAt, input.data, input.subjects);
+      const d = this.newDelivery(sub, input.event, stamp, input.data, input.subjects);
       deliveries.push(d.id);
       this.kick(d.id);
     }
-    return { event: input.event, event_id: eventId, occurred_at: occurredAt, deliveries };
+    return { event: input.event, event_id: stamp.id, occurred_at: stamp.at, deliveries };
+  }
+
+  /** An event's id and time: the same for every subscription and every retry of it. */
+  private stamp() {
+    const now = this.w.clock.now();
+    return { id: `evt_${this.w.random.ulid(now)}`, at: isoLocal(now) };
   }
 
   private newDelivery(
     sub: Subscription,
     event: string,
-    eventId: string,
-    occurredAt: string,
+    stamp: { id: string; at: string },
     data: Record<string, unknown>,
     subjects: string[],
   ): Delivery {
     const store = this.w.store;
-    const body = JSON.stringify({
-      id: eventId,
-      event,
-      tenant_id: sub.tenantId,
-      occurred_at: occurredAt,
-      api_version: API_VERSION,
-      data,
-    });
+    const envelope = { id: stamp.id, event, tenant_id: sub.tenantId, occurred_at: stamp.at };
     store.counters.delivery += 1;
     const d: Delivery = {
       id: store.counters.delivery,
@@ -298,7 +288,7 @@ export class WebhookEngine {
       tenantId: sub.tenantId,
       subscription_id: sub.id,
       event,
-      event_id: eventId,
+      event_id: stamp.id,
       status: 'pending',
       attempts: 0,
       last_http: null,
@@ -306,9 +296,9 @@ export class WebhookEngine {
       duration_ms: null,
       delivered_at: null,
       payload_redacted: false,
-      created_at: occurredAt,
+      created_at: stamp.at,
       next_attempt_at: null,
-      body,
+      body: JSON.stringify({ ...envelope, api_version: API_VERSION, data }),
       subjects,
       log: [],
     };
@@ -317,43 +307,49 @@ export class WebhookEngine {
   }
 
   /** POST /webhooks/{id}/test: a ping, attempted at once; the answer is the delivery after that attempt. */
-  async test(sub: Subscription, lang: Lang): Promise<Delivery> {
+  test(sub: Subscription, lang: Lang): Promise<Delivery> {
     if (sub.status !== 'active') throw new ApiError('webhook_disabled', { id: sub.id });
-    const now = this.w.clock.now();
     const message =
       lang === 'ar'
         ? 'تسليم تجريبي من واجهة الشركاء (بيئة الاختبار).'
         : 'Test delivery from the partner interface (sandbox).';
-    const d = this.newDelivery(
-      sub,
-      'ping',
-      `evt_${this.w.random.ulid(now)}`,
-      isoLocal(now),
-      { subscription_id: sub.id, message },
-      [],
-    );
-    await this.track(this.attempt(d.id));
-    return d;
+    const data = { subscription_id: sub.id, message };
+    return this.attemptNow(this.newDelivery(sub, 'ping', this.stamp(), data, []));
   }
 
   /**
    * Re-sends one delivery now (the operation the clinic's error codes imply; sandbox-only endpoint). A delivery
    * that succeeded answers delivery_sent; one whose body was removed answers payload_redacted.
    */
-  async resend(deliveryId: number): Promise<Delivery> {
+  resend(deliveryId: number): Promise<Delivery> {
     const d = this.delivery(deliveryId);
     if (d.status === 'sent') throw new ApiError('delivery_sent', { id: d.id });
     if (d.body === null) throw new ApiError('payload_redacted', { id: d.id });
-    const sub = found(this.w.store.subscriptions.find((s) => s.id === d.subscription_id));
+    const sub = byId(this.w.store.subscriptions, d.subscription_id);
     if (sub.status !== 'active') throw new ApiError('webhook_disabled', { id: sub.id });
     this.cancelTimer(d.id);
     d.status = 'pending';
+    return this.attemptNow(d);
+  }
+
+  private async attemptNow(d: Delivery): Promise<Delivery> {
     await this.track(this.attempt(d.id));
     return d;
   }
 
+  /** Deliveries of this event, subscription (by id or its text), status and interface, where each is given. */
+  deliveries(f: { event?: string; subscriptionId?: number | string; status?: string; api?: string }) {
+    return this.w.store.deliveries.filter(
+      (d) =>
+        (!f.event || d.event === f.event) &&
+        (f.subscriptionId === undefined || String(d.subscription_id) === String(f.subscriptionId)) &&
+        (!f.status || d.status === f.status) &&
+        (!f.api || d.api === f.api),
+    );
+  }
+
   private delivery(id: number): Delivery {
-    return found(this.w.store.deliveries.find((x) => x.id === id));
+    return byId(this.w.store.deliveries, id);
   }
 
   /** Removes a delivery's body, as retention or an erasure would. */

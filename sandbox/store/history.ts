@@ -16,7 +16,15 @@ import type {
   TillSession,
 } from './types';
 import SEED from '../data/seed.json';
-import { addPayment, buildReceipt, cashTaken, newInvoice, newSession, returnLine, saleLine } from './money';
+import {
+  addPayment,
+  cashTaken,
+  giveBack,
+  newInvoice,
+  newSession,
+  numberByArrival,
+  sellBasket,
+} from './money';
 import { newAppointment, newCustomer } from './records';
 import { DAY, MIN, treatment } from './seed';
 
@@ -42,12 +50,12 @@ const HISTORY_ENDS_DAYS_AGO = 8;
 const dayAt = (now: number, daysAgo: number, minutesIntoDay: number) =>
   Date.parse(`${dateLocal(now - daysAgo * DAY)}T00:00:00+03:00`) + minutesIntoDay * MIN;
 
-/** The number part of `<prefix>-<digits>` numbers already used with `prefix`, lowest first. */
-const lowestNumber = (numbers: string[], prefix: string): number | undefined => {
+/** The first number used with `prefix` (the lowest `<prefix>-<digits>` among `numbers`), else the counter's next. */
+const firstNumber = (numbers: string[], prefix: string, counter = 0): number => {
   const used = numbers
     .filter((n) => n.startsWith(`${prefix}-`) && /^\d+$/.test(n.slice(prefix.length + 1)))
     .map((n) => Number(n.slice(prefix.length + 1)));
-  return used.length ? Math.min(...used) : undefined;
+  return used.length ? Math.min(...used) : counter + 1;
 };
 
 /* Cashier: receipts and credit notes, in closed till sessions, arriving before the seed's. */
@@ -88,12 +96,12 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
   for (const p of plan.filter((x) => x.refund)) {
     // A credit note only where numbers below the branch's first are free.
     const key = `${codeOf(p)}-CN`;
-    const first = lowestNumber(existing, key) ?? (saved[key] ?? 0) + 1;
+    const first = firstNumber(existing, key, saved[key]);
     if ((keys.get(key) ?? 0) + 1 < first) bump(key);
     else p.refund = false;
   }
   for (const [key, n] of keys) {
-    const first = lowestNumber(existing, key) ?? (saved[key] ?? 0) + 1;
+    const first = firstNumber(existing, key, saved[key]);
     cashier.counters.receiptNo[key] = first - 1 - n;
   }
 
@@ -112,40 +120,17 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
   const made: Receipt[] = [];
   for (const p of plan) {
     const session = sessionOf(p);
-    const receipt = buildReceipt(cashier, random, {
-      session,
-      lines: p.basket.map(([v, q]) => saleLine(cashier, v, q)),
-      tender: p.tender,
-      issuedAt: p.at,
-      arrivedAt: p.at + 2000,
-    });
+    const receipt = sellBasket(cashier, random, session, p.basket, p.at, p.tender);
     made.push(receipt);
-    if (p.refund) {
-      const line = receipt.lines[0]!;
-      const at = p.at + 20 * MIN;
-      made.push(
-        buildReceipt(cashier, random, {
-          session,
-          lines: [returnLine(line)],
-          tender: receipt.payments[0]?.tender ?? 'card',
-          issuedAt: at,
-          arrivedAt: at + 2000,
-          kind: 'credit_note',
-          refundOf: receipt.id,
-        }),
-      );
-    }
+    if (p.refund) made.push(giveBack(cashier, random, session, receipt, receipt.lines[0]!, p.at + 20 * MIN));
   }
   cashier.counters.receiptNo = saved;
   for (const s of sessions.values()) {
     s.counted_cash_halalas = s.opening_float_halalas + cashTaken(made, s);
   }
   cashier.sessions.unshift(...[...sessions.values()].sort((a, b) => a.opened_at.localeCompare(b.opened_at)));
-  // Arrival order is the cursor's: the history arrived first.
   cashier.receipts.unshift(...made);
-  cashier.receipts.sort((a, b) => a.arrived_at_ms - b.arrived_at_ms);
-  cashier.receipts.forEach((r, i) => (r.seq = i + 1));
-  cashier.counters.receiptSeq = cashier.receipts.length;
+  numberByArrival(cashier);
 };
 
 const historyCustomers = (cashier: CashierData, now: number, random: Random, count: number) => {
@@ -238,7 +223,7 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
   for (const p of planned) counts.set(prefixOf(p), (counts.get(prefixOf(p)) ?? 0) + 1);
   for (const [prefix, n] of counts) {
     const branchId = clinic.branches.find((b) => prefix.startsWith(`INV-${b.code}-`))?.id ?? 0;
-    const first = lowestNumber(existing, prefix) ?? (clinic.counters.invoiceNo[branchId] ?? 0) + 1;
+    const first = firstNumber(existing, prefix, clinic.counters.invoiceNo[branchId]);
     next.set(prefix, Math.max(1, first - n));
   }
   const made: Invoice[] = [];

@@ -233,9 +233,9 @@ export const saleLine = (cashier: Catalogue<CatalogueItem>, variantId: number, q
   return { variantId, name, qty, unitPrice: found?.variant.price_halalas ?? 1000 };
 };
 
-/** A receipt line sold again or given back, as a sale line (a credit note's lines). */
+/** A receipt or order line as a sale line: given back (a credit note's lines) or rung up (an accepted order's). */
 export const returnLine = (
-  line: ReturnType<typeof buildReceipt>['lines'][number],
+  line: { variant_id: number | null; name: string; qty: string; unit_price_halalas: number },
   qty = Number(line.qty),
 ): SaleLine => ({
   variantId: line.variant_id,
@@ -243,6 +243,49 @@ export const returnLine = (
   qty,
   unitPrice: line.unit_price_halalas,
 });
+
+type Receipt = ReturnType<typeof buildReceipt>;
+type Till = CashierNumbers & Catalogue<CatalogueItem>;
+
+/** A basket of [variant, qty] sold on `session` at `at`, synced two seconds later unless `arrivedAt` says. */
+export const sellBasket = (
+  cashier: Till,
+  random: Random,
+  session: ReturnType<typeof newSession>,
+  basket: Array<[number, number]>,
+  at: number,
+  tender?: string,
+  arrivedAt = at + 2000,
+) => {
+  const lines = basket.map(([v, q]) => saleLine(cashier, v, q));
+  return buildReceipt(cashier, random, { session, lines, tender, issuedAt: at, arrivedAt });
+};
+
+/** A credit note giving `line` of `receipt` back at `at`, in the sale's tender, synced two seconds later. */
+export const giveBack = (
+  cashier: Till,
+  random: Random,
+  session: ReturnType<typeof newSession>,
+  receipt: Receipt,
+  line: Receipt['lines'][number],
+  at: number,
+) =>
+  buildReceipt(cashier, random, {
+    session,
+    lines: [returnLine(line)],
+    tender: receipt.payments[0]?.tender ?? 'card',
+    issuedAt: at,
+    arrivedAt: at + 2000,
+    kind: 'credit_note',
+    refundOf: receipt.id,
+  });
+
+/** Arrival order is the cursor's: receipts sorted and numbered (`seq`) by arrival time. */
+export const numberByArrival = (cashier: { receipts: Receipt[]; counters: { receiptSeq: number } }) => {
+  cashier.receipts.sort((a, b) => a.arrived_at_ms - b.arrived_at_ms);
+  cashier.receipts.forEach((r, i) => (r.seq = i + 1));
+  cashier.counters.receiptSeq = cashier.receipts.length;
+};
 
 /** A till session of `register` opened at `opened`, closed at `closed` (null: still open), drawer not counted. */
 export const newSession = (
@@ -264,10 +307,7 @@ export const newSession = (
 });
 
 /** Cash taken in a session (sales and credit notes alike), for the drawers the seed and history count. */
-export const cashTaken = (
-  receipts: Array<ReturnType<typeof buildReceipt>>,
-  session: ReturnType<typeof newSession>,
-): number =>
+export const cashTaken = (receipts: Receipt[], session: ReturnType<typeof newSession>): number =>
   receipts
     .filter((r) => r.session_id === session.id)
     .flatMap((r) => r.payments)

@@ -3,9 +3,17 @@
  * clock's start (open till sessions, today's sales, orders).
  */
 import { isoLocal, type Random } from '../ids';
-import type { ApiClientRecord, CashierData, Order, Receipt, StockLevel, TillSession } from './types';
+import {
+  newCashierData,
+  type ApiClientRecord,
+  type CashierData,
+  type Order,
+  type Receipt,
+  type StockLevel,
+  type TillSession,
+} from './types';
 import SEED from '../data/seed.json';
-import { buildReceipt, cashTaken, newSession, returnLine, saleLine } from './money';
+import { cashTaken, giveBack, newSession, numberByArrival, saleLine, sellBasket } from './money';
 import { newCustomer, newOrder, newStockLevel, orderLine } from './records';
 
 import { CASHIER_TENANT, DAY, MIN, past, times } from './seed';
@@ -53,33 +61,7 @@ export const seedCashier = (
   clients: ApiClientRecord[],
 ): { data: CashierData; refs: CashierRefs } => {
   const fixed = past('2023-05-14T08:00:00+03:00');
-  const data: CashierData = {
-    tenantId: CASHIER_TENANT,
-    branches: structuredClone(SEED.cashier.branches),
-    categories: structuredClone(SEED.cashier.categories),
-    items: [],
-    priceLists: structuredClone(SEED.cashier.priceLists),
-    receipts: [],
-    sessions: [],
-    stock: [],
-    customers: [],
-    orders: [],
-    counters: {
-      item: 400,
-      variant: 300,
-      comboSlot: 10,
-      customer: 5600,
-      receiptSeq: 0,
-      receiptNo: {
-        'RYD-01': 1240,
-        'JED-02': 730,
-        'RYD-03': 415,
-        'RYD-01-CN': 18,
-        'JED-02-CN': 41,
-        'RYD-03-CN': 7,
-      },
-    },
-  };
+  const data = newCashierData(CASHIER_TENANT);
   const at = isoLocal(fixed);
   for (const { id, name_ar, name_en, category_id, variants, modifier_group_ids } of SEED.cashier.catalogue) {
     data.items.push({
@@ -128,62 +110,30 @@ export const seedCashier = (
   }
   if (!full) return { data, refs: cashierRefs(data) };
 
-  const sale = (variantId: number, qty: number) => saleLine(data, variantId, qty);
   const baskets = SEED.cashier.baskets as Array<Array<[number, number]>>;
-  const sell = (
-    session: TillSession,
-    minutesAfterOpen: number,
-    basket: Array<[number, number]>,
-    tender?: string,
-    arrivedAt?: number,
-  ) => {
-    const issued = Date.parse(session.opened_at) + minutesAfterOpen * MIN;
-    const receipt = buildReceipt(data, random, {
-      session,
-      lines: basket.map(([v, q]) => sale(v, q)),
-      tender,
-      issuedAt: issued,
-      arrivedAt: arrivedAt ?? issued + 2000,
-    });
-    data.receipts.push(receipt);
-    return receipt;
-  };
   // Receipts arrive in the order the tills sync: by issue time, except the offline one below.
-  const sales: Array<[TillSession, number, Array<[number, number]>, string | undefined]> = [];
+  const sales: Array<[number, TillSession, Array<[number, number]>, string | undefined]> = [];
   for (const [si, s] of data.sessions.entries()) {
     const count = s.status === 'closed' ? 3 : 2 + (si % 3);
     for (let k = 0; k < count; k += 1) {
-      sales.push([
-        s,
-        20 + k * 55 + si * 3,
-        baskets[(si + k) % baskets.length] ?? [[118, 1]],
-        k % 3 === 2 ? 'cash' : undefined,
-      ]);
+      const at = Date.parse(s.opened_at) + (20 + k * 55 + si * 3) * MIN;
+      sales.push([at, s, baskets[(si + k) % baskets.length] ?? [[118, 1]], k % 3 === 2 ? 'cash' : undefined]);
     }
   }
-  sales.sort((a, b) => Date.parse(a[0].opened_at) + a[1] * MIN - (Date.parse(b[0].opened_at) + b[1] * MIN));
-  for (const [s, minutes, basket, tender] of sales) sell(s, minutes, basket, tender);
+  sales.sort((a, b) => a[0] - b[0]);
+  for (const [at, s, basket, tender] of sales)
+    data.receipts.push(sellBasket(data, random, s, basket, at, tender));
   const jeddahOpen = data.sessions.find((s) => s.status === 'open' && s.branch_id === 2) as TillSession;
   const firstJeddah = data.receipts.find((r) => r.session_id === jeddahOpen.id) as Receipt;
-  const refundLine = firstJeddah.lines[firstJeddah.lines.length - 1];
-  const issuedNote = Date.parse(firstJeddah.issued_at) + 25 * MIN;
-  const note = buildReceipt(data, random, {
-    session: jeddahOpen,
-    lines: refundLine ? [returnLine(refundLine)] : [],
-    issuedAt: issuedNote,
-    arrivedAt: issuedNote + 2000,
-    kind: 'credit_note',
-    refundOf: firstJeddah.id,
-    tender: firstJeddah.payments[0]?.tender ?? 'card',
-  });
-  data.receipts.push(note);
+  const refundLine = firstJeddah.lines[firstJeddah.lines.length - 1]!;
+  const noteAt = Date.parse(firstJeddah.issued_at) + 25 * MIN;
+  data.receipts.push(giveBack(data, random, jeddahOpen, firstJeddah, refundLine, noteAt));
   // A till in Al Nakheel sold offline four hours ago and synced ten minutes ago: it arrives last.
   const nakheel = data.sessions.find((s) => s.status === 'open' && s.branch_id === 3) as TillSession;
-  sell(nakheel, 60, SEED.cashier.offlineSale as Array<[number, number]>, 'cash', now - 10 * MIN);
-  // Arrival order decides the cursor; renumber seq by arrival time.
-  data.receipts.sort((a, b) => a.arrived_at_ms - b.arrived_at_ms);
-  data.receipts.forEach((r, i) => (r.seq = i + 1));
-  data.counters.receiptSeq = data.receipts.length;
+  const offline = SEED.cashier.offlineSale as Array<[number, number]>;
+  const offlineAt = Date.parse(nakheel.opened_at) + 60 * MIN;
+  data.receipts.push(sellBasket(data, random, nakheel, offline, offlineAt, 'cash', now - 10 * MIN));
+  numberByArrival(data);
   for (const s of data.sessions.filter((x) => x.status === 'closed')) {
     // Register 1's drawer is 2.50 short.
     s.counted_cash_halalas =
@@ -209,7 +159,7 @@ export const seedCashier = (
   for (const o of SEED.cashier.orders) {
     const created = t.rel(o.in_min);
     const lines = (o.basket as Array<[number, number]>).map(([v, q], i) => {
-      const { name, unitPrice } = sale(v, q);
+      const { name, unitPrice } = saleLine(data, v, q);
       return orderLine(i + 1, v, name, q, unitPrice);
     });
     for (const open of o.open_items ?? []) {

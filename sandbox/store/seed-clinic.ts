@@ -3,15 +3,15 @@
  * (appointments today and in the coming days, invoices, claims).
  */
 import { isoLocal, type Random } from '../ids';
-import type {
-  Appointment,
-  AppointmentStatus,
-  AppointmentType,
-  Claim,
-  ClinicData,
-  Invoice,
-  Patient,
-  Practitioner,
+import {
+  newClinicData,
+  type ClinicData,
+  type Appointment,
+  type AppointmentStatus,
+  type Claim,
+  type Invoice,
+  type Patient,
+  type Practitioner,
 } from './types';
 import SEED from '../data/seed.json';
 import { addPayment, claimsRef, newInvoice, nextFileNo } from './money';
@@ -55,19 +55,8 @@ export const seedClinic = (
   full: boolean,
 ): { data: ClinicData; refs: ClinicRefs } => {
   const fixed = past('2024-03-01T09:00:00+03:00');
-  const data: ClinicData = {
-    tenantId: CLINIC_TENANT,
-    branches: structuredClone(SEED.clinic.branches),
-    practitioners: SEED.clinic.practitioners.map((p) => ({ id: random.ulid(fixed), ...p })),
-    appointmentTypes: structuredClone(SEED.clinic.appointmentTypes) as AppointmentType[],
-    rooms: structuredClone(SEED.clinic.rooms),
-    payers: structuredClone(SEED.clinic.payers),
-    patients: [],
-    appointments: [],
-    invoices: [],
-    claims: [],
-    counters: { fileNo: { 1: 4500, 2: 1870 }, invoiceNo: { 1: 18330, 2: 7410 } },
-  };
+  const practitioners = SEED.clinic.practitioners.map((p) => ({ id: random.ulid(fixed), ...p }));
+  const data = newClinicData(CLINIC_TENANT, practitioners);
   if (!full) return { data, refs: clinicRefs(data) };
 
   for (const [i, p] of SEED.clinic.patients.entries()) {

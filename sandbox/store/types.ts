@@ -1,4 +1,5 @@
 /** The records the sandbox keeps in memory, one store per running sandbox. */
+import SEED from '../data/seed.json';
 
 import type { buildReceipt, newInvoice, newSession } from './money';
 import type { Appointment, Customer, Order, Patient, StockLevel } from './records';
@@ -9,7 +10,8 @@ export type Api = 'clinic' | 'cashier';
 
 /* Reference data: the types of data/seed.json's rows, narrowed where a member takes a few values. */
 
-type Seed = typeof import('../data/seed.json');
+type Seed = typeof SEED;
+type Counts = Record<string, number>;
 
 /** `entitled`: whether the plan includes the partner interface. */
 export type Tenant = Omit<Seed['tenants'][number], 'api' | 'status'> & {
@@ -52,19 +54,21 @@ export interface Claim {
   updated_at: string;
 }
 
-export interface ClinicData {
-  tenantId: number;
-  branches: ClinicBranch[];
-  practitioners: Practitioner[];
-  appointmentTypes: AppointmentType[];
-  rooms: Room[];
-  payers: Payer[];
-  patients: Patient[];
-  appointments: Appointment[];
-  invoices: Invoice[];
-  claims: Claim[];
-  counters: { fileNo: Record<number, number>; invoiceNo: Record<number, number> };
-}
+/** The clinic's data as every sandbox starts it: reference data and counters from data/seed.json, no business. */
+export const newClinicData = (tenantId: number, practitioners: Practitioner[]) => ({
+  tenantId,
+  branches: structuredClone(SEED.clinic.branches),
+  practitioners,
+  appointmentTypes: structuredClone(SEED.clinic.appointmentTypes) as AppointmentType[],
+  rooms: structuredClone(SEED.clinic.rooms),
+  payers: structuredClone(SEED.clinic.payers),
+  patients: [] as Patient[],
+  appointments: [] as Appointment[],
+  invoices: [] as Invoice[],
+  claims: [] as Claim[],
+  counters: structuredClone(SEED.clinic.counters) as { fileNo: Counts; invoiceNo: Counts },
+});
+export type ClinicData = ReturnType<typeof newClinicData>;
 
 /* Cashier */
 
@@ -95,26 +99,23 @@ export interface Item {
   updated_at: string;
 }
 
-export interface CashierData {
-  tenantId: number;
-  branches: CashierBranch[];
-  categories: Category[];
-  items: Item[];
-  priceLists: PriceList[];
-  receipts: Receipt[];
-  sessions: TillSession[];
-  stock: StockLevel[];
-  customers: Customer[];
-  orders: Order[];
-  counters: {
-    item: number;
-    variant: number;
-    comboSlot: number;
-    customer: number;
-    receiptSeq: number;
-    receiptNo: Record<string, number>;
-  };
-}
+/** The café chain's data as every sandbox starts it: reference data and counters from data/seed.json, no business. */
+export const newCashierData = (tenantId: number) => ({
+  tenantId,
+  branches: structuredClone(SEED.cashier.branches),
+  categories: structuredClone(SEED.cashier.categories),
+  items: [] as Item[],
+  priceLists: structuredClone(SEED.cashier.priceLists),
+  receipts: [] as Receipt[],
+  sessions: [] as TillSession[],
+  stock: [] as StockLevel[],
+  customers: [] as Customer[],
+  orders: [] as Order[],
+  counters: structuredClone(SEED.cashier.counters) as Omit<Seed['cashier']['counters'], 'receiptNo'> & {
+    receiptNo: Counts;
+  },
+});
+export type CashierData = ReturnType<typeof newCashierData>;
 
 /* Webhooks */
 
