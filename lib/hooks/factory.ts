@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineTrigger } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
-import { deliveryKey, remember } from '../dedupe';
+import { deliveryKey, isNew, rememberWrite } from '../dedupe';
 import { clientFor } from '../http';
 import { languageOf, say } from '../i18n';
 import { APIS } from '../interfaces';
@@ -225,7 +225,13 @@ export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBu
     ? extend(def, z, bundle, base, { occurredAt: envelope.occurred_at, listed: false })
     : undefined;
   const item = extended instanceof Promise ? await extended : extended;
-  if (!(await remember(z, key))) return [];
+  let fresh = true;
+  try {
+    fresh = isNew(await rememberWrite(z, key));
+  } catch {
+    // The cache failed: fail open (a possible duplicate, never a lost event; lib/dedupe.ts).
+  }
+  if (!fresh) return [];
   return item ? [item] : [];
 };
 
