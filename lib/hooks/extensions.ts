@@ -49,10 +49,17 @@ export const WITH_PATIENT: HookExtension = {
   inputFields: [INCLUDE_PATIENT_FIELD],
   outputFields: PATIENT_OUTPUT_FIELDS,
   sample: { patient: PATIENT_SAMPLE },
-  // Without the patient, at once (no request, so no promise); with it, once its read answers.
+  // Without the patient, at once (no request, so no promise); with it, once its read answers. The item is made
+  // for this call (itemOf), so the patient is added to it in place rather than to a copy of every member.
   apply(z, bundle, item) {
-    if (!wantsPatient(bundle.inputData)) return { ...item, patient: NO_PATIENT };
-    return fetchPatient(z, bundle, item.patient_id).then((patient) => ({ ...item, patient }));
+    if (!wantsPatient(bundle.inputData)) {
+      item.patient = NO_PATIENT;
+      return item;
+    }
+    return fetchPatient(z, bundle, item.patient_id).then((patient) => {
+      item.patient = patient;
+      return item;
+    });
   },
   // One read per distinct patient of the page, never cached between pages: contact data stays out of z.cache.
   async applyPage(z, bundle, items) {
