@@ -10,7 +10,7 @@ const SCOPE = ['auth'];
  *
  * Zapier has already answered the sender 200 when perform runs, so a delivery perform drops is lost for good. The
  * cache therefore fails open (an outage gives a possible duplicate, never a lost event), and an id is remembered
- * only once its item exists (`remember` after the item is made), so a delivery that failed half-way is not
+ * only once its item exists (`rememberWrite` after the item is made), so a delivery that failed half-way is not
  * blocked when the sender tries again. One round trip a delivery: the nx write alone says whether it is new.
  */
 export const deliveryKey = (api: string, subscriptionId: string | number, eventId: string): string =>
