@@ -24,8 +24,9 @@ export interface HookExtension {
   /** What the static sample gains. */
   sample: Item;
   /**
-   * The item with what the extension adds, or undefined when the Zap must not fire for it. `listed` is true for
-   * sample items read from a list already narrowed by `listQuery`. Must not throw: a hook's event would be lost.
+   * The item with what the extension adds, or undefined when the Zap must not fire for it. The item is made for
+   * the call, so it may be completed in place. `listed` is true for sample items read from a list already narrowed
+   * by `listQuery`. Must not throw: a hook's event would be lost.
    */
   apply(
     z: ZObject,
