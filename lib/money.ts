@@ -42,11 +42,14 @@ export const sarToHalalas = (input: string | number): number => {
   return halalas;
 };
 
+/** "00" to "99", the halalas of an amount (every SAR sibling of every delivery is made here). */
+const CENTS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
+
 /** 1250 → "12.50"; -5 → "-0.05". */
 export const halalasToSar = (halalas: number): string => {
   const sign = halalas < 0 ? '-' : '';
   const abs = Math.abs(Math.trunc(halalas));
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  return `${sign}${Math.floor(abs / 100)}.${CENTS[abs % 100]!}`;
 };
 
 const HALALAS = '_halalas';

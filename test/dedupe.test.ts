@@ -124,5 +124,15 @@ describe('the id is claimed only once the item is made', () => {
       },
     };
     expect(await perform(def, down, deliveryOf(def, 'evt_down'))).toHaveLength(1);
+    // A cache whose set throws before it gives a promise fails open the same way.
+    const broken = {
+      errors: zErrors,
+      cache: {
+        set: () => {
+          throw new Error('cache client broken');
+        },
+      },
+    };
+    expect(await perform(def, broken, deliveryOf(def, 'evt_broken'))).toHaveLength(1);
   });
 });

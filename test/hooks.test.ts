@@ -466,7 +466,13 @@ describe('partnerHeaders', () => {
   };
   const partnerName = fc
     .tuple(
-      fc.constantFrom('X-Partner-Timestamp', 'X-Partner-Signature', 'X-Partner-Event-Id', 'X-Partner-Event'),
+      fc.constantFrom(
+        'X-Partner-Timestamp',
+        'X-Partner-Signature',
+        'X-Partner-Event-Id',
+        'X-Partner-Event',
+        'X-Partner-Delivery',
+      ),
       fc.constantFrom('', 'Http-', 'http-', 'HTTP-'),
       fc.array(fc.boolean(), { minLength: 24, maxLength: 24 }),
     )
@@ -486,6 +492,7 @@ describe('partnerHeaders', () => {
                 'Http-X-Partner-Timestamp',
                 'Http-X-Partner-Signature',
                 'Http-X-Partner-Event-Id',
+                'Http-X-Partner-Delivery',
               ),
               partnerName,
               fc.string(),

@@ -36,6 +36,16 @@ describe('signature (spec §6)', () => {
     ).toEqual({ ok: true });
   });
 
+  it('reads a signature not already in the form as trimmed and lower-cased (a prefix in upper case, spaces around)', () => {
+    expect(verify({ ...base(), signature: ` ${base().signature.toUpperCase()}\t` })).toEqual({ ok: true });
+    const sig = base().signature;
+    const tampered = `${sig.slice(0, -1)}${sig.endsWith('0') ? '1' : '0'}`;
+    expect(verify({ ...base(), signature: ` ${tampered.toUpperCase()} ` })).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
+  });
+
   it.each([
     ['missing_signature', { signature: undefined }],
     ['missing_timestamp', { timestamp: undefined }],

@@ -24,8 +24,9 @@ export interface HookExtension {
   /** What the static sample gains. */
   sample: Item;
   /**
-   * The item with what the extension adds, or undefined when the Zap must not fire for it. `listed` is true for
-   * sample items read from a list already narrowed by `listQuery`. Must not throw: a hook's event would be lost.
+   * The item with what the extension adds, or undefined when the Zap must not fire for it. The item is made for
+   * the call, so it may be completed in place. `listed` is true for sample items read from a list already narrowed
+   * by `listQuery`. Must not throw: a hook's event would be lost.
    */
   apply(
     z: ZObject,
@@ -49,10 +50,17 @@ export const WITH_PATIENT: HookExtension = {
   inputFields: [INCLUDE_PATIENT_FIELD],
   outputFields: PATIENT_OUTPUT_FIELDS,
   sample: { patient: PATIENT_SAMPLE },
-  // Without the patient, at once (no request, so no promise); with it, once its read answers.
+  // Without the patient, at once (no request, so no promise); with it, once its read answers. The item is made
+  // for this call (itemOf), so the patient is added to it in place rather than to a copy of every member.
   apply(z, bundle, item) {
-    if (!wantsPatient(bundle.inputData)) return { ...item, patient: NO_PATIENT };
-    return fetchPatient(z, bundle, item.patient_id).then((patient) => ({ ...item, patient }));
+    if (!wantsPatient(bundle.inputData)) {
+      item.patient = NO_PATIENT;
+      return item;
+    }
+    return fetchPatient(z, bundle, item.patient_id).then((patient) => {
+      item.patient = patient;
+      return item;
+    });
   },
   // One read per distinct patient of the page, never cached between pages: contact data stays out of z.cache.
   async applyPage(z, bundle, items) {

@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineTrigger } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
-import { deliveryKey, remember } from '../dedupe';
+import { deliveryKey, isNew, rememberWrite } from '../dedupe';
 import { clientFor } from '../http';
 import { languageOf, say } from '../i18n';
 import { APIS } from '../interfaces';
@@ -43,7 +43,6 @@ const PARTNER_HEADER_LENGTHS = new Set(
   Object.keys(PARTNER_HEADERS).flatMap((name) => [name.length, `http-${name}`.length]),
 );
 type PartnerHeader = (typeof PARTNER_HEADERS)[keyof typeof PARTNER_HEADERS];
-type PartnerHeaders = Record<PartnerHeader, string | undefined>;
 
 /** A header name's partner header, in any case, with or without Zapier's `Http-` prefix. */
 const partnerHeaderOf = (k: string): PartnerHeader | undefined => {
@@ -55,6 +54,9 @@ const partnerHeaderOf = (k: string): PartnerHeader | undefined => {
       return 'signature';
     case 'Http-X-Partner-Event-Id':
       return 'eventId';
+    // The one other header a delivery carries whose length is a partner header's: known without lower-casing it.
+    case 'Http-X-Partner-Delivery':
+      return undefined;
   }
   // Only a name of a partner header's length can be one: the others are skipped without lower-casing them.
   if (!PARTNER_HEADER_LENGTHS.has(k.length)) return undefined;
@@ -69,15 +71,23 @@ const partnerHeaderOf = (k: string): PartnerHeader | undefined => {
  * Camel-Case; any case is accepted, with or without the prefix (the first of a repeated header wins).
  */
 export const partnerHeaders = (headers: Record<string, string | string[] | undefined> | undefined) => {
-  // One shape for every delivery, whatever order its headers come in.
-  const found: PartnerHeaders = { timestamp: undefined, signature: undefined, eventId: undefined };
+  // Three variables rather than a record written by name: a store under a name that varies is a slow one.
+  let timestamp: string | undefined;
+  let signature: string | undefined;
+  let eventId: string | undefined;
   for (const k in headers) {
     const name = partnerHeaderOf(k);
-    if (name === undefined || found[name] !== undefined || !Object.hasOwn(headers, k)) continue;
-    const v = headers[k];
-    found[name] = Array.isArray(v) ? v[0] : v;
+    if (name === undefined || !Object.hasOwn(headers, k)) continue;
+    const raw = headers[k];
+    const v = Array.isArray(raw) ? raw[0] : raw;
+    if (name === 'timestamp') {
+      if (timestamp === undefined) timestamp = v;
+    } else if (name === 'signature') {
+      if (signature === undefined) signature = v;
+    } else if (eventId === undefined) eventId = v;
   }
-  return found;
+  // One shape for every delivery, whatever order its headers come in.
+  return { timestamp, signature, eventId };
 };
 
 const REFUSALS: Record<
@@ -215,7 +225,13 @@ export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBu
     ? extend(def, z, bundle, base, { occurredAt: envelope.occurred_at, listed: false })
     : undefined;
   const item = extended instanceof Promise ? await extended : extended;
-  if (!(await remember(z, key))) return [];
+  let fresh = true;
+  try {
+    fresh = isNew(await rememberWrite(z, key));
+  } catch {
+    // The cache failed: fail open (a possible duplicate, never a lost event; lib/dedupe.ts).
+  }
+  if (!fresh) return [];
   return item ? [item] : [];
 };
 
