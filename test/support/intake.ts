@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 import { createAppTester } from 'zapier-platform-core';
 
 /**
@@ -61,14 +62,6 @@ export const zapierHeaderName = (name: string): string => {
   return ['content-type', 'content-length'].includes(name.toLowerCase()) ? camel : `Http-${camel}`;
 };
 
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-
 export const startIntake = async (opts: {
   app: AppLike;
   authData: Record<string, string>;
@@ -109,7 +102,7 @@ export const startIntake = async (opts: {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const hook = byPath.get(url.pathname);
-      const content = await readBody(req);
+      const content = await text(req);
       if (req.method !== 'POST' || !hook || !hook.active) {
         res.writeHead(410, { 'content-type': 'application/json' }).end('{"status":"gone"}');
         return;

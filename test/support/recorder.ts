@@ -15,6 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 import { join } from 'node:path';
 import type { Sandbox, SandboxOptions, TokenName } from '../../sandbox';
 import {
@@ -296,14 +297,12 @@ const receivedPosts: Received[] = [];
 export const receiverUrl = async (): Promise<string> => {
   receiver ??= new Promise((resolve) => {
     const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
       const status = req.url?.startsWith('/gone/') ? 410 : req.url?.startsWith('/fail/') ? 500 : 204;
-      req.on('end', () => {
+      void text(req).then((body) => {
         const headers = Object.fromEntries(
           Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
         );
-        receivedPosts.push({ path: String(req.url), headers, body: Buffer.concat(chunks).toString('utf8') });
+        receivedPosts.push({ path: String(req.url), headers, body });
         res.writeHead(status).end();
       });
     });
