@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { text } from 'node:stream/consumers';
+import { text as readBody } from 'node:stream/consumers';
 import { createAppTester } from 'zapier-platform-core';
 
 /**
@@ -102,7 +102,7 @@ export const startIntake = async (opts: {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       const hook = byPath.get(url.pathname);
-      const content = await text(req);
+      const content = await readBody(req);
       if (req.method !== 'POST' || !hook || !hook.active) {
         res.writeHead(410, { 'content-type': 'application/json' }).end('{"status":"gone"}');
         return;

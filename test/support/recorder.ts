@@ -1,21 +1,23 @@
 /**
- * Recording the unit suites' fixtures from their own requests: the one place that turns an exchange with the sandbox
- * into a fixture definition, and the loopback receiver and JSON writer scripts/record.ts records the deliveries with.
+ * Recording the unit suites' fixtures from their own requests: the one place that turns an exchange with the
+ * sandbox into a fixture definition, and the loopback receiver and JSON writer scripts/record.ts records the
+ * deliveries with.
  *
  * `RECORD=1 npx jest <file>` (`npm run record:tests` for every file): each interceptor a test answers with
  * `.reply(replay(name, pick))` forwards the test's request to a fresh in-process sandbox instead (fixed seed and
- * start time, clock standing still; one sandbox per scenario and test), with the sandbox's base address and tokens for the unit ones. The answer goes back to the app and,
- * rewritten to the unit base addresses, into test/fixtures/recorded/<name>.json at the place of `pick` when the file
- * ends. The request recorded is the request the test made, so the replay (which matches method, path, query and
- * body) cannot drift from it. What a scenario needs of the sandbox first (a created order, another token) is
- * declared beside its test with `given(name, …)`, which does nothing outside record mode; a test that declares it
- * in a `beforeEach` (as each row of the errors suite does) gives each test of one scenario its own.
+ * start time, clock standing still; one sandbox per scenario and test), with the sandbox's base address and tokens
+ * for the unit ones. The answer goes back to the app and, rewritten to the unit base addresses, into
+ * test/fixtures/recorded/<name>.json at the place of `pick` when the file ends. The request recorded is the request
+ * the test made, so the replay (which matches method, path, query and body) cannot drift from it. What a scenario
+ * needs of the sandbox first (a created order, another token) is declared beside its test with `given(name, …)`,
+ * which does nothing outside record mode; a test that declares it in a `beforeEach` (as each row of the errors
+ * suite does) gives each test of one scenario its own.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { text } from 'node:stream/consumers';
+import { text as readBody } from 'node:stream/consumers';
 import { join } from 'node:path';
 import type { Sandbox, SandboxOptions, TokenName } from '../../sandbox';
 import {
@@ -298,7 +300,7 @@ export const receiverUrl = async (): Promise<string> => {
   receiver ??= new Promise((resolve) => {
     const server = createServer((req, res) => {
       const status = req.url?.startsWith('/gone/') ? 410 : req.url?.startsWith('/fail/') ? 500 : 204;
-      void text(req).then((body) => {
+      void readBody(req).then((body) => {
         const headers = Object.fromEntries(
           Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
         );
