@@ -528,16 +528,16 @@ const matrix = OPERATIONS.flatMap((op) =>
 );
 
 /**
- * One case: the operation under the fault, then (actions) Zapier's replay of it. `taken` is called once the fault
- * has taken the operation's request (the request reached the sandbox; the case only waits from there), or when the
- * first run ends. A default, so that jest's it.each does not take it for a `done` callback.
+ * One case: the operation under the fault, then (actions) Zapier's replay of it. A waited case's `taken` is called
+ * once the fault has taken the operation's request (the request reached the sandbox; the case only waits from
+ * there), or when the first run ends. A default, so that jest's it.each does not take it for a `done` callback.
  */
 const runCase = async (
   _name: string,
   fault: FaultRow,
   op: Operation,
   when: FaultWhen,
-  taken: () => void = () => undefined,
+  taken: (() => void) | undefined = undefined,
 ) => {
   const c = await newCase(op.api);
   const p = op.prepare ? await op.prepare(c) : undefined;
@@ -559,15 +559,15 @@ const runCase = async (
   // of a timed-out request, a second request here).
   const sent = () =>
     w.sb.requests({ token: c.token, method: op.method }).filter((r) => r.path.startsWith(target)).length;
-  const watch = setInterval(() => {
-    if (id && w.sb.faults().find((f) => f.id === id)?.times === 0) taken();
-  }, 20);
+  /** How many more requests the case's fault will take (0: it took the operation's). */
+  const left = () => w.sb.faults().find((f) => f.id === id)?.times;
+  const watch = id && taken ? setInterval(() => left() === 0 && taken(), 20) : undefined;
   const first = await timed(() => op.run(c, p)).finally(() => {
     clearInterval(watch);
-    taken();
+    taken?.();
   });
   // The fault took the operation's request, and the operation made it once.
-  if (id) expect(w.sb.faults().find((f) => f.id === id)?.times).toBe(0);
+  if (id) expect(left()).toBe(0);
   expect(sent()).toBe(1);
   if (first.ok) await op.check(c, p, first.value);
   else if (!spec) throw first.error;
