@@ -11,7 +11,11 @@ const shared = {
   // 'ts' first: the root index.js (the build's entry) must not shadow index.ts in tests.
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: { '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022' } }] },
-  setupFilesAfterEnv: ['<rootDir>/test/support/no-memory-kill.ts', '<rootDir>/test/support/own-http.ts'],
+  setupFilesAfterEnv: [
+    '<rootDir>/test/support/no-memory-kill.ts',
+    '<rootDir>/test/support/compile-once.ts',
+    '<rootDir>/test/support/own-http.ts',
+  ],
   clearMocks: true,
 };
 
