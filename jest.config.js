@@ -23,6 +23,9 @@ module.exports = {
   // Both cores: jest's default on two is one worker (everything in band); two cut the unit run's wall time to 0.82×
   // (paired runs, farm-bench -n 3 --vs "npx jest --maxWorkers=1" -- npx jest --maxWorkers=2, on a loaded machine).
   maxWorkers: 2,
+  // Quiet unless something fails: jest's summary reporter prints the failures in full and the counts; VERBOSE=1
+  // gives the default reporter, with a line a file and what the suites print (test/support/report.ts).
+  reporters: process.env.VERBOSE === '1' ? ['default'] : [['summary', { summaryThreshold: 0 }]],
   // The suites prove behaviour, not speed (speed is `npm run bench`): on a loaded machine (shared CI runners, the
   // static checks beside jest on two cores) jest's default 5 s per test failed Transfer pages of 25 items with
   // patients and the shipped build's first deliveries, so a test has 30 s; a hang still fails.
