@@ -564,7 +564,8 @@ const floorOf = (secret: string, path: string, timestamp: string, signature: str
  * A z for perform alone: core's errors and a z.cache whose nx write answers as Zapier's does, counting round trips.
  * Zapier's cache is a service outside the container; a stand-in holding every key of the section in this process
  * (about 34,000 a case at 1 KB) would add its own growing table to the heap perform is timed in. Every delivery here
- * has an id of its own, so the stand-in keeps no more than the last `KEPT` keys: its answers are those of a store that kept all.
+ * has an id of its own, so the stand-in keeps no more than the last `KEPT` keys: its answers are those of a store
+ * that kept all.
  */
 const KEPT = 1024;
 const countingZ = () => {
