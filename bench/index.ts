@@ -634,7 +634,7 @@ const floorRounds = async (c: FloorCase, count: number, into: { floors: number[]
   for (let round = 0; round < count; round += 1) {
     // Signed outside the timed region; each delivery its own event id, so the dedupe never drops one.
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const signed = Array.from({ length: c.batch }, () => {
+    const made = Array.from({ length: c.batch }, () => {
       const id = `evt_${String((c.n += 1)).padStart(8, '0')}`;
       const rawBody = c.envelope(id);
       const { rawRequest } = delivery({ secret: sub.secret, path: sub.target_path, rawBody, timestamp });
@@ -650,6 +650,9 @@ const floorRounds = async (c: FloorCase, count: number, into: { floors: number[]
         },
       };
     });
+    // As Zapier hands a bundle to the app: parsed from JSON, so every string is flat, as the app meets them (a
+    // signature joined by a template literal would be flattened by whichever of the floor and perform read it first).
+    const signed = JSON.parse(JSON.stringify(made)) as typeof made;
     for (const [i, d] of signed.entries()) {
       const t0 = process.hrtime.bigint();
       if (i % 2) floorOf(sub.secret, sub.target_path, timestamp, d.signature, d.rawBody);
