@@ -98,15 +98,24 @@ const main = async () => {
   ].join('\n');
   const mine = !existsSync(envPath) || readFileSync(envPath, 'utf8').startsWith(ENV_MARK);
   writeFileSync(mine ? envPath : join(root, '.env.sandbox'), env);
+  // The sandbox's tokens are local test tokens, so their values are printed: they are what a connection takes.
+  const width = Math.max(...Object.keys(sb.tokens).map((name) => name.length));
+  const tokens = Object.entries(sb.tokens).map(([name, token]) => `  ${name.padEnd(width)}  ${token}`);
   console.log(`
-The sandbox keeps running on ${sb.url} (Ctrl-C stops it). Tokens: ${Object.keys(sb.tokens).join(', ')}.
-${mine ? 'A ready .env is written' : 'Your own .env is kept; the sandbox settings are in .env.sandbox (copy them to .env)'}; in another terminal:
+The sandbox keeps running on ${sb.url} (Ctrl-C stops it). Its tokens (local test tokens):
+${tokens.join('\n')}
 
+${mine ? 'A ready .env is written' : 'Your own .env is kept; the sandbox settings are in .env.sandbox (copy them to .env)'}. Next, in another terminal:
+
+  npm run sample -- appointment_starting_soon        # a trigger's items as the Zap editor shows them
+  npm run sample -- customer_created --input '{"consent_channel":"sms"}'
   npm run build
   npx zapier-platform invoke auth test
   npx zapier-platform invoke search find_patient --non-interactive -i '{"phone":"0551234987"}'
   npx zapier-platform invoke trigger appointment_starting_soon --non-interactive -i '{"minutes_before":"1440"}'
   npx zapier-platform invoke trigger branch_list --isFillingDynamicDropdown
+
+Zaps to build from these triggers and actions: docs/recipes.md.
 `);
 };
 

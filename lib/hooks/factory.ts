@@ -129,6 +129,17 @@ const refuse = (z: ZObject, bundle: Pick<Bundle, 'authData'>, reason: keyof type
     }),
   );
 
+/** An instant trigger run outside Zapier (`zapier-platform invoke`): where to see its items instead. */
+const notADelivery = (z: ZObject, bundle: Pick<Bundle, 'authData'>, def: HookEvent): Error =>
+  new z.errors.Error(
+    say(languageOf(bundle), {
+      en: `${def.label} is an instant trigger: it runs when the ${def.api} interface delivers an event to a Zap, and there is no delivery here. To see its items locally, run: npm run sample -- ${def.key}`,
+      ar: `«${def.label}» مشغّل فوري: يعمل حين تسلّم واجهة ${APIS[def.api].name.ar} حدثًا إلى زاب، ولا تسليم هنا. لرؤية عناصره محليًا شغّل: npm run sample -- ${def.key}`,
+    }),
+    'not_a_delivery',
+    400,
+  );
+
 const parseEnvelope = (content: string): Envelope | undefined => {
   let body: unknown;
   try {
@@ -198,6 +209,8 @@ const extend = (
 
 export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
   const sub = bundle.subscribeData;
+  // `zapier-platform invoke` runs perform with neither a subscription nor a delivery: there is nothing to refuse.
+  if (!sub && !bundle.rawRequest) throw notADelivery(z, bundle, def);
   if (!sub?.secret || !sub.target_path) throw refuse(z, bundle, 'no_subscription');
   const headers = partnerHeaders(bundle.rawRequest?.headers);
   const rawBody = bundle.rawRequest?.content ?? '';

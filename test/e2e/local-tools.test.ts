@@ -1,0 +1,102 @@
+/**
+ * The local tools a newcomer runs first, as a terminal runs them: `npm run sandbox` stops on SIGTERM (sent to npm,
+ * as a process manager or an IDE sends it), `npm run sample` resolves what Zapier would resolve and takes a
+ * trigger's inputs, and an instant trigger run outside Zapier points to `npm run sample`.
+ */
+import { spawn, execFile } from 'node:child_process';
+import { createServer, connect } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createAppTester } from 'zapier-platform-core';
+import App from '../../index';
+
+const root = join(__dirname, '..', '..');
+const run = promisify(execFile);
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+const until = async (what: () => Promise<boolean>, ms: number) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await what()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+};
+
+describe('npm run sandbox', () => {
+  it('stops, port and all, when npm itself gets SIGTERM', async () => {
+    const port = await freePort();
+    const npm = spawn('npm', ['run', '--silent', 'sandbox', '--', '--port', String(port), '--quiet'], {
+      cwd: root,
+      stdio: 'ignore',
+    });
+    try {
+      expect(await until(() => listening(port), 20_000)).toBe(true);
+      npm.kill('SIGTERM');
+      expect(await until(async () => !(await listening(port)), 10_000)).toBe(true);
+    } finally {
+      npm.kill('SIGKILL');
+    }
+  });
+});
+
+describe('npm run sample', () => {
+  const sample = async (...args: string[]) => {
+    const { stdout } = await run('npm', ['run', '--silent', 'sample', '--', ...args], { cwd: root });
+    return JSON.parse(stdout) as Array<Record<string, unknown>>;
+  };
+
+  it('shows Appointment Starting Soon with the patient resolved, not the pointer Zapier resolves', async () => {
+    const items = await sample('appointment_starting_soon', '--input', '{"minutes_before":"1440"}');
+    expect(items.length).toBeGreaterThan(0);
+    expect(JSON.stringify(items)).not.toContain('hydrate|||');
+    for (const item of items) {
+      expect(item.patient).toEqual(
+        expect.objectContaining({ name_en: expect.any(String), file_no: expect.any(String) }),
+      );
+    }
+  });
+
+  it("takes a trigger's inputs: New Customer with a consent channel shows only customers who consented", async () => {
+    const everyone = await sample('customer_created');
+    const consented = await sample('customer_created', '--input', '{"consent_channel":"sms"}');
+    expect(everyone.some((c) => c.marketing_consent === false)).toBe(true);
+    expect(consented.length).toBeGreaterThan(0);
+    expect(consented.every((c) => c.marketing_consent === true)).toBe(true);
+  });
+
+  it('refuses input that is not a JSON object, saying how to give it', async () => {
+    await expect(
+      run('npm', ['run', '--silent', 'sample', '--', 'customer_created', '--input', 'sms'], { cwd: root }),
+    ).rejects.toMatchObject({ stderr: expect.stringContaining('--input is not JSON') });
+  });
+});
+
+describe('an instant trigger run outside Zapier (zapier-platform invoke)', () => {
+  it('says there is no delivery and names npm run sample, rather than refusing a delivery', async () => {
+    const trigger = App.triggers!.appointment_created!.operation as { perform: unknown };
+    const perform = trigger.perform as never;
+    await expect(createAppTester(App)(perform, { authData: {}, inputData: {} } as never)).rejects.toThrow(
+      'there is no delivery here. To see its items locally, run: npm run sample -- appointment_created',
+    );
+  });
+});
