@@ -21,7 +21,7 @@ export const sharedFileIfPresent = (name: string): string | undefined => {
 export const sharedMissing = (): string | undefined =>
   sharedFileIfPresent('CONTRACT.md')
     ? undefined
-    : `${existsSync(SHARED_DIR) ? `${SHARED_DIR} has no CONTRACT.md` : `${SHARED_DIR} is not there`}: the check of the app against CONTRACT.md did not run (README, "`../shared`: the partner documentation").`;
+    : `${existsSync(SHARED_DIR) ? `${SHARED_DIR} has no CONTRACT.md` : `${SHARED_DIR} is not there`}: the check of the app against CONTRACT.md did not run (README, "../shared: the partner documentation").`;
 
 if (require.main === module) {
   const missing = sharedMissing();
