@@ -1,6 +1,6 @@
 import type { Bundle, HttpResponse, ZObject } from 'zapier-platform-core';
 import { APIS, type Api } from './interfaces';
-import { languageOf, say, type Bilingual, type Lang } from './i18n';
+import { AppMessageError, languageOf, say, type Bilingual, type Lang } from './i18n';
 import { labelOf } from './labels';
 
 /** The error envelope both interfaces answer with: `{error, message, details}`. */
@@ -359,6 +359,17 @@ export const toZapierError = (
   }
 };
 
+/** A 3xx from an interface: the configured base address is not where the interface answers. */
+const redirected = (api: Api, status: number, lang: Lang): Error => {
+  const { name, baseLabel, pathPrefix } = APIS[api];
+  return new AppMessageError(
+    say(lang, {
+      en: `The ${name.en} interface answered with a redirect (HTTP ${status}) to another address. The app does not follow redirects, so nothing was sent there. Check the ${baseLabel} in the connection: it is the https:// address the vendor gave you, ending with ${pathPrefix}, or blank for the default.`,
+      ar: `ردّت واجهة ${name.ar} بإعادة توجيه (HTTP ${status}) إلى عنوان آخر. لا يتبع التطبيق إعادة التوجيه، فلم يُرسَل إليه شيء. تحقق من ${baseLabel} في الاتصال: هو عنوان https:// الذي أعطاك إياه المزوّد، وينتهي بـ ${pathPrefix}، أو اتركه فارغًا للعنوان الافتراضي.`,
+    }),
+  );
+};
+
 /** What the client marked on a request: the interface it was sent to, and the statuses its operation handles. */
 export interface Marked extends Handled {
   api: Api;
@@ -374,8 +385,12 @@ const markOf = (response: HttpResponse): Marked | undefined => {
  * handles itself (`handle`, passed with the request) come back to it, any other becomes the Zapier error here.
  */
 export const mapErrors = (response: HttpResponse, z: ZObject, bundle: Bundle): HttpResponse => {
-  if (response.status < 400) return response;
+  if (response.status < 300) return response;
   const mark = markOf(response);
+  // The client never follows a redirect (lib/http.ts): the answer is refused here, once, whatever the operation
+  // handles, since core's throwForStatus lets a 3xx through. Its body and Location are not repeated.
+  if (mark && response.status < 400) throw redirected(mark.api, response.status, languageOf(bundle));
+  if (response.status < 400) return response;
   if (!mark || mark.handle?.includes(response.status)) return response;
   throw toZapierError(z, response, mark.api, languageOf(bundle), mark.halt?.[response.status]);
 };

@@ -117,6 +117,9 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
         ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
       timeout: requestTimeoutMs(),
+      // node-fetch would follow a 3xx to any address, over plain http too, with the token (kept for sub-domains)
+      // and a booking's body; the error mapper refuses the 3xx instead (lib/errors.ts, mapErrors).
+      redirect: 'manual',
       // The error mapper (lib/errors.ts, mapErrors) leaves the statuses the caller handles to it; core must too.
       skipThrowForStatus: !!options.handle?.length,
       middlewareData: { api, handle: options.handle, halt: options.halt } satisfies Marked,

@@ -63,9 +63,58 @@ export class ConnectionSetupError extends AppMessageError {}
 const isLoopback = (hostname: string): boolean =>
   hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 
+/** IPv4 blocks that are never a vendor's public server: this network, private, carrier-grade NAT, link-local. */
+const NON_PUBLIC_V4: ReadonlyArray<readonly [number, number]> = [
+  [0x00000000, 8], // 0.0.0.0/8
+  [0x0a000000, 8], // 10.0.0.0/8
+  [0x64400000, 10], // 100.64.0.0/10
+  [0xa9fe0000, 16], // 169.254.0.0/16, cloud metadata included
+  [0xac100000, 12], // 172.16.0.0/12
+  [0xc0a80000, 16], // 192.168.0.0/16
+];
+
+const inV4Block = (ip: number): boolean =>
+  NON_PUBLIC_V4.some(([base, bits]) => ip >>> (32 - bits) === base >>> (32 - bits));
+
+/** The eight 16-bit groups of an IPv6 host as WHATWG URL writes it (bracketed, compressed, no dotted tail). */
+const v6Groups = (host: string): number[] | undefined => {
+  const m = /^\[([0-9a-f:]+)\]$/.exec(host);
+  if (!m?.[1]) return undefined;
+  const [head = '', tail] = m[1].split('::');
+  const part = (s: string) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const left = part(head);
+  const right = part(tail ?? '');
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+};
+
 /**
- * Why an address may not carry the token, or undefined when it may: HTTPS only (plain HTTP only to a loopback
- * host), no user or password in it, no query and no fragment (the app adds the paths and queries itself).
+ * Whether a host (as WHATWG URL normalised it: decimal, octal and hex IPv4 forms become dotted decimal, IPv6 is
+ * compressed hex) is a private, link-local, carrier-grade NAT, unique-local or unspecified address. IPv4 inside
+ * IPv6 (mapped, compatible, NAT64) is judged as the IPv4 it carries. Names are not resolved.
+ */
+export const isNonPublicHost = (host: string): boolean => {
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (v4) return inV4Block(v4.slice(1).reduce((n, o) => n * 256 + Number(o), 0));
+  const g = v6Groups(host);
+  if (!g || g.length !== 8) return false;
+  const [g0 = 0, g1 = 0, , , , g5 = 0, g6 = 0, g7 = 0] = g;
+  const carried = (g6 * 0x10000 + g7) >>> 0;
+  const zeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
+  if (zeroTo(8)) return true;
+  if (
+    (zeroTo(5) && g5 === 0xffff) ||
+    (zeroTo(6) && carried > 1) ||
+    (g0 === 0x64 && g1 === 0xff9b && g.slice(2, 6).every((x) => x === 0))
+  ) {
+    return inV4Block(carried);
+  }
+  return (g0 & 0xfe00) === 0xfc00 || (g0 & 0xffc0) === 0xfe80;
+};
+
+/**
+ * Why an address may not carry the token, or undefined when it may: not a private or local network address, HTTPS
+ * only (plain HTTP only to a loopback host), no user or password in it, no query and no fragment (the app adds the
+ * paths and queries itself).
  */
 const unsafeBecause = (raw: string): Bilingual | undefined => {
   let url: URL;
@@ -73,6 +122,14 @@ const unsafeBecause = (raw: string): Bilingual | undefined => {
     url = new URL(raw);
   } catch {
     return { en: 'is not a web address', ar: 'ليس عنوان ويب' };
+  }
+  // A token sent inside a private network (or to a cloud's metadata address) could reach a service that was
+  // never the vendor's; the interfaces are on the public internet.
+  if (isNonPublicHost(url.hostname)) {
+    return {
+      en: 'names a private or local network address, which the app never connects to (the interfaces are on the public internet)',
+      ar: 'يشير إلى عنوان في شبكة خاصة أو محلية، ولا يتصل التطبيق بمثله أبدًا (الواجهات على الإنترنت العام)',
+    };
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
     return {

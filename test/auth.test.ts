@@ -297,5 +297,113 @@ describe('connection (CONTRACT §1)', () => {
       // No placeholder address in a message Zapier shows.
       expect(err.message).not.toMatch(/example\.(com|org|net)/);
     });
+
+    // Hosts as a Zap builder might type them; WHATWG URL parsing turns each into the address it means.
+    it.each([
+      ['10/8', '10.0.0.5'],
+      ['10/8, short form', '10.1'],
+      ['172.16/12, first', '172.16.0.1'],
+      ['172.16/12, last', '172.31.255.254'],
+      ['192.168/16', '192.168.1.10'],
+      ['169.254/16', '169.254.10.1'],
+      ['cloud metadata', '169.254.169.254'],
+      ['metadata, decimal', '2852039166'],
+      ['metadata, hex dotted', '0xA9.0xFE.0xA9.0xFE'],
+      ['metadata, octal dotted', '0251.0376.0251.0376'],
+      ['10/8, hex', '0x0a000001'],
+      ['10/8, trailing dot', '10.0.0.1.'],
+      ['100.64/10, first', '100.64.0.1'],
+      ['100.64/10, last', '100.127.255.254'],
+      ['0/8', '0.0.0.0'],
+      ['0/8, as 0', '0'],
+      ['IPv6 unspecified', '[::]'],
+      ['fc00::/7', '[fc00::1]'],
+      ['fd00::/8, upper case', '[FD12:3456::1]'],
+      ['fe80::/10', '[fe80::1]'],
+      ['fe80::/10, last', '[febf::1]'],
+      ['IPv4-mapped 10/8', '[::ffff:10.0.0.1]'],
+      ['IPv4-mapped metadata, hex', '[::ffff:a9fe:a9fe]'],
+      ['IPv4-mapped 192.168/16', '[::ffff:192.168.0.1]'],
+      ['IPv4-compatible 10/8', '[::10.0.0.1]'],
+      ['NAT64 of 169.254/16', '[64:ff9b::169.254.169.254]'],
+    ])(
+      'refuses an https address on %s (%s) by the field’s label, before any request',
+      async (_range, host) => {
+        const stop = strays();
+        const url = `https://${host}/partner/v1`;
+
+        const err = await failure(
+          appTester(testAuth, { authData: { ...CLINIC_ONLY, clinic_base_url: url } }),
+        );
+
+        expect(stop()).toEqual([]);
+        expect(err.message).toMatch(/^Clinic Base Address: names a private or local network address/);
+        expect(err.message).toContain('nothing was sent');
+        expect(err.message).not.toContain(host);
+      },
+    );
+
+    it('refuses a private cashier address in Arabic, then English, naming the cashier field', async () => {
+      const stop = strays();
+
+      const err = await failure(
+        appTester(testAuth, {
+          authData: {
+            ...CASHIER_ONLY,
+            language: 'ar',
+            cashier_base_url: 'https://192.168.0.9/api/partner/v1',
+          },
+        }),
+      );
+
+      expect(stop()).toEqual([]);
+      expect(err.message).toMatch(
+        /^Cashier Base Address: يشير إلى عنوان في شبكة خاصة.* — Cashier Base Address: names a private/,
+      );
+    });
+
+    it.each([
+      ['just outside 172.16/12', '172.32.0.1'],
+      ['just outside 100.64/10', '100.128.0.1'],
+      ['just outside 169.254/16', '169.255.0.1'],
+      ['just outside 192.168/16', '192.169.0.1'],
+      ['a public IPv4', '8.8.8.8'],
+      ['a public IPv4, decimal', '134744072'],
+      ['loopback over https', '127.0.0.1'],
+      ['a public IPv6', '[2a00:1450:4001:80b::200e]'],
+      ['IPv4-mapped public', '[::ffff:8.8.8.8]'],
+      ['just outside fc00::/7', '[fe00::1]'],
+      ['a name', 'clinic.vendor.sa'],
+    ])('lets an https address %s (%s) through to the ping', async (_why, host) => {
+      const origin = new URL(`https://${host}`).origin;
+      const scope = nock(origin, {
+        reqheaders: { authorization: `Bearer ${CLINIC_TOKEN}`, 'accept-language': 'en' },
+      })
+        .get('/partner/v1/ping')
+        .reply(...CLINIC_PING);
+
+      await expect(
+        labelFor({ ...CLINIC_ONLY, clinic_base_url: `https://${host}/partner/v1` }),
+      ).resolves.toContain(CLINIC_NAME);
+      expect(scope.isDone()).toBe(true);
+    });
+
+    it('still lets plain http reach this computer (the sandbox), and nowhere else', async () => {
+      const scope = nock('http://127.0.0.1:4010', {
+        reqheaders: { authorization: `Bearer ${CLINIC_TOKEN}` },
+      })
+        .get('/partner/v1/ping')
+        .reply(...CLINIC_PING);
+
+      await expect(
+        labelFor({ ...CLINIC_ONLY, clinic_base_url: 'http://127.0.0.1:4010/partner/v1' }),
+      ).resolves.toContain(CLINIC_NAME);
+      expect(scope.isDone()).toBe(true);
+
+      const err = await failure(
+        appTester(testAuth, { authData: { ...CLINIC_ONLY, clinic_base_url: 'http://8.8.8.8/partner/v1' } }),
+      );
+      expect(err.message).toMatch(/^Clinic Base Address: must start with https:\/\//);
+    });
   });
 });

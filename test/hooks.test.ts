@@ -153,6 +153,8 @@ const expectedId = (def: HookEvent, data: Record<string, unknown>) =>
  * levels restocked; the consent check finds the customer of the recorded delivery.
  */
 given('webhook-subscribe', { shared: true });
+// Record mode: the look before subscribing, on an account without subscriptions (a Zap's first subscribe).
+given('webhook-list-empty', {});
 given('webhook-unsubscribe', {
   setup: async (sb) => {
     for (const [base, token, event] of [
@@ -191,6 +193,9 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
     const pick = EVENTS.indexOf(def);
     const answer = body('webhook-subscribe', pick);
     const scope = apiOf(def)
+      .get(pathOf(def, '/webhooks'))
+      .query({ page: '1', per_page: '100' })
+      .reply(replay('webhook-list-empty', { api: def.api }))
       .post(pathOf(def, '/webhooks'), { target_url: TARGET, event: def.event })
       .matchHeader('content-type', 'application/json')
       .reply(replay('webhook-subscribe', pick));
@@ -836,6 +841,9 @@ describe('Accept-Language', () => {
     nock(new URL(process.env.CASHIER_BASE_URL!).origin, {
       reqheaders: { authorization: `Bearer ${CASHIER_TOKEN}`, 'accept-language': 'ar' },
     })
+      .get(cashierPath('/webhooks'))
+      .query({ page: '1', per_page: '100' })
+      .reply(...reply('webhook-list-empty', { api: 'cashier' }))
       .post(cashierPath('/webhooks'), { target_url: TARGET, event: 'stock.low' })
       .reply(replay('webhook-subscribe', { sent: { event: 'stock.low' } }));
     await run(op(def.key).performSubscribe, {

@@ -4,7 +4,7 @@ import { SETTINGS } from '../config';
 import { deliveryKey, isNew, rememberWrite } from '../dedupe';
 import { clientFor } from '../http';
 import { languageOf, say } from '../i18n';
-import { APIS } from '../interfaces';
+import { subscribe, unsubscribe } from './subscription';
 import { verify, type VerifyFailure } from '../signature';
 import type { HookEvent } from './events';
 import { filterInputFields, filterQuery, passes } from './filters';
@@ -248,40 +248,11 @@ export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBu
   return item ? [item] : [];
 };
 
-export const makePerformSubscribe =
-  (def: HookEvent) =>
-  async (z: ZObject, bundle: HookBundle): Promise<SubscribeData> => {
-    const targetUrl = bundle.targetUrl ?? '';
-    // The path is taken before subscribing: a subscription whose deliveries could never be checked must not be made.
-    const targetPath = new URL(targetUrl).pathname;
-    const { body } = await clientFor(z, bundle, def.api).post('/webhooks', {
-      target_url: targetUrl,
-      event: def.event,
-    });
-    const answer = isObject(body) ? body : {};
-    const data = isObject(answer.data) ? answer.data : {};
-    const id = answer.id ?? data.id;
-    const secret = answer.secret ?? data.secret;
-    if ((typeof id !== 'number' && typeof id !== 'string') || typeof secret !== 'string') {
-      throw new z.errors.Error(
-        say(languageOf(bundle), {
-          en: `The ${def.api} interface accepted the subscription but did not return its id and signing secret. Turn the Zap off and on again.`,
-          ar: `قبلت واجهة ${APIS[def.api].name.ar} الاشتراك لكنها لم تُرجع معرّفه وسر التوقيع. أوقف الزاب وشغّله من جديد.`,
-        }),
-        'subscribe_incomplete',
-        502,
-      );
-    }
-    return { id, secret, target_path: targetPath, event: def.event, api: def.api };
-  };
+export const makePerformSubscribe = (def: HookEvent) => (z: ZObject, bundle: HookBundle) =>
+  subscribe(z, bundle, def);
 
-export const makePerformUnsubscribe = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
-  const id = bundle.subscribeData?.id;
-  if (id === undefined) return { removed: false };
-  // A 404 means the interface already forgot the subscription (switched off, deleted in the back office).
-  const removed = await clientFor(z, bundle, def.api).remove(`/webhooks/${encodeURIComponent(String(id))}`);
-  return { removed };
-};
+export const makePerformUnsubscribe = (def: HookEvent) => (z: ZObject, bundle: HookBundle) =>
+  unsubscribe(z, bundle, def);
 
 /** Envelope-or-object: the clinic's meta.sample and the cashier's catalogue samples do not show which. */
 const fromSample = (def: HookEvent, sample: unknown) => {
