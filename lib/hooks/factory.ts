@@ -4,6 +4,7 @@ import { SETTINGS } from '../config';
 import { deliveryKey, isNew, rememberWrite } from '../dedupe';
 import { clientFor } from '../http';
 import { languageOf, say } from '../i18n';
+import { APIS } from '../interfaces';
 import { subscribe, unsubscribe } from './subscription';
 import { verify, type VerifyFailure } from '../signature';
 import type { HookEvent } from './events';
