@@ -4,8 +4,9 @@ import { isNew } from './dedupe';
 
 /*
  * What a write step remembers of its own earlier runs, in z.cache, for writes the interface has no idempotency
- * key for (Create Item without SKU or barcode). z.cache is a help, never a gate: when it cannot be read or written
- * the write goes ahead (fail open), and writes that have a sound lookup (SKU, barcode) never depend on it.
+ * key for (Create Item without SKU or barcode). When z.cache cannot be read or written the write goes ahead (fail
+ * open), and writes that have a sound lookup (SKU, barcode) never depend on it; only a claim the cache refuses,
+ * because an identical run holds it, keeps a run from writing.
  */
 
 /** Scoped to the connection: two accounts' steps never see each other's records. */
