@@ -86,7 +86,7 @@ export const performCreateItem = performOn('cashier', inputs, async (z, bundle, 
   const key = `create_item:${fingerprint(bundle.meta?.zap?.id, body as Record<string, unknown>)}`;
   const recalled = await memory.recall(key);
   const record = recalled === 'unavailable' ? undefined : recalled;
-  // An identical run claimed the create first: its item is this step's answer, and a second POST would be a second item.
+  // An identical run claimed the create first: its item is this step's answer; a second POST, a second item.
   const madeByOther = async () => {
     const done = await memory.awaitDone(key, record);
     const made = done && (await client.find(path`/items/${done.id}`));
@@ -114,7 +114,8 @@ export const performCreateItem = performOn('cashier', inputs, async (z, bundle, 
       return result(earlier, true);
     }
   }
-  if ((await memory.claim(key, record)) === 'lost') return madeByOther();
+  // A cache that could not be read is not asked to claim either: the write goes ahead (fail open).
+  if (recalled !== 'unavailable' && (await memory.claim(key, record)) === 'lost') return madeByOther();
   const at = new Date().toISOString();
   await memory.remember(key, { state: 'pending', at });
   const created = await create();

@@ -252,6 +252,25 @@ describe('two identical Create Item runs without SKU that meet make one item', (
     expect(rpc.calls.filter(isClaim)).toHaveLength(1);
   });
 
+  it('a cache that cannot be read is not asked to claim: the write goes ahead (fail open), as documented', async () => {
+    let readsDown = false;
+    rpc = rpcCache({
+      before: async ({ method }) => {
+        if (readsDown && method === 'zcache_get') throw new Error('z.cache is down');
+      },
+    });
+    waits(5, 50);
+    cashierApi()
+      .post(cashierPath('/items'), sent('create-item-default-price'))
+      .times(2)
+      .reply(...reply('create-item-default-price'));
+    expect(await runCreate('create_item', WATER_INPUT)).toMatchObject({ duplicate: false });
+    // The first run's claim is still held; a run that cannot read what it made posts all the same.
+    readsDown = true;
+    expect(await runCreate('create_item', WATER_INPUT)).toMatchObject({ duplicate: false });
+    expect(rpc.calls.filter(isClaim)).toHaveLength(1);
+  });
+
   it('the run that loses fails with a clear message when the item is late; replayed, it answers the item', async () => {
     rpc = rpcCache();
     waits(10, 50);
