@@ -8,6 +8,8 @@ import { performOn } from '../lib/operation';
 import { path } from '../lib/paths';
 import { writeMemory } from '../lib/replay';
 import { SETTINGS } from '../lib/config';
+import { writeLock } from '../lib/locks';
+import { languageOf, say } from '../lib/i18n';
 import { saudiTime } from '../lib/time';
 import { item } from '../lib/resources/cashier';
 import { itemInputs, variantsInput } from './item_fields';
@@ -46,7 +48,18 @@ const inputs = declareInputs(
  *   item changed since that moment (`updated_since`) holding everything the step gives, and creates only when
  *   there is none. A cache that cannot be read or written never stops the write (fail open): such a replay can
  *   then create a second item, the one case no lookup can rule out without a unique key.
+ *
+ * Identical runs at the same moment (a Zap triggered twice) are serialised by Zapier's lock on the Arabic name,
+ * the one input every run must give. Should two meet all the same (the lock lapsed, or Zapier ran them unlocked),
+ * only the run whose nx claim wins may POST: the other waits briefly for that run's item and answers it, or fails
+ * saying a replay is safe. A pending record younger than any run can last is such a run still waiting for its
+ * answer, never a lost one to look past.
  */
+const BUSY = {
+  en: 'An identical Create Item run is making this item right now, so this run did not make it again. Replay this step in a minute: it then answers the item the other run made, or makes the item if that run failed, and never makes a second one.',
+  ar: 'يُنشئ تشغيلٌ مطابق لخطوة Create Item هذا الصنف الآن، فلم يُنشئه هذا التشغيل مرة أخرى. أعد تشغيل هذه الخطوة بعد دقيقة: فتعيد الصنف الذي أنشأه التشغيل الآخر، أو تنشئه إن فشل ذلك التشغيل، ولا تنشئ صنفًا ثانيًا أبدًا.',
+};
+
 export const performCreateItem = performOn('cashier', inputs, async (z, bundle, input, client) => {
   const { variants: _rows, ...scalars } = inputs.request(input);
   const variants = (input.variants ?? []).filter((v) => Object.values(v).some((x) => x !== undefined));
@@ -71,13 +84,22 @@ export const performCreateItem = performOn('cashier', inputs, async (z, bundle, 
 
   const memory = writeMemory(z);
   const key = `create_item:${fingerprint(bundle.meta?.zap?.id, body as Record<string, unknown>)}`;
-  const record = await memory.recall(key);
-  if (record !== 'unavailable' && record?.state === 'done') {
+  const recalled = await memory.recall(key);
+  const record = recalled === 'unavailable' ? undefined : recalled;
+  // An identical run claimed the create first: its item is this step's answer; a second POST, a second item.
+  const madeByOther = async () => {
+    const done = await memory.awaitDone(key, record);
+    const made = done && (await client.find(path`/items/${done.id}`));
+    if (made) return result(made, true);
+    throw new z.errors.Error(say(languageOf(bundle), BUSY), 'item_create_in_progress', 409);
+  };
+  if (record?.state === 'done') {
     // Deleted since: the catalogue lacks the item the step is for, so it is made again.
     const earlier = await client.find(path`/items/${record.id}`);
     if (earlier) return result(earlier, true);
   }
-  if (record !== 'unavailable' && record?.state === 'pending') {
+  if (record?.state === 'pending') {
+    if (Date.now() - Date.parse(record.at) < SETTINGS.writeInFlightSeconds * 1000) return madeByOther();
     const since = new Date(Date.parse(record.at) - SETTINGS.writeLookBackSeconds * 1000);
     const recent = await client.all<Record<string, unknown>>(
       '/items',
@@ -92,6 +114,8 @@ export const performCreateItem = performOn('cashier', inputs, async (z, bundle, 
       return result(earlier, true);
     }
   }
+  // A cache that could not be read is not asked to claim either: the write goes ahead (fail open).
+  if (recalled !== 'unavailable' && (await memory.claim(key, record)) === 'lost') return madeByOther();
   const at = new Date().toISOString();
   await memory.remember(key, { state: 'pending', at });
   const created = await create();
@@ -111,6 +135,7 @@ export const createItem = defineCreate({
   operation: {
     inputFields: inputs.fields,
     perform: performCreateItem,
+    lock: writeLock(CREATE.createItem, 'name_ar'),
     sample: { ...item.sample, duplicate: false },
     outputFields: [
       { key: 'duplicate', label: 'Already Created Before (Replayed Step Found Its Item)', type: 'boolean' },

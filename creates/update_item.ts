@@ -3,6 +3,7 @@ import { unwrapOne } from '../lib/http';
 import { declareInputs, input } from '../lib/inputs';
 import { itemHolds, mergeVariants, type ItemWrite, type VariantWrite } from '../lib/items';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { writeLock } from '../lib/locks';
 import { performOn } from '../lib/operation';
 import { path } from '../lib/paths';
 import { item } from '../lib/resources/cashier';
@@ -44,10 +45,12 @@ const inputs = declareInputs(
 );
 
 /*
- * The item is read first, always: the variants are merged into what is stored (PUT replaces arrays), and an update
- * the item already holds (a replay whose first run went through, answer lost or not) is not sent again. A replayed
- * row without id is matched to the variant the first run made (by SKU, barcode, or Arabic name and price:
- * lib/items.ts), so it is never added twice.
+ * The item is read first, always, and right before the write: the variants are merged into what is stored (PUT
+ * replaces arrays), and an update the item already holds (a replay whose first run went through, answer lost or
+ * not) is not sent again. A replayed row without id is matched to the variant the first run made (by SKU, barcode,
+ * or Arabic name and price: lib/items.ts), so it is never added twice. Zapier's lock on the item id keeps two runs
+ * from reading the same variants and each writing back its own, which would delete the other's new variant; it
+ * cannot hold off an edit made elsewhere between the read and the write (README, Assumptions).
  */
 export const performUpdateItem = performOn('cashier', inputs, async (_z, _bundle, input, client) => {
   const given = (input.variants ?? []).filter((v) => Object.values(v).some((x) => x !== undefined));
@@ -77,6 +80,7 @@ export const updateItem = defineCreate({
   operation: {
     inputFields: inputs.fields,
     perform: performUpdateItem,
+    lock: writeLock(CREATE.updateItem, 'item_id'),
     sample: { ...item.sample, duplicate: false },
     outputFields: [
       {

@@ -25,6 +25,22 @@ export const SETTINGS = {
   writeLookBackSeconds: 15 * 60,
   /** Items changed since then that a replay reads at most to find its own (the account's recent edits). */
   writeLookBackMaxItems: 500,
+  /**
+   * How long a pending record may belong to a run still waiting for its answer: Zapier stops an action after 30 s
+   * and a request is abandoned after 25 s, so an older one is an answer lost, which a replay may look for.
+   */
+  writeInFlightSeconds: 60,
+  /**
+   * How long a run that lost the claim to an identical run waits for that run's item before it fails, and how
+   * often it looks: short enough to leave its own answer well inside Zapier's 30 s.
+   */
+  claimWaitMs: 8_000,
+  claimPollMs: 500,
+  /**
+   * How long Zapier holds an item write's lock (at most 180 s): longer than any run can last, so a lock never
+   * lapses under a run still writing; a run that dies without releasing it blocks the next for at most this.
+   */
+  writeLockSeconds: 60,
   /** Objects asked of the clinic recent-events list for a sample. */
   recentLimit: 3,
   /** Recent appointment updates read for a status trigger's samples, of which up to `recentLimit` are kept. */

@@ -1,0 +1,486 @@
+import fc from 'fast-check';
+import nock from 'nock';
+import { createAppTester } from 'zapier-platform-core';
+import { validateAppDefinition } from 'zapier-platform-schema';
+import { SETTINGS } from '../lib/config';
+import { writeMemory, type WriteRecord } from '../lib/replay';
+import { cloneDefinition, loadDefinition, type AppDefinition } from '../scripts/checks/definition';
+import { data, reply, sent, WATER_INPUT } from './fixtures';
+import { App, AUTH, cashierApi, cashierPath, messageOf, useNock } from './helpers';
+import { rpcCache, type RpcCall } from './support/zcache-rpc';
+
+/*
+ * Runs of Create Item and Update Item that meet. Zapier's lock (declared on both, enforced by Zapier's servers, not
+ * by core) serialises runs on one item and connection; Create Item's nx claim makes one item even when identical
+ * runs meet without it. The runs go through the app's definition with appTester, sharing a z.cache that honours
+ * nx (test/support/zcache-rpc.ts); the property tests draw the order of their steps and model the lock.
+ */
+
+useNock();
+
+/** A tester of its own whose z.cache calls go to the RPC stand-in: appTester's in-memory mock ignores nx. */
+const tester = createAppTester(App) as ReturnType<typeof createAppTester> & { zcacheTestObj: unknown };
+beforeEach(() => {
+  tester.zcacheTestObj = null;
+});
+
+type Ops = Record<string, { operation: { perform: unknown } }>;
+const ZAP = { zap: { id: '424242' } };
+const runCreate = <T = Record<string, unknown>>(key: string, inputData: object, authData: object = AUTH) =>
+  tester(
+    (App.creates as Ops)[key]!.operation.perform as never,
+    {
+      authData,
+      inputData,
+      meta: ZAP,
+    } as never,
+  ) as Promise<T>;
+const outcome = (p: Promise<Record<string, unknown>>) =>
+  p.then(
+    (value) => ({ value, error: undefined }),
+    (error: Error) => ({ value: undefined, error }),
+  );
+/** Waits shorter than a Zap's, so the suites do not sit through them: how often a loser looks, and how long. */
+const waits = (pollMs: number, waitMs: number = SETTINGS.claimWaitMs) => {
+  const settings = SETTINGS as { claimPollMs: number; claimWaitMs: number };
+  jest.replaceProperty(settings, 'claimPollMs', pollMs);
+  jest.replaceProperty(settings, 'claimWaitMs', waitMs);
+};
+const isClaim = (c: RpcCall) => c.method === 'zcache_set' && c.params[4] === true;
+const BUSY =
+  /^An identical Create Item run is making this item right now, so this run did not make it again\. Replay this step in a minute/;
+
+/** What the cashier made of Create Item's water (recorded), under the id the test gives it. */
+const WATER = data('create-item-default-price');
+const created = (id: number) => ({ data: { ...WATER, id } }); // hand-built: the recorded answer under another id
+
+// ------------------------------------------------------------------------------------------------ the declarations
+
+type Lock = { key?: string; scope?: string[]; timeout?: number };
+type Operation = { lock?: Lock; inputFields?: Array<{ key: string; required?: boolean }> };
+
+/** What is wrong with each lock of the definition, as Zapier's servers would read it. */
+const lockProblems = (definition: AppDefinition): string[] =>
+  (['creates', 'searches'] as const).flatMap((kind) =>
+    Object.entries((definition[kind] ?? {}) as Record<string, { operation: Operation }>).flatMap(
+      ([key, { operation }]) => {
+        const lock = operation.lock;
+        if (!lock) return [];
+        const problems: string[] = [];
+        // Without a scope a lock is app-wide: every account's runs with the same value would wait on each other.
+        if (!lock.scope?.includes('auth')) problems.push(`${key}: scope must include auth`);
+        if (!Number.isInteger(lock.timeout) || lock.timeout! < 1 || lock.timeout! > 180) {
+          problems.push(`${key}: timeout must be 1-180 s`);
+        }
+        const inputs = [...(lock.key ?? '').matchAll(/{{bundle\.inputData\.(\w+)}}/g)].map((m) => m[1]!);
+        if (!inputs.length) problems.push(`${key}: key names no input`);
+        for (const input of inputs) {
+          const field = operation.inputFields?.find((f) => f.key === input);
+          if (field?.required !== true) problems.push(`${key}: ${input} is not a required input`);
+        }
+        return problems;
+      },
+    ),
+  );
+
+describe('item writes declare Zapier’s lock, per connection', () => {
+  const definition = loadDefinition(App);
+  const lockOf = (d: AppDefinition, key: string) =>
+    ((d.creates as Record<string, { operation: Operation }>)[key]!.operation.lock ?? {}) as Lock;
+
+  it.each([
+    ['update_item', 'item_id'],
+    ['create_item', 'name_ar'],
+  ])('%s is locked on %s, scoped to the connection, for at most 180 s', (key, input) => {
+    expect(lockOf(definition, key)).toEqual({
+      key: `${key}:{{bundle.inputData.${input}}}`,
+      scope: ['auth'],
+      timeout: SETTINGS.writeLockSeconds,
+    });
+    expect(SETTINGS.writeLockSeconds).toBeLessThanOrEqual(180);
+  });
+
+  it('every lock passes the rules and Zapier’s schema; a broken one fails each', () => {
+    expect(lockProblems(definition)).toEqual([]);
+    expect(validateAppDefinition(definition).errors).toEqual([]);
+    const broken = (change: (lock: Lock) => unknown) => {
+      const copy = cloneDefinition(definition);
+      change(lockOf(copy, 'create_item'));
+      return copy;
+    };
+    expect(lockProblems(broken((l) => delete l.scope))).toEqual(['create_item: scope must include auth']);
+    expect(lockProblems(broken((l) => (l.timeout = 181)))).toEqual(['create_item: timeout must be 1-180 s']);
+    expect(lockProblems(broken((l) => (l.key = 'create_item:{{bundle.inputData.name_en}}')))).toEqual([
+      'create_item: name_en is not a required input',
+    ]);
+    expect(validateAppDefinition(broken((l) => (l.scope = ['app']))).errors).not.toEqual([]);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------------ the claim
+
+describe('the nx claim of a write without idempotency key (lib/replay.ts)', () => {
+  /** A cache that honours nx, as Zapier's does; `answer` overrides what a refused nx write answers. */
+  const nxCache = (refused: false | null = false) => {
+    const store = new Map<string, unknown>();
+    const calls: unknown[][] = [];
+    return {
+      store,
+      calls,
+      cache: {
+        get: async (key: string) => store.get(key) ?? null,
+        set: async (...a: [string, unknown, number, string[], boolean?]) => {
+          calls.push(a);
+          if (a[4] === true && store.has(a[0])) return refused;
+          store.set(a[0], a[1]);
+          return true;
+        },
+      },
+    };
+  };
+  const pending: WriteRecord = { state: 'pending', at: '2026-11-24T07:00:00.000Z' };
+  const done: WriteRecord = { state: 'done', at: pending.at, id: 9 };
+
+  it('grants the attempt after what was found to one run only, through one nx write', async () => {
+    const { cache, calls } = nxCache();
+    const memory = writeMemory({ cache } as never);
+    expect(await memory.claim('k', undefined)).toBe('won');
+    expect(await memory.claim('k', undefined)).toBe('lost');
+    // The attempt after a lost answer, and after an item since deleted, are claims of their own.
+    expect(await memory.claim('k', pending)).toBe('won');
+    expect(await memory.claim('k', pending)).toBe('lost');
+    expect(await memory.claim('k', done)).toBe('won');
+    expect(calls[0]).toEqual(['k:after:none', 1, SETTINGS.writeMemoryTtlSeconds, ['auth'], true]);
+    expect(calls.map((c) => c[0])).toEqual([
+      'k:after:none',
+      'k:after:none',
+      `k:after:pending:${pending.at}`,
+      `k:after:pending:${pending.at}`,
+      `k:after:done:${pending.at}`,
+    ]);
+  });
+
+  it('a refusal answered null is lost too; a cache that fails is unavailable (the write goes ahead)', async () => {
+    const { cache } = nxCache(null);
+    const memory = writeMemory({ cache } as never);
+    await memory.claim('k', undefined);
+    expect(await memory.claim('k', undefined)).toBe('lost');
+    const down = writeMemory({ cache: { set: () => Promise.reject(new Error('down')) } } as never);
+    expect(await down.claim('k', undefined)).toBe('unavailable');
+  });
+
+  it('waits for the winner’s done record, not the one it found, and gives up after the wait', async () => {
+    waits(5, 100);
+    const { cache, store } = nxCache();
+    const memory = writeMemory({ cache } as never);
+    store.set('k', done);
+    // The done record it found (the item since deleted) is not the answer it waits for.
+    expect(await memory.awaitDone('k', done)).toBeUndefined();
+    store.set('k', pending);
+    setTimeout(() => store.set('k', { state: 'done', at: 'later', id: 10 }), 20);
+    expect(await memory.awaitDone('k', done)).toEqual({ state: 'done', at: 'later', id: 10 });
+    expect(await memory.awaitDone('k', pending)).toEqual({ state: 'done', at: 'later', id: 10 });
+  });
+});
+
+// --------------------------------------------------------------------------------- two Create Item runs that meet
+
+describe('two identical Create Item runs without SKU that meet make one item', () => {
+  let rpc: ReturnType<typeof rpcCache> | undefined;
+  afterEach(() => rpc?.stop());
+
+  /** Held until `open` is called: a request the test lets through when it chooses. */
+  const gate = () => {
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { open, opened };
+  };
+  const readBack = (id: number) =>
+    cashierApi()
+      .get(cashierPath(`/items/${id}`))
+      .reply(200, created(id));
+
+  it('both find nothing, both claim: the one the nx write refuses does not POST and answers the other’s item', async () => {
+    // Both runs read the cache before either claims (the worst moment to meet).
+    const reads = gate();
+    let seen = 0;
+    rpc = rpcCache({
+      before: async ({ method }) => {
+        if (method !== 'zcache_get' || seen >= 2) return;
+        if (++seen === 2) reads.open();
+        await reads.opened;
+      },
+    });
+    waits(20);
+    cashierApi()
+      .post(cashierPath('/items'), sent('create-item-default-price'))
+      .delay(100)
+      .reply(...reply('create-item-default-price'));
+    readBack(WATER.id as number);
+    const [a, b] = await Promise.all([
+      runCreate('create_item', WATER_INPUT),
+      runCreate('create_item', WATER_INPUT),
+    ]);
+    expect([a.duplicate, b.duplicate].sort()).toEqual([false, true]);
+    expect(a.id).toBe(WATER.id);
+    expect(b.id).toBe(WATER.id);
+    const claims = rpc.calls.filter(isClaim);
+    expect(claims).toHaveLength(2);
+    expect(claims[0]!.params[0]).toBe(claims[1]!.params[0]);
+    expect(claims[0]!.params[3]).toEqual(['auth']);
+  });
+
+  it('a run that finds the other’s fresh pending record neither claims nor POSTs: it answers the item once made', async () => {
+    rpc = rpcCache();
+    waits(20);
+    const post = gate();
+    const posted = gate();
+    cashierApi()
+      .post(cashierPath('/items'), sent('create-item-default-price'))
+      .reply(async () => {
+        posted.open();
+        await post.opened;
+        return reply('create-item-default-price');
+      });
+    readBack(WATER.id as number);
+    const first = runCreate('create_item', WATER_INPUT);
+    await posted.opened;
+    const second = runCreate('create_item', WATER_INPUT);
+    setTimeout(post.open, 100);
+    expect(await first).toMatchObject({ id: WATER.id, duplicate: false });
+    expect(await second).toMatchObject({ id: WATER.id, duplicate: true });
+    expect(rpc.calls.filter(isClaim)).toHaveLength(1);
+  });
+
+  it('a cache that cannot be read is not asked to claim: the write goes ahead (fail open), as documented', async () => {
+    let readsDown = false;
+    rpc = rpcCache({
+      before: async ({ method }) => {
+        if (readsDown && method === 'zcache_get') throw new Error('z.cache is down');
+      },
+    });
+    waits(5, 50);
+    cashierApi()
+      .post(cashierPath('/items'), sent('create-item-default-price'))
+      .times(2)
+      .reply(...reply('create-item-default-price'));
+    expect(await runCreate('create_item', WATER_INPUT)).toMatchObject({ duplicate: false });
+    // The first run's claim is still held; a run that cannot read what it made posts all the same.
+    readsDown = true;
+    expect(await runCreate('create_item', WATER_INPUT)).toMatchObject({ duplicate: false });
+    expect(rpc.calls.filter(isClaim)).toHaveLength(1);
+  });
+
+  it('the run that loses fails with a clear message when the item is late; replayed, it answers the item', async () => {
+    rpc = rpcCache();
+    waits(10, 50);
+    const post = gate();
+    const posted = gate();
+    cashierApi()
+      .post(cashierPath('/items'), sent('create-item-default-price'))
+      .reply(async () => {
+        posted.open();
+        await post.opened;
+        return reply('create-item-default-price');
+      });
+    const first = runCreate('create_item', WATER_INPUT);
+    await posted.opened;
+    const late = await outcome(runCreate('create_item', WATER_INPUT));
+    expect(messageOf(late.error)).toMatch(BUSY);
+    expect(messageOf(late.error)).toMatch(/never makes a second one\.$/);
+    expect(JSON.parse(late.error!.message)).toMatchObject({ code: 'item_create_in_progress', status: 409 });
+    const inArabic = await outcome(runCreate('create_item', WATER_INPUT, { ...AUTH, language: 'ar' }));
+    expect(messageOf(inArabic.error)).toMatch(/^يُنشئ تشغيلٌ مطابق .* — An identical Create Item run/);
+    post.open();
+    expect(await first).toMatchObject({ id: WATER.id, duplicate: false });
+    readBack(WATER.id as number);
+    expect(await runCreate('create_item', WATER_INPUT)).toMatchObject({ id: WATER.id, duplicate: true });
+  });
+});
+
+// ------------------------------------------------------------------------------------------ interleavings (property)
+
+/**
+ * Releases the runs' steps one at a time in an order fast-check draws, each time once every run still going stands
+ * at a step (or after a few milliseconds, for a run asleep between two looks), so any interleaving can come.
+ */
+const interleaving = (s: fc.Scheduler) => {
+  let going = 0;
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+  return {
+    step: (label: string) => s.schedule(Promise.resolve(label), label),
+    run: async <T>(body: () => Promise<T>): Promise<T> => {
+      going++;
+      try {
+        return await body();
+      } finally {
+        going--;
+      }
+    },
+    /** Waiting for something that is not a step (a lock another run holds): not counted as going meanwhile. */
+    aside: async <T>(wait: Promise<T>): Promise<T> => {
+      going--;
+      try {
+        return await wait;
+      } finally {
+        going++;
+      }
+    },
+    drive: async <T>(all: Promise<T>): Promise<T> => {
+      let settled = false;
+      const end = () => (settled = true);
+      void all.then(end, end);
+      while (!settled) {
+        for (let t = 0; t < 100 && !settled && s.count() < going; t++) await tick();
+        if (s.count() > 0) await s.waitNext(1);
+        else await tick();
+      }
+      return all;
+    },
+  };
+};
+
+/** Zapier's lock as the definition declares it: the key rendered from the inputs, scoped to the connection. */
+const zapierLock = (key: string) => {
+  const held = new Map<string, Promise<void>>();
+  const { lock } = (App.creates as Record<string, { operation: { lock: Lock } }>)[key]!.operation;
+  return async <T>(
+    steps: ReturnType<typeof interleaving>,
+    inputData: Record<string, unknown>,
+    body: () => Promise<T>,
+  ): Promise<T> => {
+    const rendered = lock.key!.replace(/{{bundle\.inputData\.(\w+)}}/g, (_, k: string) =>
+      String(inputData[k]),
+    );
+    const at = `${AUTH.cashier_api_token} ${rendered}`;
+    await steps.step('lock');
+    const before = held.get(at) ?? Promise.resolve();
+    let release = () => {};
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    held.set(
+      at,
+      before.then(() => mine),
+    );
+    await steps.aside(before);
+    try {
+      return await body();
+    } finally {
+      release();
+    }
+  };
+};
+
+describe('any interleaving of two runs’ steps (property)', () => {
+  it('two identical Create Item runs make exactly one item when z.cache honours nx; without nx, two', async () => {
+    waits(2);
+    const property = (honourNx: boolean) =>
+      fc.asyncProperty(fc.scheduler(), async (s) => {
+        const steps = interleaving(s);
+        const rpc = rpcCache({ honourNx, before: () => steps.step('cache') });
+        const items: number[] = [];
+        cashierApi()
+          .persist()
+          .post(cashierPath('/items'), sent('create-item-default-price'))
+          .reply(async () => {
+            await steps.step('POST');
+            items.push(items.length + 500);
+            return [201, created(items.at(-1)!)];
+          });
+        cashierApi()
+          .persist()
+          .get(/\/items\/\d+$/)
+          .reply(async (uri) => {
+            await steps.step('GET');
+            const id = Number(uri.split('/').at(-1));
+            return items.includes(id) ? [200, created(id)] : [404, { error: { code: 'not_found' } }];
+          });
+        try {
+          const runs = [0, 1].map(() => steps.run(() => outcome(runCreate('create_item', WATER_INPUT))));
+          const results = await steps.drive(Promise.all(runs));
+          if (items.length !== 1) return false;
+          for (const r of results) {
+            if (r.error && !BUSY.test(messageOf(r.error))) return false;
+            if (r.value && r.value.id !== items[0]) return false;
+          }
+          if (results.filter((r) => r.value?.duplicate === false).length !== 1) return false;
+          // A replay of either run answers the one item and makes none.
+          const again = await steps.drive(steps.run(() => runCreate('create_item', WATER_INPUT)));
+          return again.id === items[0] && again.duplicate === true && items.length === 1;
+        } finally {
+          nock.cleanAll();
+          rpc.stop();
+        }
+      });
+    await fc.assert(property(true), { numRuns: 30 });
+    expect((await fc.check(property(false), { numRuns: 30, endOnFailure: true })).failed).toBe(true);
+  });
+
+  it('two Update Item runs on one item each adding a variant keep both when locked; unlocked, one is lost', async () => {
+    type Variant = Record<string, unknown> & { id: number };
+    const first = data('update-item-variants', { method: 'GET' }) as Record<string, unknown> & {
+      id: number;
+      variants: Variant[];
+    };
+    const property = (locked: boolean) =>
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.uniqueArray(fc.stringMatching(/^NEW-[A-Z]{1,3}$/), { minLength: 2, maxLength: 2 }),
+        async (s, skus) => {
+          const steps = interleaving(s);
+          const lock = zapierLock('update_item');
+          let stored = structuredClone(first);
+          let nextId = 900;
+          /** The item's version a run read, checked again when it writes: unchanged means nothing came between. */
+          let version = 0;
+          const readAt: number[] = [];
+          const between: number[] = [];
+          cashierApi()
+            .persist()
+            .get(cashierPath(`/items/${first.id}`))
+            .reply(async () => {
+              await steps.step('GET');
+              readAt.push(version);
+              return [200, { data: stored }];
+            });
+          cashierApi()
+            .persist()
+            .put(cashierPath(`/items/${first.id}`))
+            .reply(async (_uri, body) => {
+              await steps.step('PUT');
+              between.push(version - Math.max(...readAt.splice(0, 1)));
+              // Spec §4 rule 1: the array replaces what is stored; rows without id are new, ids left out are deleted.
+              const rows = (body as { variants: Array<Partial<Variant>> }).variants;
+              const variants = rows.map((r) =>
+                r.id === undefined ? { ...r, id: nextId++, plu: `V${nextId}` } : { ...r, id: r.id },
+              ) as Variant[];
+              stored = { ...stored, variants };
+              version++;
+              return [200, { data: stored }];
+            });
+          try {
+            const runs = skus.map((sku) => {
+              const inputData = {
+                item_id: String(first.id),
+                variants: [{ variant_name_ar: 'جديد', sku, price_sar: '10' }],
+              };
+              const run = () => runCreate('update_item', inputData);
+              return steps.run(() => (locked ? lock(steps, inputData, run) : run()));
+            });
+            await steps.drive(Promise.all(runs));
+            const kept = stored.variants.map((v) => v.sku);
+            const none = first.variants.every((v) => stored.variants.some((w) => w.id === v.id));
+            // Under the lock each run's read came right before its write, with no write of the other between.
+            return (
+              none &&
+              skus.every((sku) => kept.filter((k) => k === sku).length === 1) &&
+              between.every((n) => n === 0)
+            );
+          } finally {
+            nock.cleanAll();
+          }
+        },
+      );
+    await fc.assert(property(true), { numRuns: 30 });
+    expect((await fc.check(property(false), { numRuns: 30, endOnFailure: true })).failed).toBe(true);
+  });
+});
