@@ -1,5 +1,7 @@
 import { defineCreate } from 'zapier-platform-core';
+import { invalidFields } from '../lib/errors';
 import { derivedBookingRef, writeResult } from '../lib/idempotency';
+import { START_LEAD_MINUTES } from '../lib/input-times';
 import { anyOf, declareInputs, input } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
@@ -24,10 +26,9 @@ const inputs = declareInputs(
       type: 'integer',
       required: true,
     }),
-    starts_at: input.datetime({
+    starts_at: input.upcoming({
       label: 'Start Time',
-      helpText:
-        'When the appointment starts, e.g. 2026-11-24T10:30:00+03:00, or a time mapped from an earlier step. A time without an offset (such as 2026-11-24 10:30 or "tomorrow 10:30am") is read in the Zap’s timezone, set in the Zap’s settings: the clinic’s branches keep Riyadh time (+03:00, no daylight saving), so give the offset or set the Zap’s timezone to Riyadh. The slot must be free.',
+      helpText: `First set the Zap’s timezone to Asia/Riyadh (Zap settings → Timezone): a time without an offset (such as 2026-11-24 10:30 or "tomorrow 10:30am") is read in it, and the clinic’s branches keep Riyadh time (+03:00, no daylight saving). Then map the time from an earlier step, or type it with its offset, e.g. 2026-11-24T10:30:00+03:00. It must be at least ${START_LEAD_MINUTES} minutes ahead: a time in the past is refused, and so is one closer than that, because Zapier turns a date it cannot read (such as 30 February) into the current time. The slot must be free. The result shows the booked time in words, so a wrong hour shows at a glance in the Zap history.`,
       placeholder: '2026-11-24T10:30:00+03:00',
       required: true,
     }),
@@ -47,7 +48,8 @@ const inputs = declareInputs(
     }),
     patient_name: input.text({
       label: 'Patient Name',
-      helpText: 'The name for a new patient file (used only when the phone is not known to the clinic).',
+      helpText:
+        'Required when no Patient is chosen: the name for a new patient file, used when the clinic does not know the Patient Phone (without it the file would be named after the phone number).',
     }),
     practitioner_id: input.ulid({
       label: 'Practitioner',
@@ -68,11 +70,50 @@ const inputs = declareInputs(
   },
   [
     anyOf(['patient_id', 'patient_phone'], {
-      en: 'choose the Patient or give the Patient Phone',
-      ar: 'اختر المريض أو أدخل جوال المريض',
+      en: 'choose the Patient, or give the Patient Phone and Patient Name',
+      ar: 'اختر المريض، أو أدخل جوال المريض واسمه',
     }),
+    {
+      // Only once a phone is given: without one the rule above already asks for both.
+      ok: (i) => i.patient_id || !i.patient_phone || i.patient_name,
+      message: {
+        en: 'is required when no Patient is chosen (a phone the clinic does not know opens a new patient file under this name)',
+        ar: 'مطلوب عند عدم اختيار المريض (الجوال الذي لا تعرفه العيادة يفتح ملف مريض جديدًا بهذا الاسم)',
+      },
+      at: 'patient_name',
+    },
   ],
 );
+
+/** The booking's own error codes (clinic spec §7) that do not mean a taken slot. */
+const NOT_A_SLOT = new Set(['client_revoked', 'validation_failed']);
+
+/**
+ * A taken slot, told in a receptionist's words. The spec says booking answers 409 and 422 and does not name the code
+ * of a taken slot: a 409 other than client_revoked, or a 422 whose code or whose only invalid field says so.
+ */
+const slotTaken = ({ status, error, details }: { status: number; error?: string; details?: unknown }) => {
+  const taken =
+    (status === 409 && !NOT_A_SLOT.has(error ?? '')) ||
+    (status === 422 && /slot|taken|not_free|unavailable|conflict/.test(error ?? '')) ||
+    (status === 422 && error === 'validation_failed' && startTakenIn(details));
+  return taken
+    ? {
+        en: 'That time is already taken: pick another time, or use Find Appointment to see the patient’s appointments.',
+        ar: 'هذا الوقت محجوز: اختر وقتًا آخر، أو استخدم Find Appointment لرؤية مواعيد المريض.',
+      }
+    : undefined;
+};
+
+/** Whether validation_failed details name only the start time, as taken or not free. */
+const startTakenIn = (details: unknown): boolean => {
+  const fields = invalidFields(details);
+  return (
+    fields.length === 1 &&
+    fields[0]!.field === 'starts_at' &&
+    /slot|taken|not_free|unavailable|conflict|busy/.test(fields[0]!.problem ?? '')
+  );
+};
 
 export const performBookAppointment = performOn('clinic', inputs, async (z, bundle, input, client) => {
   const { patient_id, patient_phone, patient_name, external_ref: given, ...rest } = inputs.request(input);
@@ -86,7 +127,11 @@ export const performBookAppointment = performOn('clinic', inputs, async (z, bund
       ...(booking as Record<string, string | number | undefined>),
       starts_at: Date.parse(input.starts_at),
     });
-  const { status, body: answer } = await client.post('/appointments', { ...booking, external_ref });
+  const { status, body: answer } = await client.post(
+    '/appointments',
+    { ...booking, external_ref },
+    { words: slotTaken },
+  );
   const { object, duplicate } = writeResult(status, answer);
   // The patient's name and phone for a confirmation message in the next step (read after the booking is made:
   // a failed read leaves them empty, never the booking undone or repeated).
@@ -99,7 +144,7 @@ export const bookAppointment = defineCreate({
   display: {
     label: 'Book Appointment',
     description:
-      'Books an appointment in a free slot for an existing patient, or for a phone number (opening a new patient file when needed).',
+      'Books an appointment in a free slot for an existing patient, or for a phone number and name (opening a new patient file when needed).',
   },
   operation: {
     inputFields: inputs.fields,

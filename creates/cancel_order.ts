@@ -22,10 +22,12 @@ export const performCancelOrder = performOn('cashier', inputs, async (_z, _bundl
   // Cancelling a cancelled order answers the same order again (spec §3): a retried step is harmless. A 409 says
   // the till can no longer cancel it: the step ends there, with the till's reason.
   const { body } = await client.post(path`/orders/${order_id}/cancel`, undefined, {
-    409: (said) => ({
-      en: `Nothing was done: the till can no longer cancel order ${order_id}${said ? ` (${said})` : ''}. If its receipt was already issued, the cashier decides on a refund.`,
-      ar: `لم يُنفَّذ شيء: لم يعد بإمكان الصندوق إلغاء الطلب ${order_id}${said ? ` (${said})` : ''}. إن صدر إيصاله فالقرار في الاسترداد للكاشير.`,
-    }),
+    halt: {
+      409: (said) => ({
+        en: `Nothing was done: the till can no longer cancel order ${order_id}${said ? ` (${said})` : ''}. If its receipt was already issued, the cashier decides on a refund.`,
+        ar: `لم يُنفَّذ شيء: لم يعد بإمكان الصندوق إلغاء الطلب ${order_id}${said ? ` (${said})` : ''}. إن صدر إيصاله فالقرار في الاسترداد للكاشير.`,
+      }),
+    },
   });
   return order.present(unwrapOne(body));
 });

@@ -39,7 +39,8 @@ const inputs = declareInputs(
         [i.name_ar, i.name_en, i.category_id, i.default_price_sar].some((v) => v !== undefined) ||
         (i.variants ?? []).some((v) => Object.values(v).some((x) => x !== undefined)),
       message: { en: 'give at least one field to change', ar: 'أدخل حقلًا واحدًا على الأقل لتغييره' },
-      at: 'item_id',
+      // The fix is in the change fields, not the Item: the message names them.
+      at: ['name_ar', 'name_en', 'category_id', 'default_price_sar', 'variants'],
     },
   ],
 );

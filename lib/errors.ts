@@ -299,8 +299,8 @@ export const explain = (
       return {
         kind: 'error',
         text: {
-          en: `The ${n.en} interface found nothing at this address: the object may have been deleted, or the id is wrong.`,
-          ar: `لم تجد واجهة ${n.ar} شيئًا: ربما حُذف العنصر أو المعرّف غير صحيح.`,
+          en: `The ${n.en} account has no item with this id: it may have been deleted, or the id is wrong. Choose it from the list or map its id from an earlier step.`,
+          ar: `لا يوجد في حساب ${n.ar} عنصر بهذا المعرّف: ربما حُذف أو المعرّف غير صحيح. اختره من القائمة أو اربط معرّفه من خطوة سابقة.`,
         },
       };
     default:
@@ -326,6 +326,11 @@ const serverSaid = (lang: Lang, api: Api, message: string): string =>
 export interface Handled {
   handle?: readonly number[];
   halt?: Readonly<Record<number, (server: string | undefined) => Bilingual>>;
+  /**
+   * Answers the operation explains in its own words, as an Error with the server's message after them (a booking's
+   * taken slot, whose code the spec does not name); undefined leaves the answer to `explain`.
+   */
+  words?: (answer: ErrorEnvelope & { status: number }) => Bilingual | undefined;
 }
 
 /** Builds the Zapier error for an error answer of one of the interfaces. */
@@ -335,18 +340,22 @@ export const toZapierError = (
   api: Api,
   lang: Lang,
   halt?: (server: string | undefined) => Bilingual,
+  words?: Handled['words'],
 ): Error => {
   const envelope = parseEnvelope(response);
   if (halt) return new z.errors.HaltedError(say(lang, halt(envelope.message)));
-  const explained = explain(
-    envelope.error ?? (response.status === 429 ? 'rate_limited' : undefined),
-    api,
-    response.status,
-    envelope.details,
-  );
+  const own = words?.({ ...envelope, status: response.status });
+  const explained: Explained = own
+    ? { kind: 'error', text: own }
+    : explain(
+        envelope.error ?? (response.status === 429 ? 'rate_limited' : undefined),
+        api,
+        response.status,
+        envelope.details,
+      );
   const server = envelope.message;
-  const own = say(lang, explained.text);
-  const message = server ? `${own} ${serverSaid(lang, api, server)}` : own;
+  const ours = say(lang, explained.text);
+  const message = server ? `${ours} ${serverSaid(lang, api, server)}` : ours;
   switch (explained.kind) {
     case 'auth':
       return new z.errors.ExpiredAuthError(message);
@@ -392,5 +401,5 @@ export const mapErrors = (response: HttpResponse, z: ZObject, bundle: Bundle): H
   if (mark && response.status < 400) throw redirected(mark.api, response.status, languageOf(bundle));
   if (response.status < 400) return response;
   if (!mark || mark.handle?.includes(response.status)) return response;
-  throw toZapierError(z, response, mark.api, languageOf(bundle), mark.halt?.[response.status]);
+  throw toZapierError(z, response, mark.api, languageOf(bundle), mark.halt?.[response.status], mark.words);
 };

@@ -50,8 +50,15 @@ export interface ApiClient {
   page<T = unknown>(path: string, query?: Query): Promise<Page<T>>;
   /** GET successive pages until `limit` objects or the last page. */
   all<T = unknown>(path: string, query: Query, limit: number): Promise<T[]>;
-  /** POST; without a body nothing is sent (e.g. "empty body" cancels). `halt`: as for `find`. */
-  post(path: string, body?: unknown, halt?: Handled['halt']): Promise<{ status: number; body: unknown }>;
+  /**
+   * POST; without a body nothing is sent (e.g. "empty body" cancels). `halt`: as for `find`; `words`: answers the
+   * operation explains itself (lib/errors.ts, Handled).
+   */
+  post(
+    path: string,
+    body?: unknown,
+    handled?: Pick<Handled, 'halt' | 'words'>,
+  ): Promise<{ status: number; body: unknown }>;
   put(path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   /** DELETE; `true` when it was there, `false` on 404. */
   remove(path: string): Promise<boolean>;
@@ -122,7 +129,12 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
       redirect: 'manual',
       // The error mapper (lib/errors.ts, mapErrors) leaves the statuses the caller handles to it; core must too.
       skipThrowForStatus: !!options.handle?.length,
-      middlewareData: { api, handle: options.handle, halt: options.halt } satisfies Marked,
+      middlewareData: {
+        api,
+        handle: options.handle,
+        halt: options.halt,
+        words: options.words,
+      } satisfies Marked,
     };
     if (options.body !== undefined) request.body = JSON.stringify(options.body);
     let response: HttpResponse;
@@ -161,8 +173,8 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
       }
       return out.slice(0, limit);
     },
-    async post(path, body, halt) {
-      const response = await send('POST', path, { body, halt });
+    async post(path, body, handled) {
+      const response = await send('POST', path, { body, ...handled });
       return { status: response.status, body: readJson(response, api, lang) };
     },
     async put(path, body) {

@@ -19,6 +19,12 @@ export const BETWEEN = ' — ';
 export const say = (lang: Lang, text: Bilingual): string =>
   lang === 'ar' && text.ar !== text.en ? `${text.ar}${BETWEEN}${text.en}` : text.en;
 
+/**
+ * Text that reads left to right inside Arabic (a phone number, a time with its offset), between Unicode's
+ * left-to-right isolate and its closing mark: without them `+966501234567` shows as `966501234567+`.
+ */
+export const ltr = (text: string): string => `\u2066${text}\u2069`;
+
 /** Sentences of one message, each language joined with its own separator (a space unless given). */
 export const joined = (
   parts: readonly Bilingual[],
@@ -42,6 +48,14 @@ export class BilingualError extends AppMessageError {
     super(text.en);
   }
 }
+
+/** What a start-time rule (lib/input-times.ts) tells its message: the time it read, in words, and the margin. */
+interface TimeIssue {
+  params?: unknown;
+}
+const timeParams = (issue: TimeIssue) => (issue.params ?? {}) as { read?: Bilingual; minutes?: number };
+const readAs = (issue: TimeIssue): Bilingual => timeParams(issue).read ?? { en: '?', ar: '?' };
+const lead = (issue: TimeIssue): string => String(timeParams(issue).minutes ?? '?');
 
 /**
  * What is wrong with an input, by message key (lib/inputs.ts): zod carries the key as its issue message, and the
@@ -67,9 +81,17 @@ export const INPUT_MESSAGES = {
     const values = Array.isArray(issue.values) ? issue.values.map(String) : [];
     return { en: `must be one of: ${values.join(', ')}`, ar: `يجب أن يكون أحد: ${values.join('، ')}` };
   },
+  id_from_list: {
+    en: 'is not an id: choose from the list or map an id from an earlier step',
+    ar: 'ليس معرّفًا: اختر من القائمة أو اربط معرّفًا من خطوة سابقة',
+  },
   ulid: {
     en: 'is not a valid id (26 letters and digits, like 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
     ar: 'ليس معرّفًا صالحًا (26 حرفًا ورقمًا، مثل 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
+  },
+  ulid_from_list: {
+    en: 'is not a valid id: choose from the list or map an id from an earlier step (26 letters and digits, like 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
+    ar: 'ليس معرّفًا صالحًا: اختر من القائمة أو اربط معرّفًا من خطوة سابقة (26 حرفًا ورقمًا، مثل 01JDA3F7Q9B2C4D6E8G0H1J3K5)',
   },
   segment_id: {
     en: 'is not a valid id (letters, digits and - _ . ~ : @ only, e.g. 01JDAD4E5F6G7H8J9K0M1N2P3Q)',
@@ -90,6 +112,14 @@ export const INPUT_MESSAGES = {
     ar: 'يجب أن يكون تاريخًا مثل 2026-11-24، أو تاريخًا ووقتًا مع فرق التوقيت',
   },
   date: { en: 'must be a date like 2026-11-24', ar: 'يجب أن يكون تاريخًا مثل 2026-11-24' },
+  past: (issue: TimeIssue) => ({
+    en: `is in the past (read as ${readAs(issue).en}, Riyadh time): give a time ahead. A time typed without an offset is read in the Zap's timezone: set it to Asia/Riyadh`,
+    ar: `وقت مضى (قُرئ ${readAs(issue).ar} بتوقيت الرياض): أدخل وقتًا قادمًا. الوقت المكتوب بلا فرق توقيت يُقرأ بمنطقة الزاب الزمنية: اضبطها على Asia/Riyadh`,
+  }),
+  too_soon: (issue: TimeIssue) => ({
+    en: `is within ${lead(issue)} minutes of now (read as ${readAs(issue).en}, Riyadh time), too soon to book: Zapier turns a date it cannot read, such as 30 February, into the current time. Give a real date and time at least ${lead(issue)} minutes ahead`,
+    ar: `في حدود ${lead(issue)} دقائق من الآن (قُرئ ${readAs(issue).ar} بتوقيت الرياض)، وهذا أقرب من أن يُحجز: يحوّل Zapier التاريخ الذي لا يفهمه، مثل 30 فبراير، إلى الوقت الحالي. أدخل تاريخًا ووقتًا حقيقيين بعد ${lead(issue)} دقائق على الأقل`,
+  }),
   at_least_one_line: { en: 'add at least one line', ar: 'أضف بندًا واحدًا على الأقل' },
   later_than: (issue: { than?: unknown }) => ({
     en: `must be later than ${String(issue.than)}`,

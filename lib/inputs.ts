@@ -9,6 +9,7 @@ import {
   type Bilingual,
   type InputMessage,
 } from './i18n';
+import { date, dateOrDatetime, datetime, upcoming } from './input-times';
 import { sarToHalalas } from './money';
 import { toE164 } from './phone';
 import { zod } from './zod';
@@ -40,13 +41,19 @@ const text = () => zod().string().trim().min(1, m('required'));
 /** Text of at most `n` characters. */
 const maxChars = (n: number) => text().max(n, m('max_chars'));
 
+/**
+ * An id field with a dropdown is filled by choosing or mapping, not typing: its message says so (a name typed where
+ * the id goes, "Olaya" for a branch, is the usual mistake).
+ */
+const hasList = (shown: Shown<boolean>) => shown.dynamic !== undefined;
+
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
-const ulid = () =>
+const ulid = (shown: Shown<boolean>) =>
   zod()
     .string()
     .trim()
     .transform((s) => s.toUpperCase())
-    .refine((s) => ULID.test(s), m('ulid'));
+    .refine((s) => ULID.test(s), m(hasList(shown) ? 'ulid_from_list' : 'ulid'));
 
 /**
  * An id that goes into a request path as one segment (cashier order, receipt and session ids are strings of a
@@ -58,14 +65,13 @@ const segmentId = () =>
     .max(100, m('max_id_chars'))
     .refine((s) => /^[A-Za-z0-9._~:@-]+$/.test(s) && !/^\.+$/.test(s), m('segment_id'));
 
-const positiveInt = () =>
-  zod().preprocess(
+const positiveInt = (shown: Shown<boolean>) => {
+  const notWhole = m(hasList(shown) ? 'id_from_list' : 'whole_number');
+  return zod().preprocess(
     (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-    zod()
-      .number({ error: m('whole_number') })
-      .int(m('whole_number'))
-      .positive(m('one_or_more')),
+    zod().number({ error: notWhole }).int(notWhole).positive(m('one_or_more')),
   );
+};
 
 const quantity = () =>
   zod().preprocess(
@@ -115,72 +121,6 @@ const sar = () => converted(sarToHalalas, 'sar', zod().union([zod().string(), zo
 /** A Saudi (or +-prefixed foreign) phone → E.164. */
 const phone = () => converted((v) => toE164(String(v)), 'phone', zod().string());
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME_WITH_OFFSET =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
-
-const daysIn = (year: number, month: number) =>
-  month === 2
-    ? year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
-      ? 29
-      : 28
-    : [4, 6, 9, 11].includes(month)
-      ? 30
-      : 31;
-
-/**
- * Whether "YYYY-MM-DD" digits name a real calendar day (leap years included). Date.parse is lenient
- * ("2026-04-31" is read as 1 May, "T24:00" as the next midnight), so the parts are checked themselves.
- */
-const realDay = (y: string, m: string, d: string) =>
-  Number(m) >= 1 && Number(m) <= 12 && Number(d) >= 1 && Number(d) <= daysIn(Number(y), Number(m));
-
-/** Whether a "YYYY-MM-DD" date is real; undefined when the text is not of that shape. */
-const realDate = (s: string): boolean | undefined => {
-  const p = DATE.exec(s);
-  return p ? realDay(p[1]!, p[2]!, p[3]!) : undefined;
-};
-
-/** A real day, hours 00–23, minutes and seconds 00–59 (no leap second), offsets up to ±14:00; undefined: not this shape. */
-const realDatetime = (s: string): boolean | undefined => {
-  const p = DATETIME_WITH_OFFSET.exec(s);
-  if (!p) return undefined;
-  const [hour, minute, second, offH, offM] = [p[4], p[5], p[6], p[7], p[8]].map((x) => Number(x ?? 0));
-  return (
-    realDay(p[1]!, p[2]!, p[3]!) &&
-    hour! <= 23 &&
-    minute! <= 59 &&
-    second! <= 59 &&
-    offH! <= 14 &&
-    offM! <= 59
-  );
-};
-
-/**
- * A string of one of the given shapes that names a real calendar value: a wrong shape gets `shape`, a real-looking
- * value that does not exist (2027-02-29, 2026-04-31, T24:00) gets `not_real`. One message per field, never both.
- */
-const calendar = (checks: Array<(s: string) => boolean | undefined>, shape: InputMessage) =>
-  zod()
-    .string()
-    .trim()
-    .superRefine((s, ctx) => {
-      const verdicts = checks.map((check) => check(s)).filter((v) => v !== undefined);
-      if (verdicts.includes(true)) return;
-      ctx.addIssue({ code: 'custom', message: m(verdicts.length ? 'not_real' : shape) });
-    });
-
-/** "…T10:30:00+0300" → "…T10:30:00+03:00": the interfaces take ISO-8601 offsets with a colon only. */
-const colonOffset = (s: string) => s.replace(/(T[\d:.]+[+-]\d{2})(\d{2})$/, '$1:$2');
-
-/** A date and time that says its offset, so a booking never lands three hours off, nor on a day that is not. */
-const datetime = () => calendar([realDatetime], 'datetime').transform(colonOffset);
-
-/** A date, or a date and time with its offset (range filters). */
-const dateOrDatetime = () => calendar([realDate, realDatetime], 'date_or_datetime').transform(colonOffset);
-
-const date = () => calendar([realDate], 'date');
-
 const oneOf = <T extends string>(values: readonly [T, ...T[]]) => zod().enum(values, { error: m('one_of') });
 
 /** A Zapier input field, as the definition shows it. */
@@ -228,12 +168,13 @@ export type Parsed<D extends Record<string, Input>> = {
 
 /**
  * A rule across inputs: when `ok` is false, the input `at` gets `message`, a key of INPUT_MESSAGES or the
- * operation's own words. `than`: the other input a `later_than` names.
+ * operation's own words. `at` may name several inputs, when giving any one of them is the fix (the message names
+ * them all). `than`: the other input a `later_than` names.
  */
 export interface Check<P> {
   ok: (input: P) => unknown;
   message: InputMessage | Bilingual;
-  at: string;
+  at: string | readonly [string, ...string[]];
   than?: string;
 }
 
@@ -255,11 +196,11 @@ export const later = <P extends Record<string, unknown>>(
 });
 
 const declare =
-  <S extends Zod.ZodType>(rule: () => S, fixed: Pick<InputField, 'type'> = {}) =>
+  <S extends Zod.ZodType>(rule: (shown: Shown<boolean>) => S, fixed: Pick<InputField, 'type'> = {}) =>
   <const R extends boolean = false>(shown: Shown<R>): Input<S, R> => ({
     shown: { ...fixed, ...shown },
     required: (shown.required ?? false) as R,
-    rule,
+    rule: () => rule(shown),
   });
 
 const shapeOf = (inputs: Record<string, Input>) =>
@@ -272,8 +213,12 @@ const checked = <P>(schema: Zod.ZodType, checks: ReadonlyArray<Check<P>>): Zod.Z
     (s, c) =>
       s.refine((v) => Boolean(c.ok(v as P)), {
         message: typeof c.message === 'string' ? m(c.message) : 'custom',
-        params: { words: typeof c.message === 'string' ? undefined : c.message, than: c.than },
-        path: [c.at],
+        params: {
+          words: typeof c.message === 'string' ? undefined : c.message,
+          than: c.than,
+          also: typeof c.at === 'string' ? undefined : c.at.slice(1),
+        },
+        path: [typeof c.at === 'string' ? c.at : c.at[0]],
       }),
     schema,
   );
@@ -299,6 +244,8 @@ export const input = {
   phone: declare(phone),
   /** A date and time with its offset. */
   datetime: declare(datetime, { type: 'datetime' }),
+  /** A date and time with its offset, a few minutes ahead at least (lib/input-times.ts): a start to book. */
+  upcoming: declare(upcoming, { type: 'datetime' }),
   /** A date, or a date and time with its offset (range filters). */
   dateOrDatetime: declare(dateOrDatetime, { type: 'datetime' }),
   date: declare(date),
@@ -396,6 +343,15 @@ const wordsOf = (issue: Zod.core.$ZodIssue, input: unknown, labels: Record<strin
   return typeof words === 'function' ? words({ ...(issue as object), than }) : words;
 };
 
+/** Labels as a list of alternatives: "A, B or C", "A، B أو C". */
+const listed = (labels: readonly string[]): Bilingual => {
+  const head = labels.slice(0, -1);
+  const last = labels[labels.length - 1]!;
+  return head.length
+    ? { en: `${head.join(', ')} or ${last}`, ar: `${head.join('، ')} أو ${last}` }
+    : { en: last, ar: last };
+};
+
 const describeIssue = (
   issue: Zod.core.$ZodIssue,
   labels: Record<string, string>,
@@ -403,12 +359,13 @@ const describeIssue = (
 ): Bilingual => {
   const [head, index, leaf] = issue.path;
   const label = labels[String(head)] ?? String(head ?? 'Input');
+  const also = issue.code === 'custom' && Array.isArray(issue.params?.also) ? issue.params.also : [];
   const where =
     typeof index === 'number' && leaf !== undefined
-      ? `${label} #${index + 1}, ${labels[String(leaf)] ?? String(leaf)}`
-      : label;
+      ? listed([`${label} #${index + 1}, ${labels[String(leaf)] ?? String(leaf)}`])
+      : listed([label, ...also.map((k: unknown) => labels[String(k)] ?? String(k))]);
   const { en, ar } = wordsOf(issue, input, labels);
-  return { en: `${where}: ${en.replace(/\.$/, '')}`, ar: `${where}: ${ar.replace(/\.$/, '')}` };
+  return { en: `${where.en}: ${en.replace(/\.$/, '')}`, ar: `${where.ar}: ${ar.replace(/\.$/, '')}` };
 };
 
 /** An operation's inputs, declared once: the fields Zapier shows, their check, and the request they make. */

@@ -38,8 +38,17 @@ export const APIS: Record<Api, ApiInfo> = {
 
 type AuthBundle = Pick<Bundle, 'authData'>;
 
-export const hasToken = (bundle: AuthBundle, api: Api): boolean =>
-  Boolean(bundle.authData?.[APIS[api].tokenKey]?.trim());
+/**
+ * The token of an interface as the connection holds it, the one place it is read: trimmed, and without a `Bearer `
+ * prefix in any case (a token copied together with its header name), which the app adds itself.
+ */
+const tokenOf = (bundle: AuthBundle, api: Api): string =>
+  (bundle.authData?.[APIS[api].tokenKey] ?? '')
+    .trim()
+    .replace(/^bearer(?:\s+|$)/i, '')
+    .trim();
+
+export const hasToken = (bundle: AuthBundle, api: Api): boolean => Boolean(tokenOf(bundle, api));
 
 /** Where a base address comes from: the connection field (by its label) or the app's environment default. */
 interface BaseAddress {
@@ -192,7 +201,7 @@ export const requireBaseUrl = (bundle: AuthBundle, api: Api): string => {
 
 export const requireToken = (bundle: AuthBundle, api: Api): string => {
   const info = APIS[api];
-  const token = bundle.authData?.[info.tokenKey]?.trim();
+  const token = tokenOf(bundle, api);
   if (!token) {
     const lang = languageOf(bundle);
     throw new ConnectionSetupError(

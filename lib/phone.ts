@@ -1,6 +1,6 @@
 import type * as PhoneParts from './phone-parts';
 
-import { BilingualError } from './i18n';
+import { BilingualError, ltr } from './i18n';
 
 export class PhoneFormatError extends BilingualError {}
 
@@ -19,7 +19,7 @@ export const toE164 = (input: string): string => {
   if (!parsed || !parsed.isValid()) {
     throw new PhoneFormatError({
       en: `"${input}" is not a phone number; write a Saudi mobile like 0501234567 or +966501234567.`,
-      ar: `"${input}" ليس رقم هاتف؛ اكتب رقم جوال سعوديًا مثل 0501234567 أو 966501234567+.`,
+      ar: `"${ltr(input)}" ليس رقم هاتف؛ اكتب رقم جوال سعوديًا مثل ${ltr('0501234567')} أو ${ltr('+966501234567')}.`,
     });
   }
   return parsed.number;

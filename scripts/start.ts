@@ -71,7 +71,7 @@ const main = async () => {
       },
       meta: { zap: { id: 'npm-start' } },
     }).catch((e: Error) => {
-      if (/slot/i.test(e.message)) return undefined; // that slot is taken: try the next one
+      if (/already taken/i.test(e.message)) return undefined; // that slot is taken: try the next one
       throw e;
     });
   }

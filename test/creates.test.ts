@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import App from '../index';
 import { data, ITEM_INPUT, ORDER_INPUT, replay, reply, sent, WATER_INPUT } from './fixtures';
 import { call } from './support/call';
-import { given } from './support/recorder';
+import { clockAtRecording, given } from './support/recorder';
 import {
   appTester,
   AUTH,
@@ -11,6 +12,7 @@ import {
   clinicPath,
   messageOf,
   recordedPatientRead,
+  strays,
   useNock,
 } from './helpers';
 
@@ -49,6 +51,9 @@ given('book-appointment-repeat', {
 });
 
 describe('book_appointment', () => {
+  // The recordings' instant (10:00 in Riyadh on 24 November 2026): the bookings below are ahead of it.
+  beforeEach(() => clockAtRecording());
+  afterEach(() => jest.useRealTimers());
   const booking = {
     patient_id: PATIENT,
     branch_id: '1',
@@ -82,6 +87,14 @@ describe('book_appointment', () => {
     expect(result.patient).toMatchObject({
       name_en: expect.any(String),
       phone: expect.stringMatching(/^\+966/),
+    });
+    // The booked time in local words, so a wrong hour shows at a glance in the Zap history.
+    expect(booked.starts_at).toBe('2026-11-26T12:30:00+03:00');
+    expect(result).toMatchObject({
+      starts_at_date: '2026-11-26',
+      starts_at_time: '12:30',
+      starts_at_text_en: 'Thursday 26 November 2026, 12:30 PM',
+      starts_at_text_ar: 'الخميس 26 نوفمبر 2026، 12:30 م',
     });
   });
 
@@ -158,7 +171,7 @@ describe('book_appointment', () => {
     [
       'no patient and no phone',
       { ...booking, patient_id: '' },
-      /Patient: choose the Patient or give the Patient Phone/,
+      /Patient: choose the Patient, or give the Patient Phone and Patient Name/,
     ],
     ['a patient that is not a ULID', { ...booking, patient_id: '12345' }, /Patient: is not a valid id/],
     [
@@ -172,12 +185,235 @@ describe('book_appointment', () => {
       /Start Time: must be a date and time with its offset/,
     ],
     ['no branch', { ...booking, branch_id: '' }, /Branch: is required/],
-    ['a branch that is not a number', { ...booking, branch_id: 'Olaya' }, /Branch: must be a whole number/],
+    [
+      'a branch that is not a number',
+      { ...booking, branch_id: 'Olaya' },
+      /Branch: is not an id: choose from the list or map an id from an earlier step/,
+    ],
+    [
+      'a phone without a name (the new patient file would be named after the phone)',
+      { ...booking, patient_id: '', patient_phone: '0501234567' },
+      /^Please fix: Patient Name: is required when no Patient is chosen \(a phone the clinic does not know opens a new patient file under this name\)\.$/,
+    ],
   ])('refuses %s before any request', async (_name, input, message) => {
+    const stop = strays();
     const error = await failure(run('book_appointment', input));
+    expect(stop()).toEqual([]);
     expect(messageOf(error)).toMatch(message);
   });
+
+  describe('Start Time: a real time, at least 5 minutes ahead', () => {
+    /** The fixed clock of these tests (clockAtRecording): Tuesday 24 November 2026, 10:00 in Riyadh. */
+    const NOW = Date.parse('2026-11-24T07:00:00Z');
+    const iso = (ms: number) => new Date(NOW + ms).toISOString();
+    const MINUTE = 60_000;
+    const refused = async (starts_at: string) => {
+      const stop = strays();
+      const error = await failure(run('book_appointment', { ...booking, starts_at }));
+      expect(stop()).toEqual([]);
+      return messageOf(error);
+    };
+
+    it.each([
+      [
+        'a day ago',
+        iso(-24 * 60 * MINUTE),
+        /^Please fix: Start Time: is in the past \(read as Monday 23 November 2026, 10:00 AM, Riyadh time\): give a time ahead\. .*set it to Asia\/Riyadh\.$/,
+      ],
+      ['six minutes ago', iso(-6 * MINUTE), /^Please fix: Start Time: is in the past /],
+      [
+        'the moment the step runs (what Zapier makes of 2027-02-30T11:00:00)',
+        iso(0),
+        /^Please fix: Start Time: is within 5 minutes of now \(read as Tuesday 24 November 2026, 10:00 AM, Riyadh time\), too soon to book: Zapier turns a date it cannot read, such as 30 February, into the current time\. Give a real date and time at least 5 minutes ahead\.$/,
+      ],
+      ['a few seconds before the step runs', iso(-3000), /Start Time: is within 5 minutes of now/],
+      ['4 minutes 59 seconds ahead', iso(5 * MINUTE - 1000), /Start Time: is within 5 minutes of now/],
+      [
+        '30 February with its offset',
+        '2027-02-30T11:00:00+03:00',
+        /^Please fix: Start Time: is not a real date/,
+      ],
+      ['30 February without an offset', '2027-02-30T11:00:00', /^Please fix: Start Time: is not a real date/],
+      ['hour 24 without an offset', '2027-01-10 24:00', /^Please fix: Start Time: is not a real date/],
+      [
+        'words, not a date',
+        'next Tuesday at 10',
+        /^Please fix: Start Time: must be a date and time with its offset/,
+      ],
+      [
+        'a day-first date',
+        '24/11/2026 10:30',
+        /^Please fix: Start Time: must be a date and time with its offset/,
+      ],
+      ['a number', '1795000000', /^Please fix: Start Time: must be a date and time with its offset/],
+    ])('refuses %s before any request, naming Start Time', async (_name, startsAt, message) => {
+      expect(await refused(startsAt)).toMatch(message);
+    });
+
+    it('says it in Arabic first, the time in Arabic words', async () => {
+      const stop = strays();
+      const error = await failure(
+        appTester(
+          perform('book_appointment') as never,
+          { authData: { ...AUTH, language: 'ar' }, inputData: { ...booking, starts_at: iso(0) } } as never,
+        ) as Promise<unknown>,
+      );
+      expect(stop()).toEqual([]);
+      expect(messageOf(error)).toMatch(
+        /^يرجى تصحيح ما يلي: Start Time: في حدود 5 دقائق من الآن \(قُرئ الثلاثاء 24 نوفمبر 2026، 10:00 ص بتوقيت الرياض\).* — Please fix: Start Time: is within 5 minutes of now/,
+      );
+    });
+
+    it('any time earlier than 5 minutes ahead is refused, and nothing is sent', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: -400 * 24 * 60 * MINUTE, max: 5 * MINUTE - 1 }),
+          fc.constantFrom('Z', '+03:00', '-06:00'),
+          async (ahead, offset) => {
+            const at = new Date(
+              NOW + ahead + (offset === 'Z' ? 0 : offset === '+03:00' ? 3 : -6) * 60 * MINUTE,
+            );
+            const text = `${at.toISOString().slice(0, 19)}${offset}`;
+            const instant = Date.parse(text);
+            const message = await refused(text);
+            expect(message).toMatch(
+              instant < NOW - 5 * MINUTE
+                ? /^Please fix: Start Time: is in the past \(read as /
+                : /^Please fix: Start Time: is within 5 minutes of now \(read as /,
+            );
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+
+    it('any time 5 minutes ahead or later is booked as given', async () => {
+      const runs = 12;
+      const sentTimes: string[] = [];
+      clinicApi()
+        .post(clinicPath('/appointments'), (b: { starts_at: string }) => !!sentTimes.push(b.starts_at))
+        .times(runs)
+        .reply(...reply('book-appointment'));
+      recordedPatientRead('book-appointment', runs);
+      const given: string[] = [];
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 5 * MINUTE, max: 2 * 365 * 24 * 60 * MINUTE }), async (ahead) => {
+          const startsAt = `${new Date(NOW + ahead + 3 * 60 * MINUTE).toISOString().slice(0, 19)}+03:00`;
+          given.push(startsAt);
+          await run('book_appointment', { ...booking, starts_at: startsAt });
+        }),
+        { numRuns: runs, examples: [[5 * MINUTE]] },
+      );
+      expect(sentTimes).toEqual(given);
+    });
+
+    it('a calendar date that does not exist is refused however it is written, and nothing is sent', async () => {
+      const daysIn = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
+      const two = (n: number) => String(n).padStart(2, '0');
+      await fc.assert(
+        fc.asyncProperty(
+          fc
+            .record({
+              y: fc.integer({ min: 2027, max: 2099 }),
+              m: fc.integer({ min: 1, max: 12 }),
+              d: fc.integer({ min: 0, max: 31 }),
+              h: fc.integer({ min: 0, max: 29 }),
+              offset: fc.constantFrom('+03:00', '+0300', 'Z', ''),
+            })
+            .filter(({ y, m, d, h }) => d === 0 || d > daysIn(y, m) || h > 23),
+          async ({ y, m, d, h, offset }) => {
+            const text = `${y}-${two(m)}-${two(d)}T${two(h)}:30:00${offset}`;
+            expect(await refused(text)).toMatch(/^Please fix: Start Time: is not a real date or time /);
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+  });
+
+  describe('a taken slot says what to do next', () => {
+    const TAKEN =
+      'That time is already taken: pick another time, or use Find Appointment to see the patient’s appointments.';
+
+    it('the clinic’s 409 (the same practitioner already booked at that time)', async () => {
+      clinicApi()
+        .post(clinicPath('/appointments'), { ...sent('book-appointment'), external_ref: 'web-5502' })
+        .reply(replay('book-appointment-slot-taken'));
+      const error = await failure(run('book_appointment', { ...booking, external_ref: 'web-5502' }));
+      expect(error.name).toBe('AppError');
+      expect(JSON.parse(error.message)).toMatchObject({ code: 'slot_taken', status: 409 });
+      expect(messageOf(error)).toMatch(new RegExp(`^${escape(TAKEN)} The clinic interface said: ".+"$`));
+    });
+
+    it.each([
+      ['a 422 whose code names the slot', { error: 'slot_unavailable', message: 'Slot unavailable.' }],
+      [
+        'a 422 validation_failed naming only the start time as taken',
+        {
+          error: 'validation_failed',
+          message: 'Some fields are not valid.',
+          details: { errors: [{ field: 'starts_at', code: 'taken' }] },
+        },
+      ],
+    ])('%s (hand-built: the sandbox answers a taken slot with 409 only)', async (_name, body) => {
+      clinicApi().post(clinicPath('/appointments')).reply(422, body);
+      const error = await failure(run('book_appointment', booking));
+      expect(messageOf(error)).toMatch(new RegExp(`^${escape(TAKEN)}`));
+    });
+
+    it('other answers of the booking keep their own words', async () => {
+      clinicApi()
+        .post(clinicPath('/appointments'))
+        .reply(...reply('clinic-errors-en', { error: 'client_revoked' }));
+      clinicApi()
+        .post(clinicPath('/appointments'))
+        .reply(422, {
+          error: 'validation_failed',
+          message: 'Some fields are not valid.',
+          details: { errors: [{ field: 'branch_id', code: 'unknown' }] },
+        }); // hand-built: a branch the clinic does not have
+      const revoked = await failure(run('book_appointment', booking));
+      expect(revoked.name).toBe('ExpiredAuthError');
+      const invalid = await failure(run('book_appointment', booking));
+      expect(messageOf(invalid)).toMatch(
+        /^Some fields are not valid\. Branch: does not exist in the account\./,
+      );
+      expect(messageOf(revoked) + messageOf(invalid)).not.toMatch(/already taken/);
+    });
+
+    it('in Arabic first, then English', async () => {
+      clinicApi('ar')
+        .post(clinicPath('/appointments'), { ...sent('book-appointment'), external_ref: 'web-5503' })
+        .reply(replay('book-appointment-slot-taken-ar'));
+      const error = await failure(
+        appTester(
+          perform('book_appointment') as never,
+          {
+            authData: { ...AUTH, language: 'ar' },
+            inputData: { ...booking, external_ref: 'web-5503' },
+          } as never,
+        ) as Promise<unknown>,
+      );
+      expect(messageOf(error)).toMatch(
+        new RegExp(
+          `^هذا الوقت محجوز: اختر وقتًا آخر، أو استخدم Find Appointment لرؤية مواعيد المريض\\. — ${escape(TAKEN)} رد واجهة العيادة`,
+        ),
+      );
+    });
+  });
 });
+
+// Record mode: the slot the test asks for is taken first by the same booking under another reference.
+for (const scenario of ['book-appointment-slot-taken', 'book-appointment-slot-taken-ar']) {
+  given(scenario, {
+    setup: async (sb) => {
+      await call(`${sb.clinicBaseUrl}/appointments`, {
+        body: sent('book-appointment'),
+        token: sb.tokens.clinicOwner,
+      });
+    },
+  });
+}
 
 describe('messages in the connection’s language', () => {
   it('names what to fix in Arabic, before any request', async () => {
@@ -195,12 +431,39 @@ describe('messages in the connection’s language', () => {
       ) as Promise<unknown>,
     );
     expect(messageOf(error)).toMatch(/^يرجى تصحيح ما يلي: /);
-    expect(messageOf(error)).toMatch(/Branch: يجب أن يكون عددًا صحيحًا/);
+    expect(messageOf(error)).toMatch(/Branch: ليس معرّفًا: اختر من القائمة أو اربط معرّفًا من خطوة سابقة/);
     expect(messageOf(error)).toMatch(/Order Lines #1, Quantity: يجب أن يكون أكبر من 0/);
     expect(messageOf(error)).toMatch(/فيه أكثر من منزلتين عشريتين/);
     // …then the same in English, which Zapier's publishing rules want in every message.
-    expect(messageOf(error)).toMatch(/ — Please fix: .*Branch: must be a whole number/);
+    expect(messageOf(error)).toMatch(/ — Please fix: .*Branch: is not an id: choose from the list/);
     expect(messageOf(error)).toMatch(/Order Lines #1, Quantity: must be more than 0/);
+  });
+});
+
+describe('phones in Arabic messages read left to right', () => {
+  it('Book Appointment’s phone message wraps the value and the examples in isolate marks', async () => {
+    const stop = strays();
+    const error = await failure(
+      appTester(
+        perform('book_appointment') as never,
+        {
+          authData: { ...AUTH, language: 'ar' },
+          inputData: {
+            patient_phone: '+966 12',
+            patient_name: 'سارة',
+            branch_id: '1',
+            appointment_type_id: '4',
+            starts_at: '2099-01-04T10:30:00+03:00',
+          },
+        } as never,
+      ) as Promise<unknown>,
+    );
+    expect(stop()).toEqual([]);
+    const [arabic] = messageOf(error).split(' — ');
+    expect(arabic).toMatch(/^يرجى تصحيح ما يلي: Patient Phone: /);
+    expect(arabic).toContain('"\u2066+966 12\u2069" ليس رقم هاتف');
+    expect(arabic).toContain('مثل \u20660501234567\u2069 أو \u2066+966501234567\u2069');
+    expect(arabic).not.toContain('966501234567+');
   });
 });
 
@@ -538,8 +801,13 @@ describe('update_item', () => {
     });
   });
 
-  it('refuses an update that changes nothing, before any request', async () => {
+  it('refuses an update that changes nothing, before any request, blaming the change fields', async () => {
+    const stop = strays();
     const error = await failure(run('update_item', { item_id: 311 }));
-    expect(messageOf(error)).toMatch(/give at least one field to change/);
+    expect(stop()).toEqual([]);
+    expect(messageOf(error)).toBe(
+      'Please fix: Name (Arabic), Name (English), Category, Default Price (SAR) or Variants: give at least one field to change.',
+    );
+    expect(messageOf(error)).not.toMatch(/Item:/);
   });
 });

@@ -7,6 +7,7 @@ import { body, data, definition, HOOK_TARGET_URL, pathOf, replay, reply, sent, t
 import { call } from './support/call';
 import { given, receiverUrl, type Given } from './support/recorder';
 import {
+  App,
   appTester,
   AUTH,
   CASHIER,
@@ -194,7 +195,7 @@ const TABLE: Row[] = [
     status: 404,
     kind: 'error',
     ask: { method: 'GET', path: `/patients/${NO_PATIENT}` },
-    says: [/clinic/],
+    says: [/no item with this id/, /Choose it from the list or map its id from an earlier step/],
   },
   {
     code: 'client_revoked',
@@ -617,6 +618,27 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
     });
   });
 
+  describe('a token pasted with its "Bearer " prefix', () => {
+    const findPatient = App.searches!.find_patient!.operation.perform;
+    it.each([`Bearer ${CLINIC_TOKEN}`, `bearer   ${CLINIC_TOKEN}`, `  BEARER\t${CLINIC_TOKEN}  `])(
+      '%p is sent as the token itself, prefixed once (Find Patient)',
+      async (pasted) => {
+        // clinicApi() insists on `Authorization: Bearer <token>` exactly.
+        clinicApi()
+          .get(clinicPath(`/patients/${PATIENT}`))
+          .reply(...reply('find-patient-by-id'));
+        const found = (await appTester(
+          findPatient as never,
+          {
+            authData: { ...AUTH, clinic_api_token: pasted },
+            inputData: { patient_id: PATIENT },
+          } as never,
+        )) as Json[];
+        expect(found.map((p) => p.id)).toEqual([PATIENT]);
+      },
+    );
+  });
+
   describe('an interface without a token', () => {
     /** Fails the test if any request leaves, whether or not an interceptor would match it. */
     const watchRequests = () => {
@@ -646,6 +668,15 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
       watch.assertNoRequest();
       expect(err.message).toContain('Clinic API Token');
       expect(err.message).toMatch(/reconnect/i);
+    });
+
+    it('a token that is only a "Bearer " prefix counts as missing: no request', async () => {
+      const watch = watchRequests();
+
+      const err = await getPatient({ clinic_api_token: ' Bearer   ', language: 'en' });
+
+      watch.assertNoRequest();
+      expect(err.message).toContain('This step needs the Clinic API Token');
     });
 
     it('throws before any network call, naming the Cashier API Token, in Arabic', async () => {

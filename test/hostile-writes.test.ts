@@ -496,6 +496,9 @@ describe('base addresses that would carry a token where it must not go are refus
 
 // --------------------------------------------------------------------------------- 9. derived booking references
 describe('derived booking references never merge different bookings', () => {
+  // The bookings start half an hour after the recordings' instant: ahead of the clock.
+  beforeEach(() => clockAtRecording());
+  afterEach(() => jest.useRealTimers());
   const base = {
     patient_phone: '0501234567',
     patient_name: 'ليان الشهري',

@@ -302,6 +302,20 @@ describe('find_appointment', () => {
     ]);
   });
 
+  it('searches a range in the past as given: only an impossible date is refused there', async () => {
+    clinicApi()
+      .get(clinicPath('/appointments'))
+      .query({ patient_id: PATIENT, from: '2020-01-01', to: '2020-02-01T00:00:00+03:00', per_page: '25' })
+      .reply(...reply('find-appointment-by-patient')); // recorded for another range
+    recordedPatientRead('find-appointment-by-patient');
+    const result = await find(SEARCH.findAppointment, {
+      patient_id: PATIENT,
+      from: '2020-01-01',
+      to: '2020-02-01T00:00:00+03:00',
+    });
+    expect(result.length).toBeGreaterThan(0);
+  });
+
   it("lists a patient's appointments with every filter as the spec names it", async () => {
     clinicApi()
       .get(clinicPath('/appointments'))
@@ -364,7 +378,7 @@ describe('find_appointment', () => {
     [
       'a branch that is not a number',
       { patient_id: PATIENT, branch_id: 'Olaya' },
-      /Branch: must be a whole number/,
+      /Branch: is not an id: choose from the list or map an id from an earlier step/,
     ],
   ])('refuses %s before any request', async (_name, inputData, says) => {
     await expectRefused(SEARCH.findAppointment, inputData, says);
@@ -568,7 +582,11 @@ describe('find_item', () => {
 
   it.each([
     ['nothing given', {}, /Item: choose the Item, or give a SKU or a Barcode/],
-    ['an item id that is not a number', { item_id: 'abc' }, /Item: must be a whole number/],
+    [
+      'an item id that is not a number',
+      { item_id: 'abc' },
+      /Item: is not an id: choose from the list or map an id from an earlier step/,
+    ],
     ['an item id of 0', { item_id: '0' }, /Item: must be 1 or more/],
   ])('refuses %s before any request', async (_name, inputData, says) => {
     await expectRefused(SEARCH.findItem, inputData, says);
@@ -666,7 +684,11 @@ describe('find_stock_level', () => {
 
   it.each([
     ['neither branch nor variant', { low_only: 'true' }, /Branch: choose the Branch, the Variant or both/],
-    ['a branch that is not a number', { branch_id: 'Olaya' }, /Branch: must be a whole number/],
+    [
+      'a branch that is not a number',
+      { branch_id: 'Olaya' },
+      /Branch: is not an id: choose from the list or map an id from an earlier step/,
+    ],
     [
       'a low-only answer that is not yes or no',
       { variant_id: '118', low_only: 'maybe' },
