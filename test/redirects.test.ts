@@ -91,7 +91,7 @@ describe('redirects from the configured server are refused, never followed', () 
             patient_name: 'Sara',
             branch_id: '1',
             appointment_type_id: '4',
-            starts_at: '2026-11-26T12:30:00+03:00',
+            starts_at: '2099-11-26T12:30:00+03:00',
             external_ref: 'web-5501',
           },
           meta: { zap: { id: '98765' } },
