@@ -48,7 +48,10 @@ export interface ApiClient {
   find(path: string, query?: Query, halt?: Handled['halt']): Promise<Record<string, unknown> | undefined>;
   /** GET one list page; `per_page` is capped at the interfaces' maximum. */
   page<T = unknown>(path: string, query?: Query): Promise<Page<T>>;
-  /** GET successive pages until `limit` objects or the last page. */
+  /**
+   * GET successive pages until `limit` objects or the last page: the one meta shows is last (total, per_page), or,
+   * without them, an empty page. A short page is not the end: a server may give fewer than asked.
+   */
   all<T = unknown>(path: string, query: Query, limit: number): Promise<T[]>;
   /**
    * POST; without a body nothing is sent (e.g. "empty body" cancels). `halt`: as for `find`; `words`: answers the
@@ -169,7 +172,8 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
         const { data, meta } = await client.page<T>(path, { ...query, page, per_page: perPage });
         out.push(...data);
         const total = typeof meta.total === 'number' ? meta.total : undefined;
-        if (data.length < perPage || (total !== undefined && page * perPage >= total)) break;
+        const size = typeof meta.per_page === 'number' && meta.per_page > 0 ? meta.per_page : undefined;
+        if (!data.length || (total !== undefined && size !== undefined && page * size >= total)) break;
       }
       return out.slice(0, limit);
     },

@@ -33,10 +33,11 @@ import { webhookRoutes } from './webhook-routes';
 export const CLINIC_PREFIX = '/partner/v1';
 export const SPEC_VERSION = '1.0.0';
 
+/** By a time, then by id: a total order, so a page boundary between two objects of the same time is stable. */
 const byTime =
-  <T>(key: (x: T) => string) =>
+  <T extends { id: string }>(key: (x: T) => string) =>
   (a: T, b: T) =>
-    Date.parse(key(a)) - Date.parse(key(b));
+    Date.parse(key(a)) - Date.parse(key(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 const tenantOf = (ctx: RouteContext) => ctx.world.store.clinic.tenantId;
 
@@ -97,7 +98,7 @@ const listPatients = list(
 const listAppointments = list(
   (ctx: RouteContext) => clinicOf(ctx).appointments,
   appointmentView,
-  (a, b) => Date.parse(a.starts_at) - Date.parse(b.starts_at) || (a.id < b.id ? -1 : 1),
+  byTime((a) => a.starts_at),
   {
     branch_id: eq(S.int(), 'branch_id'),
     patient_id: eq(S.str(), 'patient_id'),

@@ -109,8 +109,8 @@ describe('the interface client', () => {
   });
 
   describe('all()', () => {
-    it('walks page=1, page=2 … until a short page', async () => {
-      // hand-built pages (rows()): 207 objects over three pages.
+    it('walks page=1, page=2 … until an empty page when the list shows no meta (a short page is not the end)', async () => {
+      // hand-built pages (rows()): 207 objects over three pages, the last short, then an empty one.
       const scope = clinicApi();
       scope
         .get(clinicPath('/appointments'))
@@ -124,6 +124,10 @@ describe('the interface client', () => {
         .get(clinicPath('/appointments'))
         .query({ branch_id: '3', page: '3', per_page: '100' })
         .reply(200, { data: rows(200, 7), meta: {} });
+      scope
+        .get(clinicPath('/appointments'))
+        .query({ branch_id: '3', page: '4', per_page: '100' })
+        .reply(200, { data: [], meta: {} });
 
       const all = await withClient('clinic', (c) =>
         c.all('/appointments', { branch_id: 3, status: undefined }, 500),
@@ -148,6 +152,24 @@ describe('the interface client', () => {
 
       expect(all).toHaveLength(200);
       expect(all).toEqual(rows(0, 200));
+    });
+
+    it('goes on after a short page whose meta shows more (a server that gives fewer than asked)', async () => {
+      // hand-built pages (rows()): a server that caps pages at 40 and says so in meta.per_page.
+      for (const page of [1, 2, 3]) {
+        clinicApi()
+          .get(clinicPath('/appointments'))
+          .query({ page: String(page), per_page: '100' })
+          .reply(200, {
+            data: rows((page - 1) * 40, page === 3 ? 20 : 40),
+            meta: { total: 100, page, per_page: 40 },
+          });
+      }
+      // No page 4 is mocked: meta shows page 3 is the last.
+
+      await expect(withClient('clinic', (c) => c.all('/appointments', {}, 500))).resolves.toEqual(
+        rows(0, 100),
+      );
     });
 
     it('returns at most `limit` objects and stops asking once it has them', async () => {

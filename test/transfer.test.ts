@@ -8,7 +8,7 @@ import { EVENTS, type HookEvent } from '../lib/hooks/events';
 import type { SubscribeData } from '../lib/hooks/factory';
 import { sampleKeysOf } from '../scripts/checks/definition';
 import { body, definition, delivered, pathOf, queryOf, recorded, replay, reply, type Json } from './fixtures';
-import { given } from './support/recorder';
+import { given, recording } from './support/recorder';
 import {
   appTester,
   AUTH,
@@ -47,6 +47,30 @@ const listPages = (scenario: string) =>
   recorded(scenario)
     .map((d, i) => ({ d, i }))
     .filter(({ d }) => Array.isArray(d.response?.data));
+
+/**
+ * The objects of pages read by key, as a transfer hands them on: each page's objects after the last one of the
+ * page before (a page begins with the last object already seen).
+ */
+const byKey = (pages: Item[][]): Item[] => {
+  const seen = new Set<string>();
+  return pages.flat().filter((o) => !seen.has(o.id) && !!seen.add(o.id));
+};
+
+/**
+ * The pages a list of 258 (then 55) objects is read in: each holds the last object of the one before, and reaches as
+ * far past it as a page of at most 100 (25) can (lib/hooks/paging.ts, plan).
+ */
+const INVOICE_PAGES = [
+  { page: 1, per_page: 100 },
+  { page: 2, per_page: 99 },
+  { page: 3, per_page: 98 },
+];
+const PAID_PAGES = [
+  { page: 1, per_page: 25 },
+  { page: 2, per_page: 24 },
+  { page: 3, per_page: 23 },
+];
 
 /** Record mode: the history the transfer scenarios page through, enough for three pages of receipts and invoices. */
 const TRANSFER_HISTORY = { receipts: 260, invoices: 250, appointments: 120, customers: 0 };
@@ -219,20 +243,23 @@ describe('New Invoice: pages of the invoices list', () => {
   const scenario = 'transfer-invoices';
   const pages = listPages(scenario);
   const expectPages = () =>
-    pages.forEach(({ i }, n) =>
-      clinicApi()
-        .get(clinicPath('/invoices'))
-        .query({ page: n + 1, per_page: 100 })
-        .reply(replay(scenario, i)),
+    INVOICE_PAGES.forEach((q, n) =>
+      clinicApi().get(clinicPath('/invoices')).query(q).reply(replay(scenario, n)),
     );
+  const listedOnce = (): Item[] => byKey(pages.map(({ i }) => body(scenario, i).data));
 
-  it('moves every invoice once, oldest first, 100 a page, then []', async () => {
+  it('moves every invoice once, oldest first, up to 100 a page, one request a page, then []', async () => {
     expectPages();
     const result = await transfer('invoice_issued', { include_patient: 'false' });
-    const listed: Item[] = pages.flatMap(({ i }) => body(scenario, i).data);
+    const listed = listedOnce();
     expect(listed.length).toBeGreaterThanOrEqual(250);
     expect(body(scenario, pages[0]!.i).meta.total).toBe(listed.length);
-    expect(result.map((p) => p.length)).toEqual([...pages.map(({ i }) => body(scenario, i).data.length), 0]);
+    // Each page after the first begins with an invoice of the one before: the witness that none was skipped.
+    pages.slice(1).forEach(({ i }, n) => {
+      const before = body(scenario, pages[n]!.i).data.map((inv: Item) => inv.id);
+      expect(before).toContain(body(scenario, i).data[0].id);
+    });
+    expect(result.map((p) => p.length)).toEqual([100, 98, listed.length - 198, 0]);
     const items = result.flat();
     expect(items.map((r) => r.id)).toEqual(listed.map((r) => r.id));
     expect(new Set(items.map((r) => r.id)).size).toBe(items.length);
@@ -246,7 +273,7 @@ describe('New Invoice: pages of the invoices list', () => {
     const items = (await transfer('invoice_issued', input)).flat();
     const def = rowOf('invoice_issued');
     const keys = Object.keys(await liveItem(def, delivered('invoice.issued').data, input, 0)).sort();
-    const listed: Item[] = pages.flatMap(({ i }) => body(scenario, i).data);
+    const listed = listedOnce();
     for (const [n, item] of items.entries()) {
       expect(Object.keys(item).sort()).toEqual(keys);
       if (n < 5 || n % 25 === 0) {
@@ -261,18 +288,19 @@ describe('New Invoice: pages of the invoices list', () => {
   it('reads on in the same call while a filter the list cannot apply keeps nothing, then goes on from there', async () => {
     const [first, second] = pages;
     const all: Item[] = body(scenario, second!.i).data;
-    const branch2 = all.filter((inv) => inv.branch_id === 2);
+    // The first invoice of page 2 is the last of page 1, already passed over.
+    const branch2 = all.slice(1).filter((inv) => inv.branch_id === 2);
     // hand-built: page 1 holds no invoice of the two branches chosen (several values: the app checks them), page 2 some.
     clinicApi()
       .get(clinicPath('/invoices'))
-      .query({ page: 1, per_page: 100 })
+      .query(INVOICE_PAGES[0]!)
       .reply(200, {
         ...body(scenario, first!.i),
         data: body(scenario, first!.i).data.map((i: Item) => ({ ...i, branch_id: 1 })),
       });
     clinicApi()
       .get(clinicPath('/invoices'))
-      .query({ page: 2, per_page: 100 })
+      .query(INVOICE_PAGES[1]!)
       .reply(...reply(scenario, second!.i));
     const cursor = cursorStandIn();
     const input = { include_patient: 'false', branch_id: '2,3' };
@@ -284,20 +312,33 @@ describe('New Invoice: pages of the invoices list', () => {
       cursor,
     );
     expect(items.map((i) => i.id)).toEqual(branch2.map((i) => i.id));
-    expect(JSON.parse(cursor.value!)).toEqual({ page: 3 });
+    const last = all.at(-1)!;
+    expect(JSON.parse(cursor.value!)).toEqual({ at: 198, after: [Date.parse(last.issued_at), last.id] });
   });
 
   it('stops with a message after 5 pages that keep nothing, keeping the place', async () => {
-    const [first] = pages;
-    // hand-built: five full pages of branch 1 only, of 1,000 invoices, as a long run of one branch would answer.
-    const recordedPage = body(scenario, first!.i);
-    const branch1 = {
-      data: recordedPage.data.map((i: Item) => ({ ...i, branch_id: 1 })),
-      meta: { ...recordedPage.meta, total: 1000 },
-    };
-    for (let page = 1; page <= 5; page += 1) {
-      clinicApi().get(clinicPath('/invoices')).query({ page, per_page: 100 }).reply(200, branch1);
-    }
+    // hand-built: 1,000 invoices of branch 1 only (the recorded page's, one a minute), as a long run of one branch
+    // would answer, paged as the sandbox pages.
+    const template: Item = body(scenario, pages[0]!.i).data[0];
+    const invoices = Array.from({ length: 1000 }, (_, n) => ({
+      ...template,
+      id: `01K00000000000000000${String(n).padStart(6, '0')}`,
+      issued_at: new Date(Date.parse('2025-01-01T06:00:00Z') + n * 60_000).toISOString(),
+      branch_id: 1,
+    }));
+    const asked: Array<{ page: number; per_page: number }> = [];
+    clinicApi()
+      .get(clinicPath('/invoices'))
+      .query(true)
+      .times(5)
+      .reply((uri) => {
+        const q = new URL(uri, 'http://x').searchParams;
+        const page = Number(q.get('page'));
+        const perPage = Number(q.get('per_page'));
+        asked.push({ page, per_page: perPage });
+        const data = invoices.slice((page - 1) * perPage, page * perPage);
+        return [200, { data, meta: { total: invoices.length, page, per_page: perPage } }];
+      });
     const cursor = cursorStandIn();
     const run = transferPage(
       tester,
@@ -306,8 +347,16 @@ describe('New Invoice: pages of the invoices list', () => {
       0,
       cursor,
     );
-    await expect(run).rejects.toThrow(/None of the next 500 objects passed this Zap's filters/);
-    expect(JSON.parse(cursor.value!)).toEqual({ page: 6 });
+    await expect(run).rejects.toThrow(/None of the next 480 objects passed this Zap's filters/);
+    expect(asked).toEqual([
+      { page: 1, per_page: 100 },
+      { page: 2, per_page: 99 },
+      { page: 3, per_page: 98 },
+      { page: 4, per_page: 97 },
+      { page: 5, per_page: 96 },
+    ]);
+    const last = invoices[479]!;
+    expect(JSON.parse(cursor.value!)).toEqual({ at: 480, after: [Date.parse(last.issued_at), last.id] });
   });
 
   it('checks Transfer From and Transfer Before before any request', async () => {
@@ -320,39 +369,51 @@ describe('New Invoice: pages of the invoices list', () => {
 
 describe('Invoice Paid with Include Patient Details: 25 a page, each patient read once a page', () => {
   const scenario = 'transfer-invoices-paid-patients';
-  const all = recorded(scenario);
-  const pages = listPages(scenario);
   const input = { transfer_from: '2026-01-01', transfer_to: '2026-05-01' };
+  const LIST = { status: 'paid', issued_from: '2026-01-01', issued_to: '2026-05-01' };
 
-  const expectAll = () =>
-    all.forEach((d, i) => {
-      if (Array.isArray(d.response?.data)) {
-        clinicApi()
-          .get(clinicPath('/invoices'))
-          .query({
-            status: 'paid',
-            issued_from: '2026-01-01',
-            issued_to: '2026-05-01',
-            page: pages.findIndex((p) => p.i === i) + 1,
-            per_page: 25,
-          })
-          .reply(replay(scenario, i));
-      } else {
-        clinicApi()
-          .get(clinicPath(pathOf(d)))
-          .reply(replay(scenario, i));
-      }
-    });
+  /**
+   * The scenario's requests as recorded, in order: the list pages and the patient reads of each. Recording it
+   * again starts from an empty file (the patients read depend on the pages), each request appended as it comes.
+   */
+  let recordingDone = false;
+  const expectAll = () => {
+    if (recording) {
+      // Only the first test records; the others need its file.
+      if (!recordingDone) clinicApi().persist().get(/.*/).query(true).reply(replay(scenario, 0));
+      recordingDone = true;
+      return;
+    }
+    recorded(scenario).forEach((d, i) =>
+      clinicApi()
+        .get(clinicPath(pathOf(d)))
+        .query(queryOf(d))
+        .reply(replay(scenario, i)),
+    );
+  };
 
   it('moves the paid invoices of the dates given with their patients, reading each distinct patient once a page', async () => {
     expectAll();
     const result = await transfer('invoice_paid', input);
-    expect(result.map((p) => p.length)).toEqual([...pages.map(({ i }) => body(scenario, i).data.length), 0]);
+    // Record mode: the file is written when the suite ends.
+    if (recording) return;
+    const all = recorded(scenario);
+    const pages = listPages(scenario);
+    expect(pages.map(({ d }) => queryOf(d))).toEqual(
+      PAID_PAGES.map((q) => ({ ...LIST, page: String(q.page), per_page: String(q.per_page) })),
+    );
+    // Each page after the first begins at or before the last invoice of the one before.
+    const handed: Item[][] = [];
+    pages.forEach(({ i }) => {
+      const seen = new Set(handed.flat().map((r) => r.id));
+      handed.push(body(scenario, i).data.filter((r: Item) => !seen.has(r.id)));
+    });
+    expect(result.map((p) => p.length)).toEqual([...handed.map((p) => p.length), 0]);
     expect(result.slice(0, -1).every((p) => p.length <= 25)).toBe(true);
     pages.forEach(({ i }, n) => {
       const next = pages[n + 1]?.i ?? all.length;
       const reads = all.slice(i + 1, next).map((d) => d.path.split('/').at(-1));
-      const patients = [...new Set(body(scenario, i).data.map((r: Item) => r.patient_id))];
+      const patients = [...new Set(handed[n]!.map((r: Item) => r.patient_id))];
       expect(reads).toEqual(patients);
     });
     const contacts = new Map(
@@ -387,7 +448,7 @@ describe('Invoice Paid with Include Patient Details: 25 a page, each patient rea
   });
 
   it('a 429 on a patient read fails the page for Zapier to ask again, and keeps the place', async () => {
-    const [page] = pages;
+    const [page] = listPages(scenario);
     clinicApi()
       .get(clinicPath('/invoices'))
       .query(queryOf(definition(scenario, page!.i)))

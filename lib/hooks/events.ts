@@ -15,6 +15,7 @@ import {
 import { appointmentChanges, appointmentChangeFields, statusBecame } from './changes';
 import { CONSENT_CHANNEL, WITH_PATIENT, type HookExtension } from './extensions';
 import type { HistorySource } from './history';
+import type { Order } from './paging';
 
 /** Where a trigger's sample comes from in the Zap editor (performList). */
 export type SampleSource =
@@ -53,10 +54,23 @@ const recent: SampleSource = { kind: 'recent' };
 const catalogue: SampleSource = { kind: 'catalogue' };
 const patient = [WITH_PATIENT];
 
+/**
+ * Appointments by start, then id. One that has not begun can still be rescheduled later, after it was moved: its id
+ * is remembered so it does not come twice.
+ */
+const BY_START: Order = {
+  fields: [{ field: 'starts_at', time: true }, { field: 'id' }],
+  movable: (a) => a.status === 'booked' || a.status === 'confirmed',
+};
+/** Invoices by issue time, then id: an invoice's issue time never changes. */
+const BY_ISSUE: Order = { fields: [{ field: 'issued_at', time: true }, { field: 'id' }] };
+const BY_ID: Order = { fields: [{ field: 'id' }] };
+const BY_BRANCH_AND_VARIANT: Order = { fields: [{ field: 'branch_id' }, { field: 'variant_id' }] };
+
 /** Appointments of the past: GET /appointments by start time, `status` where the trigger implies one. */
 const appointments = (at: string[], status?: string, blank?: Record<string, unknown>): HistorySource => ({
   path: '/appointments',
-  paging: 'page',
+  paging: BY_START,
   ...(status ? { query: { status } } : {}),
   at,
   ...(blank ? { blank } : {}),
@@ -66,7 +80,7 @@ const appointments = (at: string[], status?: string, blank?: Record<string, unkn
 /** Invoices of the past: GET /invoices by issue date. The list does not show when an invoice was paid. */
 const invoices = (status?: string): HistorySource => ({
   path: '/invoices',
-  paging: 'page',
+  paging: BY_ISSUE,
   ...(status ? { query: { status }, blank: { paid_at: null } } : {}),
   at: status ? ['paid_at', 'issued_at'] : ['issued_at'],
   range: { from: 'issued_from', to: 'issued_to', by: 'issue date' },
@@ -299,7 +313,12 @@ export const EVENTS: readonly HookEvent[] = [
     description: "Triggers when an item's stock at a branch falls to or below its reorder point.",
     filters: [CASHIER_BRANCH],
     sample: { kind: 'list', path: '/stock/levels', query: { low_only: true } },
-    history: { path: '/stock/levels', paging: 'page', query: { low_only: true }, at: ['updated_at'] },
+    history: {
+      path: '/stock/levels',
+      paging: BY_BRANCH_AND_VARIANT,
+      query: { low_only: true },
+      at: ['updated_at'],
+    },
   },
   {
     key: TRIGGER.orderStatusChanged,
@@ -325,6 +344,6 @@ export const EVENTS: readonly HookEvent[] = [
     filters: [],
     sample: { kind: 'list', path: '/customers', query: {} },
     extensions: [CONSENT_CHANNEL],
-    history: { path: '/customers', paging: 'page', at: ['created_at'] },
+    history: { path: '/customers', paging: BY_ID, at: ['created_at'] },
   },
 ];

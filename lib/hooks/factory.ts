@@ -8,8 +8,10 @@ import { APIS } from '../interfaces';
 import { subscribe, unsubscribe } from './subscription';
 import { verify, type VerifyFailure } from '../signature';
 import type { HookEvent } from './events';
-import { filterInputFields, filterQuery, passes } from './filters';
-import { positionOf, rangeQuery, savePosition, transferRangeFields, type HistorySource } from './history';
+import { filterInputFields, passes } from './filters';
+import { transferRangeFields } from './history';
+import { isObject, itemOf } from './item';
+import { readHistory } from './transfer';
 
 /** What performSubscribe stores and Zapier hands back as `bundle.subscribeData`. */
 export interface SubscribeData {
@@ -29,10 +31,7 @@ interface Envelope {
   data: Record<string, unknown>;
 }
 
-type HookBundle = Omit<Bundle, 'subscribeData'> & { subscribeData?: Partial<SubscribeData> };
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  !!v && typeof v === 'object' && !Array.isArray(v);
+export type HookBundle = Omit<Bundle, 'subscribeData'> & { subscribeData?: Partial<SubscribeData> };
 
 /** The partner headers a delivery is checked with, by their lower-case names. */
 const PARTNER_HEADERS = {
@@ -157,20 +156,6 @@ const parseEnvelope = (content: string): Envelope | undefined => {
   };
 };
 
-/** The item a Zap sees for one object of an event (present makes a new object, which this completes in place). */
-export const itemOf = (
-  def: HookEvent,
-  data: Record<string, unknown>,
-  eventId: string,
-  occurredAt: string | undefined,
-): Record<string, unknown> => {
-  const item: Record<string, unknown> = def.resource.present(data);
-  if (def.derive) Object.assign(item, def.derive(data));
-  item.event_id = eventId;
-  item.occurred_at = occurredAt ?? null;
-  return item;
-};
-
 /** The trigger's own sample: authored data, shown without parsing (see Resource.presentAuthored). */
 export const staticSample = (def: HookEvent) => {
   const data = def.sampleData ?? def.resource.sample;
@@ -272,105 +257,6 @@ const fromSample = (def: HookEvent, sample: unknown) => {
 /** Recent delivery envelopes (clinic) whose data this trigger fires on. */
 const firesOn = (def: HookEvent, e: Record<string, unknown>) =>
   !def.when || (isObject(e.data) ? def.when(e.data) : isObject(e) && def.when(e));
-
-/** A listed object as the item a live delivery of it makes, with what the list cannot tell left empty. */
-const historyItem = (def: HookEvent, source: HistorySource, data: Record<string, unknown>) => {
-  const at = source.at.map((k) => data[k]).find((v): v is string => typeof v === 'string');
-  const item: Record<string, unknown> = itemOf(def, data, '', at);
-  item.event_id = `${def.event}:${String(item.id)}`;
-  for (const [k, v] of Object.entries(source.blank ?? {})) if (!Object.hasOwn(item, k)) item[k] = v;
-  return item;
-};
-
-/** What the row's extensions add to a page of Transfer, dropping the items one of them refuses. */
-const extendPage = async (
-  def: HookEvent,
-  z: ZObject,
-  bundle: HookBundle,
-  items: Array<Record<string, unknown>>,
-  listed: boolean,
-) => {
-  let out: Array<Record<string, unknown> | undefined> = items;
-  for (const x of def.extensions ?? []) {
-    const present = out.filter((i): i is Record<string, unknown> => !!i);
-    out = x.applyPage
-      ? await x.applyPage(z, bundle as Bundle, present)
-      : await Promise.all(
-          present.map((i) =>
-            x.apply(z, bundle as Bundle, i, { occurredAt: i.occurred_at as string, listed }),
-          ),
-        );
-  }
-  return out.filter((i): i is Record<string, unknown> => !!i);
-};
-
-/**
- * One page of Zapier Transfer: the next objects of the row's list, oldest first, as live items, then `[]` at the
- * end. One list request a call (more only while filters the list cannot apply leave a page empty, which would end
- * the transfer); where the next call starts is kept with `z.cursor`.
- */
-const readHistory = async (def: HookEvent, source: HistorySource, z: ZObject, bundle: HookBundle) => {
-  const input = bundle.inputData ?? {};
-  const narrowed = Object.assign({}, ...(def.extensions ?? []).map((x) => x.listQuery?.(input) ?? {}));
-  const query = {
-    ...rangeQuery(z, bundle as Bundle, source),
-    ...filterQuery(def.filters, input),
-    ...narrowed,
-    ...source.query,
-  };
-  const perPage = Math.min(
-    SETTINGS.transferPageSize,
-    ...(def.extensions ?? []).map((x) => x.transferPageSize?.(input) ?? SETTINGS.transferPageSize),
-  );
-  const client = clientFor(z, bundle, def.api);
-  let position = await positionOf(z, bundle as Bundle, source);
-  for (let reads = 0; reads < SETTINGS.transferReadsPerCall; reads += 1) {
-    if ('done' in position) return [];
-    let objects: unknown[];
-    if ('page' in position) {
-      const { data, meta } = await client.page(source.path, {
-        ...query,
-        page: position.page,
-        per_page: perPage,
-      });
-      const total = typeof meta.total === 'number' ? meta.total : undefined;
-      const last = data.length < perPage || (total !== undefined && position.page * perPage >= total);
-      objects = data;
-      position = last ? { done: true } : { page: position.page + 1 };
-    } else {
-      const { data, meta } = await client.page(source.path, {
-        ...query,
-        since_id: position.since,
-        per_page: perPage,
-      });
-      const next = typeof meta.next_since_id === 'string' ? meta.next_since_id : position.since;
-      objects = data;
-      position = meta.has_more === true && next !== position.since ? { since: next } : { done: true };
-    }
-    const items = objects
-      .filter(isObject)
-      .filter((o) => !source.keeps || source.keeps(o))
-      .map((o) => historyItem(def, source, o))
-      .filter((i) => passes(def.filters, input, i, { history: true }));
-    const kept = await extendPage(def, z, bundle, items, Object.keys(narrowed).length > 0);
-    if (kept.length) {
-      await savePosition(z, position);
-      return kept;
-    }
-  }
-  if ('done' in position) return [];
-  // Saved, so a call Zapier makes again goes on from here.
-  await savePosition(z, position);
-  const scanned = SETTINGS.transferReadsPerCall * perPage;
-  throw new z.errors.Error(
-    say(languageOf(bundle), {
-      en: `None of the next ${scanned} objects passed this Zap's filters, so the transfer stopped here. ${source.range ? 'Limit it with Transfer From and Transfer Before, or clear a filter,' : 'Clear a filter'} and start again.`,
-      ar: `لم يجتز أيٌّ من العناصر الـ${scanned} التالية مرشحات هذا الزاب، فتوقف النقل هنا. ${source.range ? 'حدّده بتاريخَي Transfer From وTransfer Before أو أزل مرشحًا،' : 'أزل مرشحًا'} ثم ابدأ من جديد.`,
-    }),
-    'transfer_filtered_out',
-    400,
-  );
-};
 
 export const makePerformList = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
   if (bundle.meta?.isBulkRead) {

@@ -2,6 +2,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Query } from '../http';
 import { languageOf, say } from '../i18n';
 import { declareInputs, input, later } from '../inputs';
+import type { Key, Order, Place } from './paging';
 
 /**
  * Where a trigger's past objects come from, for Zapier Transfer (performList with `bundle.meta.isBulkRead`): a list
@@ -12,11 +13,12 @@ export interface HistorySource {
   /** Fixed query: the status a status trigger implies, the kind of receipt, low levels only. */
   query?: Query;
   /**
-   * `page`: `?page=1,2…` of a list the interface sorts oldest first (appointments by start, invoices by issue time,
-   * customers by id, as the sandbox does; the clinic spec does not show the order). `since_id`: the receipts
-   * cursor, oldest first in the order receipts reached the server (cashier spec §4 rule 4).
+   * `since_id`: the receipts cursor, oldest first in the order receipts reached the server (cashier spec §4 rule 4).
+   * Otherwise `?page=1,2…` of a list the interface sorts by the order given, oldest first (appointments by start,
+   * invoices by issue time, each then by id; customers by id; stock levels by branch and variant: the sandbox's
+   * order, which the specs do not show), paged by that key (lib/hooks/paging.ts).
    */
-  paging: 'page' | 'since_id';
+  paging: 'since_id' | Order;
   /** The object's time an item gives as `occurred_at`: the first of these fields the object has. */
   at: readonly string[];
   /**
@@ -61,23 +63,28 @@ export const rangeQuery = (z: ZObject, bundle: Bundle, source: HistorySource): Q
 };
 
 /**
- * Where the next call of a transfer starts, kept with `z.cursor` between calls: a page of the list, a `since_id`
- * of the receipts cursor (null: the start), or done.
+ * Where the next call of a transfer starts, kept with `z.cursor` between calls: a place in a paged list, a
+ * `since_id` of the receipts cursor (null: the start), or done.
  */
-export type Position = { page: number } | { since: string | null } | { done: true };
+export type Position = Place | { since: string | null } | { done: true };
 
 export const startOf = (source: HistorySource): Position =>
-  source.paging === 'page' ? { page: 1 } : { since: null };
+  source.paging === 'since_id' ? { since: null } : { at: 0, after: null };
+
+const isKey = (v: unknown): v is Key =>
+  Array.isArray(v) && v.length > 0 && v.every((k) => typeof k === 'string' || Number.isFinite(k));
+
+const isPlace = (p: Record<string, unknown>): boolean =>
+  Number.isInteger(p.at) &&
+  (p.at as number) >= 0 &&
+  (p.after === null || isKey(p.after)) &&
+  (p.size === undefined || (Number.isInteger(p.size) && (p.size as number) >= 1)) &&
+  (p.moved === undefined || (Array.isArray(p.moved) && p.moved.every((id) => typeof id === 'string')));
 
 const isPosition = (v: unknown): v is Position => {
   if (!v || typeof v !== 'object') return false;
   const p = v as Record<string, unknown>;
-  return (
-    (Number.isInteger(p.page) && (p.page as number) >= 1) ||
-    p.since === null ||
-    typeof p.since === 'string' ||
-    p.done === true
-  );
+  return isPlace(p) || p.since === null || typeof p.since === 'string' || p.done === true;
 };
 
 /**

@@ -4,7 +4,7 @@
  * holds, read directly.
  */
 import { createAppTester } from 'zapier-platform-core';
-import { transferAll } from '../support/transfer';
+import { cursorStandIn, transferAll, transferPage } from '../support/transfer';
 import { App, expectSarSiblings, startWorld, type Json, type World } from './app-helpers';
 
 type Fn = (z: unknown, bundle: unknown) => unknown;
@@ -15,7 +15,7 @@ let w: World;
 const tester = createAppTester(App) as unknown as (fn: Fn, bundle: object) => Promise<unknown>;
 
 beforeAll(async () => {
-  w = await startWorld({ history: { receipts: 400, invoices: 20, appointments: 20, customers: 250 } });
+  w = await startWorld({ history: { receipts: 400, invoices: 400, appointments: 20, customers: 250 } });
 });
 afterAll(() => w.close());
 
@@ -73,4 +73,52 @@ it('New Customer with a consent channel moves only the customers who agreed to i
   expect(pages.flat().every((c) => c.marketing_consent === true)).toBe(true);
   // The list is asked for consenting customers; no check per customer.
   expect(w.sb.requestCount()).toBe(pages.length - 1);
+});
+
+/** Every invoice of a status, read page by page as a client of the interface would (nothing changes meanwhile). */
+const invoicesOf = async (status: string): Promise<Json[]> => {
+  const out: Json[] = [];
+  for (let page = 1; ; page += 1) {
+    const answer = await w.clinic(`/invoices?status=${status}&page=${page}&per_page=100`);
+    out.push(...answer.body.data);
+    if (page * answer.body.meta.per_page >= answer.body.meta.total) return out;
+  }
+};
+
+it('Invoice Paid moves every invoice paid for the whole transfer exactly once while older invoices become paid between pages', async () => {
+  const paid = await invoicesOf('paid');
+  // The oldest unpaid invoices: paying one puts it into the paid list before the place, shifting every page after it.
+  const unpaid = (await invoicesOf('issued')).slice(0, 24);
+  expect(paid.length).toBeGreaterThan(250);
+  expect(unpaid.length).toBe(24);
+  const cursor = cursorStandIn();
+  const handed: Json[] = [];
+  const paidMeanwhile: string[] = [];
+  for (let page = 0; page < 20; page += 1) {
+    if (page > 0) {
+      for (const invoice of unpaid.splice(0, 8)) {
+        const res = await w.control(`/clinic/invoices/${invoice.id}/payments`, { body: {} });
+        expect(res.body.data.status).toBe('paid');
+        paidMeanwhile.push(invoice.id);
+      }
+    }
+    const items = await transferPage<Json>(
+      tester,
+      performList('invoice_paid'),
+      { authData: w.authData, inputData: { include_patient: 'false' } },
+      page,
+      cursor,
+    );
+    handed.push(...items);
+    if (!items.length) break;
+  }
+  expect(paidMeanwhile).toHaveLength(24);
+  const ids = handed.map((i) => i.id);
+  expect(new Set(ids).size).toBe(ids.length);
+  const once = new Set(ids);
+  expect(paid.filter((i) => !once.has(i.id)).map((i) => i.id)).toEqual([]);
+  expect(handed.every((i) => i.status === 'paid')).toBe(true);
+  // Oldest first: the issue times handed on only grow.
+  const times = handed.map((i) => Date.parse(i.issued_at));
+  expect(times).toEqual([...times].sort((a, b) => a - b));
 });
