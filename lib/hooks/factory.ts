@@ -7,6 +7,7 @@ import { languageOf, say } from '../i18n';
 import { APIS } from '../interfaces';
 import { verify, type VerifyFailure } from '../signature';
 import type { HookEvent } from './events';
+import { checkInputs } from './extensions';
 import { filterInputFields, filterQuery, passes } from './filters';
 import { positionOf, rangeQuery, savePosition, transferRangeFields, type HistorySource } from './history';
 
@@ -216,6 +217,7 @@ export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBu
   // A test delivery from POST /webhooks/{id}/test, another event sent to this hook, or an update this trigger
   // is not about (e.g. Patient Arrived for a reschedule): nothing to trigger.
   if (envelope.event !== def.event || (def.when && !def.when(envelope.data))) return [];
+  checkInputs(def.extensions, z, bundle as Bundle);
   // The item first, then the id: only a delivery that made its item is remembered (an extension that throws leaves
   // it retryable), and of two copies only the one that remembers it first triggers. One cache round trip: the nx
   // write answers whether the id is new. Filters come before the extensions, so a filtered-out item costs no request.
@@ -238,6 +240,7 @@ export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBu
 export const makePerformSubscribe =
   (def: HookEvent) =>
   async (z: ZObject, bundle: HookBundle): Promise<SubscribeData> => {
+    checkInputs(def.extensions, z, bundle as Bundle);
     const targetUrl = bundle.targetUrl ?? '';
     // The path is taken before subscribing: a subscription whose deliveries could never be checked must not be made.
     const targetPath = new URL(targetUrl).pathname;
@@ -388,6 +391,7 @@ const readHistory = async (def: HookEvent, source: HistorySource, z: ZObject, bu
 };
 
 export const makePerformList = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
+  checkInputs(def.extensions, z, bundle as Bundle);
   if (bundle.meta?.isBulkRead) {
     // Events with no list (claims, erasures, till sessions, order changes) have no past to move.
     return def.history ? readHistory(def, def.history, z, bundle) : [];
