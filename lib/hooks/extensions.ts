@@ -43,8 +43,8 @@ export interface HookExtension {
   /** Extra query of the list a trigger's samples (and Transfer's pages) come from. */
   listQuery?(input: Record<string, unknown>): Query;
   /**
-   * A page of Transfer at once: what `apply` adds to each item, in as few requests as it can, failing the call on a
-   * 429 (Zapier asks for the page again) rather than leaving fields empty. Without it, `apply` runs per item.
+   * A page of Transfer at once: what `apply` adds to each item, in as few requests as it can, failing the call as
+   * `apply` does (Zapier asks for the page again) rather than leaving fields empty. Without it, `apply` runs per item.
    */
   applyPage?(z: ZObject, bundle: Bundle, items: Item[]): Promise<Array<Item | undefined>>;
   /** The largest Transfer page that keeps the extension's requests within the interface's limits. */
@@ -71,7 +71,7 @@ export const WITH_PATIENT: HookExtension = {
   // One read per distinct patient of the page, never cached between pages: contact data stays out of z.cache.
   async applyPage(z, bundle, items) {
     if (!wantsPatient(bundle.inputData)) return items.map((item) => ({ ...item, patient: NO_PATIENT }));
-    return withPatients(z, bundle, items, { throttleFails: true });
+    return withPatients(z, bundle, items);
   },
   transferPageSize: (input) => (wantsPatient(input) ? SETTINGS.transferPageSizeWithPatient : undefined),
 };
