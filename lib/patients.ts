@@ -1,5 +1,6 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor } from './http';
+import { APIS } from './interfaces';
 import { patient as patientResource } from './resources/clinic';
 import type { OutputField } from './resources/define';
 import { seal } from './safety';
@@ -65,8 +66,8 @@ const lacksPatientsRead = (err: unknown): boolean => {
 };
 
 /**
- * GET /patients/{id}, reduced to the five fields. Empty only where the interface says so for good: a token without
- * patients:read, or a patient it does not know (erased, unknown id). A read that fails for now (429, 5xx, time-out,
+ * GET /patients/{id}, reduced to the five fields. Empty only where nothing will change on a retry: no clinic token or
+ * one without patients:read, or a patient the interface does not know (erased, unknown id). A read that fails for now (429, 5xx, time-out,
  * network) throws, 429 as core's ThrottledError with Retry-After: Zapier keeps what a trigger or a step returns, and
  * a reminder without the patient's name and phone must not go out. A hook's delivery that throws is not remembered
  * (lib/hooks/factory.ts), so it is delivered again; a poll's hydration, a step and a Transfer page are run again.
@@ -77,6 +78,8 @@ export const fetchPatient = async (
   id: unknown,
 ): Promise<PatientContact> => {
   if (typeof id !== 'string' || !ULID.test(id)) return NO_PATIENT;
+  // A connection without a clinic token can read no patient, as one without patients:read: for good, not for now.
+  if (!bundle.authData?.[APIS.clinic.tokenKey]?.trim()) return NO_PATIENT;
   try {
     const found = await clientFor(z, bundle, 'clinic').find(`/patients/${id}`);
     return found ? contactOf(patientResource.present(found)) : NO_PATIENT;

@@ -13,6 +13,7 @@ import {
   delivery,
   messageOf,
   recordedPatientRead,
+  strays,
   useNock,
 } from './helpers';
 import { nxCache } from './support/nx-cache';
@@ -159,6 +160,15 @@ describe('a patient read that fails for now fails the call, everywhere Zapier wo
       appTester(App.hydrators!.patient!, { authData: AUTH, inputData: { patient_id: NOURA_ID } }),
     ).resolves.toEqual(NO_PATIENT);
     expect(scope.isDone()).toBe(true);
+  });
+
+  it('the hydrator keeps the fields empty, asking nothing, for a connection without a clinic token', async () => {
+    const stop = strays();
+    const cashierOnly = { cashier_api_token: AUTH.cashier_api_token, language: 'en' };
+    await expect(
+      appTester(App.hydrators!.patient!, { authData: cashierOnly, inputData: { patient_id: NOURA_ID } }),
+    ).resolves.toEqual(NO_PATIENT);
+    expect(stop()).toEqual([]);
   });
 
   it.each(FAILURES)('Find Appointment: %s', async (failure) => {
