@@ -45,6 +45,16 @@ export const SETTINGS = {
   recentLimit: 3,
   /** Recent appointment updates read for a status trigger's samples, of which up to `recentLimit` are kept. */
   recentLimitForStatus: 25,
+  /**
+   * Pages of consenting customers changed around a new customer's event that New Customer's consent check reads at
+   * most (100 each) to find that customer; a check that would need more fails visibly rather than guess.
+   */
+  consentCheckMaxPages: 20,
+  /**
+   * The longest interval between two polls of a trigger on any Zapier plan (1 to 15 minutes by plan). Appointment
+   * Starting Soon needs Minutes Before Start at least this long so no appointment starts between two polls unseen.
+   */
+  slowestPollMinutes: 15,
   /** Pages a polling trigger reads at most in one poll (100 objects each). */
   maxPollPages: 5,
   /** Objects a page of Zapier Transfer (bulk read) asks of a list: the interfaces' maximum, one request a page. */

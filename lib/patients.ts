@@ -1,5 +1,6 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor } from './http';
+import { APIS } from './interfaces';
 import { patient as patientResource } from './resources/clinic';
 import type { OutputField } from './resources/define';
 import { seal } from './safety';
@@ -12,7 +13,7 @@ const KEYS = ['name_ar', 'name_en', 'phone', 'email', 'file_no'] as const;
 
 export type PatientContact = Record<(typeof KEYS)[number], string | null>;
 
-/** What an item carries when the patient cannot be read (no patients:read, erased, not found): empty fields. */
+/** What an item carries when there is no patient to show (no patients:read, erased, not found): empty fields. */
 export const NO_PATIENT: PatientContact = Object.freeze({
   name_ar: null,
   name_en: null,
@@ -54,47 +55,51 @@ export const wantsPatient = (inputData: Record<string, unknown> | undefined): bo
 
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
+/** The 403 a token without patients:read gets: the fields stay empty (CONTRACT §8), as the Zap builder chose. */
+const lacksPatientsRead = (err: unknown): boolean => {
+  if (!(err instanceof Error) || err.name !== 'AppError') return false;
+  try {
+    return (JSON.parse(err.message) as { code?: unknown }).code === 'insufficient_ability';
+  } catch {
+    return false;
+  }
+};
+
 /**
- * GET /patients/{id}, reduced to the five fields. Never fails: a token without patients:read, an erased or unknown
- * patient, or an interface that does not answer gives empty fields, so the item that carries the patient is still
- * delivered (a hook's event would otherwise be lost for good).
+ * GET /patients/{id}, reduced to the five fields. Empty only where nothing will change on a retry: no clinic token or
+ * one without patients:read, or a patient the interface does not know (erased, unknown id). A read that fails for now (429, 5xx, time-out,
+ * network) throws, 429 as core's ThrottledError with Retry-After: Zapier keeps what a trigger or a step returns, and
+ * a reminder without the patient's name and phone must not go out. A hook's delivery that throws is not remembered
+ * (lib/hooks/factory.ts), so it is delivered again; a poll's hydration, a step and a Transfer page are run again.
  */
 export const fetchPatient = async (
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   id: unknown,
-  options: PatientReadOptions = {},
 ): Promise<PatientContact> => {
   if (typeof id !== 'string' || !ULID.test(id)) return NO_PATIENT;
+  // A connection without a clinic token can read no patient, as one without patients:read: for good, not for now.
+  if (!bundle.authData?.[APIS.clinic.tokenKey]?.trim()) return NO_PATIENT;
   try {
     const found = await clientFor(z, bundle, 'clinic').find(`/patients/${id}`);
     return found ? contactOf(patientResource.present(found)) : NO_PATIENT;
   } catch (err) {
-    if (options.throttleFails && err instanceof z.errors.ThrottledError) throw err;
-    return NO_PATIENT;
+    if (lacksPatientsRead(err)) return NO_PATIENT;
+    throw err;
   }
 };
-
-export interface PatientReadOptions {
-  /**
-   * A 429 fails the call (Zapier runs it again after Retry-After) instead of leaving the fields empty: for a page of
-   * Transfer, which Zapier can ask again, unlike a hook delivery, whose event would be lost.
-   */
-  throttleFails?: boolean;
-}
 
 /** Items with their patient, each distinct patient read once. */
 export const withPatients = async <T extends Record<string, unknown>>(
   z: ZObject,
   bundle: Pick<Bundle, 'authData'>,
   items: T[],
-  options: PatientReadOptions = {},
 ): Promise<Array<T & { patient: PatientContact }>> => {
   const ids = [
     ...new Set(items.map((i) => i.patient_id).filter((id): id is string => typeof id === 'string')),
   ];
   const found = new Map<string, PatientContact>();
-  for (const id of ids) found.set(id, await fetchPatient(z, bundle, id, options));
+  for (const id of ids) found.set(id, await fetchPatient(z, bundle, id));
   return items.map((i) => ({
     ...i,
     patient: (typeof i.patient_id === 'string' && found.get(i.patient_id)) || NO_PATIENT,

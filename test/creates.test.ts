@@ -98,7 +98,7 @@ describe('book_appointment', () => {
     });
   });
 
-  it('keeps the booking when its patient cannot be read: empty patient fields, no second booking', async () => {
+  it('keeps the booking when the token lacks patients:read: empty patient fields, no second booking', async () => {
     clinicApi().post(clinicPath('/appointments')).reply(replay('book-appointment'));
     clinicApi()
       .get(clinicPath(`/patients/${String(data('book-appointment').patient_id)}`))

@@ -6,7 +6,6 @@ import { WITH_PATIENT } from '../lib/hooks/extensions';
 import { partnerHeaders, type SubscribeData } from '../lib/hooks/factory';
 import {
   body,
-  CONSENTING_CUSTOMER,
   data,
   definition,
   delivered,
@@ -150,7 +149,7 @@ const expectedId = (def: HookEvent, data: Record<string, unknown>) =>
  * What the scenarios need of the sandbox when they are recorded (RECORD=1). The subscriptions are made one after
  * another on one sandbox, in the order of the event table; an unsubscription removes a subscription made first
  * (the clinic's, then the cashier's); the empty lists come from a sandbox without business data, its low stock
- * levels restocked; the consent check finds the customer of the recorded delivery.
+ * levels restocked (New Customer's consent check: test/consent.test.ts).
  */
 given('webhook-subscribe', { shared: true });
 // Record mode: the look before subscribing, on an account without subscriptions (a Zap's first subscribe).
@@ -179,13 +178,6 @@ given('lists-empty', {
     }
   },
 });
-const customerFirst = {
-  setup: async (sb: { controlUrl: string }) => {
-    await call(`${sb.controlUrl}/cashier/customers`, { body: CONSENTING_CUSTOMER });
-  },
-};
-given('customer-consent-email', customerFirst);
-given('customer-consent-whatsapp', customerFirst);
 
 describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) => {
   it('subscribes with POST /webhooks {target_url, event} and keeps what perform needs', async () => {
@@ -692,97 +684,6 @@ describe('appointment_updated changes', () => {
     expect(item!.status).toBe(recorded.status![1]);
     expect(JSON.stringify(item)).not.toMatch(/diagnosis|secret/);
     expect(item).not.toHaveProperty('changes');
-  });
-});
-
-describe('customer_created: Consent Channel', () => {
-  const def = EVENTS.find((e) => e.key === 'customer_created')!;
-  type Item = Record<string, unknown>;
-  /** The recorded delivery: customer 5527, consent for SMS and email (not WhatsApp), at 10:00 Riyadh time. */
-  const envelope = () => envelopeOf(def);
-  const deliver = (inputData: object, env = envelope()) => {
-    forgetDeliveries();
-    return run<Item[]>(op(def.key).perform, {
-      authData: AUTH,
-      inputData,
-      subscribeData: subscribeData(def),
-      ...delivery({ secret: SECRET, path: TARGET_PATH, envelope: env }),
-    });
-  };
-  /** The one check a delivery may cost: consented customers of the channel changed since 10 minutes before it. */
-  const consentCheck = (channel: string, updatedSince: string) =>
-    cashierApi().get(cashierPath('/customers')).query({
-      consented_only: 'true',
-      consent_channel: channel,
-      updated_since: updatedSince,
-      per_page: '100',
-    });
-  // A check made where none should be is a request nothing answers: useNock fails the test on it.
-
-  it('checks once with GET /customers?consented_only=true&consent_channel=email&updated_since=(event − 10 min), and fires for a customer in the answer', async () => {
-    const env = envelope();
-    expect(env.occurred_at).toBe('2026-11-24T10:00:00+03:00');
-    expect(data('customer-consent-email').map((c: Json) => c.id)).toContain(env.data.id);
-    const scope = consentCheck('email', '2026-11-24T06:50:00.000Z').reply(replay('customer-consent-email'));
-
-    const items = await deliver({ consent_channel: 'email' });
-
-    expect(scope.isDone()).toBe(true);
-    expect(items).toHaveLength(1);
-    expect(items[0]).toMatchObject({ id: env.data.id, event_id: env.id, email: env.data.email });
-  });
-
-  it('does not fire for a customer the answer leaves out', async () => {
-    const env = envelope();
-    consentCheck('whatsapp', '2026-11-24T06:50:00.000Z').reply(replay('customer-consent-whatsapp'));
-    expect(await deliver({ consent_channel: 'whatsapp' })).toEqual([]);
-    // hand-built: another customer's delivery, ten minutes later, against the recorded answer that holds others.
-    const other = { ...env, id: `${env.id}_other`, occurred_at: '2026-11-24T10:10:00+03:00' };
-    other.data = { ...env.data, id: 5599 };
-    consentCheck('email', '2026-11-24T07:00:00.000Z').reply(...reply('customer-consent-email'));
-    expect(await deliver({ consent_channel: 'email' }, other)).toEqual([]);
-  });
-
-  it.each([
-    ['a 403 (the token lacks the ability)', () => reply('find-order-insufficient-ability')],
-    ['a 500', () => reply('server-error')],
-  ])('does not fire when the check answers %s (fails closed)', async (_what, answer) => {
-    const scope = consentCheck('email', '2026-11-24T06:50:00.000Z').reply(...answer());
-    expect(await deliver({ consent_channel: 'email' })).toEqual([]);
-    expect(scope.isDone()).toBe(true);
-  });
-
-  it('does not fire when the check cannot be made (connection reset)', async () => {
-    const scope = consentCheck('email', '2026-11-24T06:50:00.000Z').replyWithError(
-      Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
-    );
-    expect(await deliver({ consent_channel: 'email' })).toEqual([]);
-    expect(scope.isDone()).toBe(true);
-  });
-
-  it.each([[{}], [{ consent_channel: '' }], [{ consent_channel: '  ' }]])(
-    'fires for every new customer without a request when the channel is blank: %p',
-    async (inputData) => {
-      const items = await deliver(inputData);
-      expect(items.map((i) => i.id)).toEqual([envelope().data.id]);
-    },
-  );
-
-  it('samples only consenting customers of the channel (performList asks the narrowed list, no check per item)', async () => {
-    const listed: Json[] = data('customers-list-consent-email');
-    expect(listed.length).toBeGreaterThan(0);
-    const scope = cashierApi()
-      .get(cashierPath('/customers'))
-      .query({ consented_only: 'true', consent_channel: 'email', per_page: '3' })
-      .reply(replay('customers-list-consent-email'));
-
-    const items = await run<Item[]>(op(def.key).performList, {
-      authData: AUTH,
-      inputData: { consent_channel: 'email' },
-    });
-
-    expect(scope.isDone()).toBe(true);
-    expect(items.map((i) => i.id)).toEqual(listed.map((c) => c.id));
   });
 });
 

@@ -1,4 +1,6 @@
 import { readableTimes } from '../lib/readable-time';
+import { saudiTime } from '../lib/time';
+import fc from 'fast-check';
 import nock from 'nock';
 import { performStartingSoon } from '../triggers/appointment_starting_soon';
 import { data, definition, queryOf, replay, type Json } from './fixtures';
@@ -254,17 +256,93 @@ describe('appointment starting soon', () => {
     expect(item).not.toHaveProperty('clinical_notes');
   });
 
-  it.each([0, '0', 'abc', -5, '1.5', ''])('refuses minutes_before %p without a request', async (minutes) => {
-    const stop = strays();
-    // hand-built: a trap that must never answer.
-    const scope = nock(new URL(CLINIC).origin)
-      .get(() => true)
-      .reply(200, page([]));
+  it.each([0, '0', 'abc', -5, '1.5', '', 5, '14', 10081])(
+    'refuses minutes_before %p without a request',
+    async (minutes) => {
+      const stop = strays();
+      // hand-built: a trap that must never answer.
+      const scope = nock(new URL(CLINIC).origin)
+        .get(() => true)
+        .reply(200, page([]));
 
-    await expect(run({ minutes_before: minutes })).rejects.toThrow(/Minutes Before Start/);
+      await expect(run({ minutes_before: minutes })).rejects.toThrow(
+        /Minutes Before Start must be a whole number from 15 to 10080 .+ every 1 to 15 minutes depending on the plan/,
+      );
 
-    expect(stop()).toEqual([]);
-    expect(scope.isDone()).toBe(false);
+      expect(stop()).toEqual([]);
+      expect(scope.isDone()).toBe(false);
+      nock.cleanAll();
+    },
+  );
+
+  /**
+   * Zapier polls every P minutes (1 to 15 by plan) from any phase; an appointment starts at S. Each poll runs the
+   * real perform against a clinic that answers the query's [from, to) honestly. Every appointment must be returned
+   * by a poll at or before its start, at most Minutes Before Start earlier, always with the same primary key (id and
+   * start) so Zapier's dedupe fires it once; or the minutes are refused before any request.
+   */
+  it('every appointment is returned before it starts, under one primary key, whenever minutes >= the poll interval; fewer minutes are refused', async () => {
+    const [template] = data('starting-soon');
+    const BASE = Date.parse('2026-11-24T07:00:00Z');
+    let asked = 0;
+    let current: Json | undefined;
+    clinicApi()
+      .persist()
+      .get(clinicPath('/appointments'))
+      .query(true)
+      .reply(200, (uri: string) => {
+        asked += 1;
+        const q = new URL(uri, CLINIC).searchParams;
+        const at = Date.parse(String(current!.starts_at));
+        const inside = Date.parse(q.get('from')!) <= at && at < Date.parse(q.get('to')!);
+        return { data: inside ? [current] : [], meta: { total: inside ? 1 : 0, page: 1, per_page: 100 } };
+      });
+    const now = jest.spyOn(Date, 'now');
+
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 15 }), // poll interval, minutes
+        fc.integer({ min: 0, max: 15 * 60 - 1 }), // poll phase, seconds
+        fc.integer({ min: 0, max: 24 * 3600 }), // start, seconds after BASE
+        fc.integer({ min: 1, max: 45 }), // Minutes Before Start
+        async (interval, phase, startSecond, minutes) => {
+          const start = BASE + startSecond * 1000;
+          current = { ...template, id: '01JDA3F7Q9B2C4D6E8G0H1J3K5', starts_at: saudiTime(new Date(start)) };
+          asked = 0;
+          if (minutes < 15) {
+            now.mockReturnValue(start - 60_000);
+            await expect(run({ minutes_before: minutes })).rejects.toThrow(/Minutes Before Start/);
+            expect(asked).toBe(0);
+            return;
+          }
+          const P = interval * 60_000;
+          const polls = (k: number) => BASE + phase * 1000 + k * P;
+          // The first poll at or after S - minutes: the one that must see the appointment first.
+          const k0 = Math.ceil((start - minutes * 60_000 - BASE - phase * 1000) / P);
+          // The polls at the window's edges: the last before it, the first in it, the last at or before the start and
+          // the first after it (the window is an interval, so the polls between see it as the edges do).
+          const kLast = Math.floor((start - BASE - phase * 1000) / P);
+          const seen = new Map<number, Array<Record<string, unknown>>>();
+          for (const k of new Set([k0 - 1, k0, kLast, kLast + 1])) {
+            now.mockReturnValue(polls(k));
+            seen.set(polls(k), await run({ minutes_before: String(minutes) }));
+          }
+          const returnedAt = [...seen].filter(([, items]) => items.length).map(([t]) => t);
+          const keys = new Set(
+            [...seen.values()].flat().map((item) => `${String(item.id)}|${String(item.starts_at)}`),
+          );
+          expect(returnedAt.length).toBeGreaterThan(0);
+          // Returned only at or before its start, never more than Minutes Before Start earlier.
+          for (const t of returnedAt) expect(start - t).toBeGreaterThanOrEqual(0);
+          for (const t of returnedAt) expect(start - t).toBeLessThanOrEqual(minutes * 60_000);
+          // The first poll that sees it is at most one interval into the window: the fire is on time.
+          expect(start - Math.min(...returnedAt)).toBeGreaterThan((minutes - interval) * 60_000);
+          // One primary key across the polls that see it: Zapier fires it once.
+          expect(keys.size).toBe(1);
+        },
+      ),
+      { numRuns: 50 },
+    );
     nock.cleanAll();
   });
 });

@@ -23,8 +23,7 @@ const inputFields = [
   {
     key: 'minutes_before',
     label: 'Minutes Before Start',
-    helpText:
-      'How long before an appointment starts the Zap should fire, in minutes (for example 60 for an hour, 1440 for a day). Each appointment fires once.',
+    helpText: `How long before an appointment starts the Zap should fire, in minutes: ${SETTINGS.slowestPollMinutes} to 10080 (for example 60 for an hour, 1440 for a day). Zapier checks for appointments every 1 to ${SETTINGS.slowestPollMinutes} minutes depending on your plan, and each check picks up the appointments starting within this many minutes; so each appointment fires once, between this many minutes and this many minus your plan's interval before it starts (60 on a ${SETTINGS.slowestPollMinutes}-minute plan: 45 to 60 minutes before). Fewer than ${SETTINGS.slowestPollMinutes} minutes is refused: an appointment could start between two checks and get no reminder. A moved appointment fires again for its new time.`,
     type: 'integer' as const,
     required: true,
     default: '60',
@@ -41,11 +40,14 @@ const PRIMARY = new Set(['id', 'starts_at']);
 
 export const performStartingSoon = async (z: ZObject, bundle: Bundle) => {
   const minutes = Number(bundle.inputData.minutes_before ?? 60);
-  if (!Number.isInteger(minutes) || minutes < 1 || minutes > 10080) {
+  // An appointment at S is found by a poll at t only when t <= S < t + minutes; with a poll every P minutes some
+  // poll falls in (S - P, S], so every appointment is found if and only if minutes >= P, whatever the poll's phase.
+  const least = SETTINGS.slowestPollMinutes;
+  if (!Number.isInteger(minutes) || minutes < least || minutes > 10080) {
     throw new z.errors.Error(
       say(languageOf(bundle), {
-        en: 'Minutes Before Start must be a whole number from 1 to 10080 (one week).',
-        ar: 'يجب أن تكون Minutes Before Start عددًا صحيحًا من 1 إلى 10080 (أسبوع).',
+        en: `Minutes Before Start must be a whole number from ${least} to 10080 (one week). Zapier checks for appointments every 1 to ${least} minutes depending on the plan, so with fewer minutes an appointment could start between two checks and its reminder never be sent.`,
+        ar: `يجب أن تكون Minutes Before Start عددًا صحيحًا من ${least} إلى 10080 (أسبوع). يتحقق Zapier من المواعيد كل 1 إلى ${least} دقيقة حسب الخطة، فبدقائق أقل قد يبدأ موعد بين فحصين ولا يُرسل تذكيره أبدًا.`,
       }),
       'invalid_input',
       400,

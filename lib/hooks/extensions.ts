@@ -1,6 +1,6 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
-import { clientFor, type Query } from '../http';
+import type { Query } from '../http';
 import {
   INCLUDE_PATIENT_FIELD,
   NO_PATIENT,
@@ -26,7 +26,8 @@ export interface HookExtension {
   /**
    * The item with what the extension adds, or undefined when the Zap must not fire for it. The item is made for
    * the call, so it may be completed in place. `listed` is true for sample items read from a list already narrowed
-   * by `listQuery`. Must not throw: a hook's event would be lost.
+   * by `listQuery`. It throws when what it adds cannot be known (a read that failed): the delivery then errors in
+   * the Zap history and is not remembered, so a replay or the partner's redelivery brings it again.
    */
   apply(
     z: ZObject,
@@ -34,11 +35,16 @@ export interface HookExtension {
     item: Item,
     at: { occurredAt?: string; listed: boolean },
   ): Item | undefined | Promise<Item | undefined>;
+  /**
+   * Refuses inputs the extension cannot honour, before the Zap subscribes, fires or lists anything: a value it
+   * cannot read must stop the Zap, never loosen what it fires on.
+   */
+  check?(z: ZObject, bundle: Bundle): void;
   /** Extra query of the list a trigger's samples (and Transfer's pages) come from. */
   listQuery?(input: Record<string, unknown>): Query;
   /**
-   * A page of Transfer at once: what `apply` adds to each item, in as few requests as it can, failing the call on a
-   * 429 (Zapier asks for the page again) rather than leaving fields empty. Without it, `apply` runs per item.
+   * A page of Transfer at once: what `apply` adds to each item, in as few requests as it can, failing the call as
+   * `apply` does (Zapier asks for the page again) rather than leaving fields empty. Without it, `apply` runs per item.
    */
   applyPage?(z: ZObject, bundle: Bundle, items: Item[]): Promise<Array<Item | undefined>>;
   /** The largest Transfer page that keeps the extension's requests within the interface's limits. */
@@ -65,64 +71,14 @@ export const WITH_PATIENT: HookExtension = {
   // One read per distinct patient of the page, never cached between pages: contact data stays out of z.cache.
   async applyPage(z, bundle, items) {
     if (!wantsPatient(bundle.inputData)) return items.map((item) => ({ ...item, patient: NO_PATIENT }));
-    return withPatients(z, bundle, items, { throttleFails: true });
+    return withPatients(z, bundle, items);
   },
   transferPageSize: (input) => (wantsPatient(input) ? SETTINGS.transferPageSizeWithPatient : undefined),
 };
 
-/** Marketing-consent channels the cashier's customer list filters on (README, Assumptions). */
-export const CONSENT_CHANNELS = {
-  sms: 'SMS',
-  whatsapp: 'WhatsApp',
-  email: 'Email',
-  push: 'Push Notification',
-};
+export { CONSENT_CHANNEL, CONSENT_CHANNELS } from './consent';
 
-/** How far before the event a new customer's record may have last changed and still be found by the check. */
-const CONSENT_LOOKBACK_MS = 10 * 60 * 1000;
-
-const channelOf = (input: Record<string, unknown> | undefined) => {
-  const v = input?.consent_channel;
-  return typeof v === 'string' && Object.hasOwn(CONSENT_CHANNELS, v.trim()) ? v.trim() : undefined;
-};
-
-/**
- * New Customer fires for every customer; with a channel chosen, only for customers whose marketing consent covers
- * it, checked with one GET /customers?consented_only=true&consent_channel=… narrowed to recently changed ones.
- */
-export const CONSENT_CHANNEL: HookExtension = {
-  inputFields: [
-    {
-      key: 'consent_channel',
-      label: 'Consent Channel',
-      choices: CONSENT_CHANNELS,
-      required: false,
-      altersDynamicFields: false,
-      helpText:
-        'Only fire for customers who agreed to marketing on this channel, so an SMS or email list Zap never messages someone who did not agree to it (one extra request per customer). Leave blank to fire for every new customer; name, phone and email are then empty for customers without consent.',
-    },
-  ],
-  outputFields: [],
-  sample: {},
-  listQuery: (input) => {
-    const channel = channelOf(input);
-    return channel ? { consented_only: true, consent_channel: channel } : {};
-  },
-  async apply(z, bundle, item, at) {
-    const channel = channelOf(bundle.inputData);
-    if (!channel || at.listed) return item;
-    const occurred = Date.parse(at.occurredAt ?? '');
-    const since = new Date((Number.isNaN(occurred) ? Date.now() : occurred) - CONSENT_LOOKBACK_MS);
-    try {
-      const { data } = await clientFor(z, bundle, 'cashier').page<Item>('/customers', {
-        consented_only: true,
-        consent_channel: channel,
-        updated_since: since.toISOString(),
-      });
-      return data.some((c) => c && String(c.id) === String(item.id)) ? item : undefined;
-    } catch {
-      // Consent cannot be confirmed: not firing is the only choice that never messages someone without it.
-      return undefined;
-    }
-  },
+/** Every extension's input check (HookExtension.check), in the row's order. */
+export const checkInputs = (extensions: readonly HookExtension[] | undefined, z: ZObject, bundle: Bundle) => {
+  for (const x of extensions ?? []) x.check?.(z, bundle);
 };

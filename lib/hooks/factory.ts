@@ -8,6 +8,7 @@ import { APIS } from '../interfaces';
 import { subscribe, unsubscribe } from './subscription';
 import { verify, type VerifyFailure } from '../signature';
 import type { HookEvent } from './events';
+import { checkInputs } from './extensions';
 import { filterInputFields, passes } from './filters';
 import { transferRangeFields } from './history';
 import { isObject, itemOf } from './item';
@@ -215,6 +216,7 @@ export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBu
   // A test delivery from POST /webhooks/{id}/test, another event sent to this hook, or an update this trigger
   // is not about (e.g. Patient Arrived for a reschedule): nothing to trigger.
   if (envelope.event !== def.event || (def.when && !def.when(envelope.data))) return [];
+  checkInputs(def.extensions, z, bundle as Bundle);
   // The item first, then the id: only a delivery that made its item is remembered (an extension that throws leaves
   // it retryable), and of two copies only the one that remembers it first triggers. One cache round trip: the nx
   // write answers whether the id is new. Filters come before the extensions, so a filtered-out item costs no request.
@@ -234,8 +236,11 @@ export const makePerform = (def: HookEvent) => async (z: ZObject, bundle: HookBu
   return item ? [item] : [];
 };
 
-export const makePerformSubscribe = (def: HookEvent) => (z: ZObject, bundle: HookBundle) =>
-  subscribe(z, bundle, def);
+export const makePerformSubscribe = (def: HookEvent) => (z: ZObject, bundle: HookBundle) => {
+  // An input that could never pass (an unknown Consent Channel) is refused before any subscription is made.
+  checkInputs(def.extensions, z, bundle as Bundle);
+  return subscribe(z, bundle, def);
+};
 
 export const makePerformUnsubscribe = (def: HookEvent) => (z: ZObject, bundle: HookBundle) =>
   unsubscribe(z, bundle, def);
@@ -259,6 +264,7 @@ const firesOn = (def: HookEvent, e: Record<string, unknown>) =>
   !def.when || (isObject(e.data) ? def.when(e.data) : isObject(e) && def.when(e));
 
 export const makePerformList = (def: HookEvent) => async (z: ZObject, bundle: HookBundle) => {
+  checkInputs(def.extensions, z, bundle as Bundle);
   if (bundle.meta?.isBulkRead) {
     // Events with no list (claims, erasures, till sessions, order changes) have no past to move.
     return def.history ? readHistory(def, def.history, z, bundle) : [];
