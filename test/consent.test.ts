@@ -318,6 +318,9 @@ describe('New Customer: a value that names no single channel never widens the ga
   it('performSubscribe goes ahead with a label in any case', async () => {
     const pick = EVENTS.indexOf(def);
     const scope = cashierApi()
+      .get(cashierPath('/webhooks'))
+      .query({ page: '1', per_page: '100' })
+      .reply(...reply('webhook-list-empty', { api: 'cashier' }))
       .post(cashierPath('/webhooks'), { target_url: HOOK_TARGET_URL, event: def.event })
       .reply(...reply('webhook-subscribe', pick));
     await expect(

@@ -17,6 +17,7 @@ import {
   useNock,
 } from './helpers';
 import { nxCache } from './support/nx-cache';
+import { clockAtRecording } from './support/recorder';
 
 useNock();
 
@@ -104,6 +105,7 @@ describe('a patient read that fails for now fails the call, everywhere Zapier wo
   };
   afterEach(() => {
     delete process.env.PARTNER_REQUEST_TIMEOUT_MS;
+    jest.useRealTimers();
   });
 
   /** The error as Zapier gets it: core's ThrottledError with the interface's Retry-After for a 429. */
@@ -191,6 +193,8 @@ describe('a patient read that fails for now fails the call, everywhere Zapier wo
   });
 
   it('Book Appointment: the step fails after the booking, and its replay books nothing twice (same booking reference)', async () => {
+    // The booking's start is ahead of the recordings' clock, as Book Appointment requires.
+    clockAtRecording();
     const book = (App.creates as Record<string, { operation: { perform: unknown } }>)[
       CREATE.bookAppointment
     ]!;
