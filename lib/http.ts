@@ -37,6 +37,20 @@ const compactQuery = (query: Query | undefined): Record<string, string> => {
   return out;
 };
 
+/**
+ * Whether a page of a `{data, meta}` list is its last, as the interface shows it: an empty page, or meta's `total`
+ * reached at meta's `per_page`. A page shorter than asked is not the end: a server may cap its pages.
+ */
+export const isLastPage = (
+  page: number,
+  rows: readonly unknown[],
+  meta: Record<string, unknown>,
+): boolean => {
+  if (!rows.length) return true;
+  const size = typeof meta.per_page === 'number' && meta.per_page > 0 ? meta.per_page : undefined;
+  return typeof meta.total === 'number' && size !== undefined && page * size >= meta.total;
+};
+
 export interface ApiClient {
   readonly api: Api;
   /** GET one object, unwrapped. */
@@ -171,9 +185,7 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
       for (let page = 1; out.length < limit; page += 1) {
         const { data, meta } = await client.page<T>(path, { ...query, page, per_page: perPage });
         out.push(...data);
-        const total = typeof meta.total === 'number' ? meta.total : undefined;
-        const size = typeof meta.per_page === 'number' && meta.per_page > 0 ? meta.per_page : undefined;
-        if (!data.length || (total !== undefined && size !== undefined && page * size >= total)) break;
+        if (isLastPage(page, data, meta)) break;
       }
       return out.slice(0, limit);
     },

@@ -1,6 +1,6 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
-import { clientFor, type Query } from '../http';
+import { clientFor, isLastPage, type Query } from '../http';
 import { AppMessageError, languageOf, say } from '../i18n';
 import type { HookExtension } from './extensions';
 
@@ -56,13 +56,6 @@ export const requireChannel = (z: ZObject, bundle: Pick<Bundle, 'authData' | 'in
   throw new z.errors.Error(say(languageOf(bundle), REFUSAL), 'invalid_input', 400);
 };
 
-/** Whether a page of a `{data, meta}` list is the last, by the interface's total where it gives one. */
-const lastPage = (page: number, asked: number, rows: unknown[], meta: Record<string, unknown>) => {
-  const size = typeof meta.per_page === 'number' && meta.per_page > 0 ? meta.per_page : asked;
-  if (!rows.length) return true;
-  return typeof meta.total === 'number' ? page * size >= meta.total : rows.length < size;
-};
-
 /**
  * Whether the customer is among the consenting customers of the channel changed since `since`, read page by page
  * (the cashier has no GET /customers/{id}) until found or the last page. A read that fails throws: a check that
@@ -79,7 +72,7 @@ const consents = async (z: ZObject, bundle: Bundle, channel: Channel, id: unknow
   for (let page = 1; page <= SETTINGS.consentCheckMaxPages; page += 1) {
     const { data, meta } = await client.page<unknown>('/customers', { ...query, page, per_page: perPage });
     if (data.some((c) => !!c && typeof c === 'object' && String((c as Item).id) === String(id))) return true;
-    if (lastPage(page, perPage, data, meta)) return false;
+    if (isLastPage(page, data, meta)) return false;
   }
   const scanned = SETTINGS.consentCheckMaxPages * perPage;
   throw new z.errors.Error(
