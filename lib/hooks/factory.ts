@@ -170,6 +170,26 @@ export const itemOf = (
   return item;
 };
 
+/** Times an object is planned for, not times something happened to it: an event may come before them. */
+const PLANNED_TIMES = new Set(['starts_at', 'ends_at']);
+
+/**
+ * When a sample's event happened: with the latest change the sample shows (an invoice paid after it was issued
+ * is paid_at, not issued_at), as a delivery of it would say; an object that shows no time of its own gets an
+ * afternoon of the samples' working day.
+ */
+export const sampleOccurredAt = (data: Record<string, unknown>): string => {
+  const times = Object.entries(data).flatMap(([k, v]) =>
+    k.endsWith('_at') && !PLANNED_TIMES.has(k) && typeof v === 'string' && !Number.isNaN(Date.parse(v))
+      ? [v]
+      : [],
+  );
+  return times.reduce(
+    (a, b) => (Date.parse(b) > Date.parse(a) ? b : a),
+    times[0] ?? '2026-11-21T14:05:12+03:00',
+  );
+};
+
 /** The trigger's own sample: authored data, shown without parsing (see Resource.presentAuthored). */
 export const staticSample = (def: HookEvent) => {
   const data = def.sampleData ?? def.resource.sample;
@@ -178,7 +198,7 @@ export const staticSample = (def: HookEvent) => {
     ...(def.derive ? def.derive(data) : {}),
     ...Object.assign({}, ...(def.extensions ?? []).map((x) => x.sample)),
     event_id: `${def.event}:${String(def.resource.sample.id)}`,
-    occurred_at: typeof data.updated_at === 'string' ? data.updated_at : '2026-11-21T14:05:12+03:00',
+    occurred_at: sampleOccurredAt(data),
   };
 };
 
