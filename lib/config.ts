@@ -55,6 +55,11 @@ export const SETTINGS = {
    * Starting Soon needs Minutes Before Start at least this long so no appointment starts between two polls unseen.
    */
   slowestPollMinutes: 15,
+  /**
+   * Pages of 100 a sample reads at most of a list that gives its newest objects last (the cashier's receipts): a shop
+   * with more receipts than that shows real but older ones, rather than a Zap editor kept waiting.
+   */
+  sampleCursorPages: 5,
   /** Pages a polling trigger reads at most in one poll (100 objects each). */
   maxPollPages: 5,
   /** Objects a page of Zapier Transfer (bulk read) asks of a list: the interfaces' maximum, one request a page. */

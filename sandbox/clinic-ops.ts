@@ -349,7 +349,7 @@ export const erasePatient = ({ world, params }: OpContext) => {
   return { data: patientView(p), events: [emit(world, 'patient.erased', { id: p.id, erased_at: at }, [])] };
 };
 
-/* The recent list (GET /webhooks/events/{event}/recent): current objects of each event, newest first. */
+/* The recent list (GET /webhooks/events/{event}/recent): recent objects of each event, newest first. */
 
 interface Recent {
   objectId: string;
@@ -358,8 +358,21 @@ interface Recent {
 }
 
 const recentSources: Record<string, (clinic: ClinicData) => Recent[]> = {
+  // Each item is wrapped in the event's delivery envelope (clinic spec §4, webhooks rule 3), so it carries what that
+  // delivery carried: the appointment as it was booked, not as a later cancellation or visit left it. Times and
+  // places moved since are not kept apart, so those show as they are now.
   'appointment.created': (c) =>
-    c.appointments.map((a) => ({ objectId: a.id, at: a.created_at, data: appointmentView(a) })),
+    c.appointments.map((a) => ({
+      objectId: a.id,
+      at: a.created_at,
+      data: {
+        ...appointmentView(a),
+        status: 'booked',
+        cancel_reason: null,
+        cancelled_at: null,
+        updated_at: a.created_at,
+      },
+    })),
   'appointment.updated': (c) =>
     c.appointments
       .filter((a) => a.last_changes && a.last_changed_at)

@@ -15,6 +15,15 @@ export interface EventInfo {
 }
 
 const SAMPLE_AT = '2026-11-21T14:05:12+03:00';
+const PLANNED = new Set(['starts_at', 'ends_at']);
+
+/** An event happens with the latest change its object shows (a receipt's issue, a session's close). */
+const occurredAt = (data: Record<string, unknown> = {}) => {
+  const times = Object.entries(data)
+    .filter(([k, v]) => k.endsWith('_at') && !PLANNED.has(k) && typeof v === 'string')
+    .map(([, v]) => v as string);
+  return times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a), times[0] ?? SAMPLE_AT);
+};
 
 const catalogue = (api: Api, abilities: Record<string, string | null>): Record<string, EventInfo> => {
   const data: Record<string, Record<string, unknown>> = SAMPLES[api];
@@ -24,7 +33,7 @@ const catalogue = (api: Api, abilities: Record<string, string | null>): Record<s
         id: `${event}:sample`,
         event,
         tenant_id: 0,
-        occurred_at: SAMPLE_AT,
+        occurred_at: occurredAt(data[event]),
         api_version: 'v1',
       };
       return [event, { api, ability, sample: { ...sample, data: data[event] } }];

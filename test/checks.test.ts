@@ -546,6 +546,10 @@ describe('D006 at run time: performList items have the keys of delivered items',
     '/stock/levels': 'stock-low-list',
     '/customers': 'customers-list',
   };
+  const CURSOR_FIXTURE: Record<string, string> = {
+    receipt_issued: 'receipts-latest',
+    credit_note_issued: 'credit-notes-latest',
+  };
   const recentPath = (def: HookEvent) => `/webhooks/events/${def.event}/recent`;
   const catalogueEntry = (def: HookEvent): Json =>
     data('webhook-catalogue', { api: 'cashier' }).find((e: Json) => e.event === def.event);
@@ -564,6 +568,12 @@ describe('D006 at run time: performList items have the keys of delivered items',
       // hand-built envelope: the recorded list's first row in the envelope of the event's recorded delivery,
       // so that both paths see the same object (the lists hold bare objects).
       return { ...recordedDelivery(def.event), data: data(LIST_FIXTURE[def.sample.path]!)[0] };
+    }
+    if (def.sample.kind === 'cursor') {
+      // hand-built envelope: the last arrived object of the recorded cursor page, as above.
+      const { keeps } = def.sample;
+      const kept = (data(CURSOR_FIXTURE[def.key]!) as Json[]).filter((o) => !keeps || keeps(o));
+      return { ...recordedDelivery(def.event), data: kept[kept.length - 1] };
     }
     return catalogueEntry(def).sample;
   };
@@ -596,6 +606,11 @@ describe('D006 at run time: performList items have the keys of delivered items',
         .get(cashierPath(def.sample.path))
         .query({ ...def.sample.query, per_page: 3 })
         .reply(replay(LIST_FIXTURE[def.sample.path]!));
+    } else if (def.sample.kind === 'cursor') {
+      cashierApi()
+        .get(cashierPath(def.sample.path))
+        .query({ ...def.sample.query, per_page: 100 })
+        .reply(replay(CURSOR_FIXTURE[def.key]!));
     } else {
       cashierApi()
         .get(cashierPath('/webhooks/events'))

@@ -128,6 +128,13 @@ const LIST_FIXTURE: Record<string, string> = {
   '/stock/levels': 'stock-low-list',
   '/customers': 'customers-list',
 };
+/** The recorded cursor a `cursor` sample walks (the cashier's receipts), with its seed, and without any sales. */
+const CURSOR_FIXTURE: Record<string, { latest: string; empty: string }> = {
+  receipt_issued: { latest: 'receipts-latest', empty: 'receipts-empty' },
+  credit_note_issued: { latest: 'credit-notes-latest', empty: 'credit-notes-empty' },
+};
+const cursorQuery = (def: HookEvent) =>
+  def.sample.kind === 'cursor' ? { ...def.sample.query, per_page: 100 } : {};
 const recentPath = (def: HookEvent) => `/webhooks/events/${def.event}/recent`;
 /** The recorded read of a trigger's recent events: its path and limit (a status trigger asks more). */
 const recentPick = (def: HookEvent) => ({
@@ -165,6 +172,8 @@ given('webhook-unsubscribe', {
   },
 });
 given('recent-events-empty', { sandbox: { seed: false } });
+given('receipts-empty', { sandbox: { seed: false } });
+given('credit-notes-empty', { sandbox: { seed: false } });
 given('lists-empty', {
   sandbox: { seed: false },
   setup: async (sb) => {
@@ -368,6 +377,27 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
         .get(cashierPath(def.sample.path))
         .query({ ...def.sample.query, per_page: 3 })
         .reply(replay(fixture));
+    } else if (def.sample.kind === 'cursor') {
+      // The last arrived of the cursor, last first (a till's offline sale synced late counts by its arrival): the
+      // seed's fit one page, so one read reaches the end. Read back after the run, which records the page.
+      const source = def.sample;
+      const fixture = CURSOR_FIXTURE[def.key]!.latest;
+      cashierApi().get(cashierPath(source.path)).query(cursorQuery(def)).reply(replay(fixture));
+      const items = await run<Array<Record<string, unknown>>>(op(def.key).performList, {
+        authData: AUTH,
+        inputData: {},
+      });
+      const page = body(fixture);
+      expect(page.meta.has_more).toBe(false);
+      const newest = (page.data as Json[])
+        .filter((o) => !source.keeps || source.keeps(o))
+        .slice(-3)
+        .reverse();
+      expect(newest.length).toBeGreaterThan(0);
+      expect(items.map((i) => [i.id, i.event_id, i.occurred_at, i.kind])).toEqual(
+        newest.map((o) => [o.id, `${def.event}:${o.id}`, o[source.at], o.kind]),
+      );
+      return;
     } else {
       const catalogue = data('webhook-catalogue', { api: 'cashier' });
       const entry = catalogue.find((e: Json) => e.event === def.event);
@@ -396,6 +426,10 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
     for (const [i, [, eventId]] of expected.entries()) {
       expect(typeof items[i]!.event_id).toBe('string');
       if (eventId) expect(items[i]!.event_id).toBe(eventId);
+    }
+    if (def.key === 'appointment_created') {
+      // A New Appointment sample is the appointment as it was booked, however it went on.
+      for (const item of items) expect(item).toMatchObject({ status: 'booked', cancelled_at: null });
     }
   });
 
@@ -436,6 +470,24 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
         .get(cashierPath(def.sample.path))
         .query({ ...def.sample.query, per_page: 3 })
         .reply(replay('lists-empty', pick));
+    } else if (def.sample.kind === 'cursor') {
+      // No sales yet: the account's sample of the event, from the catalogue.
+      const source = def.sample;
+      const fixture = CURSOR_FIXTURE[def.key]!.empty;
+      const cursor = () =>
+        cashierApi().get(cashierPath(source.path)).query(cursorQuery(def)).reply(replay(fixture));
+      cursor();
+      cashierApi()
+        .get(cashierPath('/webhooks/events'))
+        .reply(replay('webhook-catalogue', { api: 'cashier' }));
+      const [fromCatalogue, ...more] = await list();
+      expect(data(fixture)).toEqual([]);
+      const entry = data('webhook-catalogue', { api: 'cashier' }).find((e: Json) => e.event === def.event);
+      expect(more).toEqual([]);
+      expect(fromCatalogue).toMatchObject({ id: entry.sample.data.id, event_id: entry.sample.id });
+      // hand-built: an empty catalogue; the sandbox always lists a sample for every event.
+      cursor();
+      cashierApi().get(cashierPath('/webhooks/events')).reply(200, { data: [] });
     } else {
       // hand-built: an empty catalogue; the sandbox always lists a sample for every event.
       cashierApi().get(cashierPath('/webhooks/events')).reply(200, { data: [] });

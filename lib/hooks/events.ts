@@ -23,6 +23,17 @@ export type SampleSource =
   | { kind: 'recent' }
   /** cashier: a list endpoint that holds real objects of the event */
   | { kind: 'list'; path: string; query: Record<string, string | number | boolean> }
+  /**
+   * cashier: the newest objects of a cursor list that has no "newest first" (GET /receipts, oldest first): its
+   * pages read to the end, within SETTINGS.sampleCursorPages; `at` is the object's time the event carries
+   */
+  | {
+      kind: 'cursor';
+      path: string;
+      query: Record<string, string | number | boolean>;
+      keeps?: (object: Record<string, unknown>) => boolean;
+      at: string;
+    }
   /** cashier: the account's sample from GET /webhooks/events */
   | { kind: 'catalogue' };
 
@@ -271,8 +282,14 @@ export const EVENTS: readonly HookEvent[] = [
     label: 'New Receipt',
     description: 'Triggers when a till issues a sales receipt.',
     filters: [CASHIER_BRANCH],
-    sample: catalogue,
     // The cursor holds receipts and credit notes in one sequence; New Credit Note has its own trigger.
+    sample: {
+      kind: 'cursor',
+      path: '/receipts',
+      query: {},
+      keeps: (r) => r.kind !== 'credit_note',
+      at: 'issued_at',
+    },
     history: {
       path: '/receipts',
       paging: 'since_id',
@@ -289,7 +306,7 @@ export const EVENTS: readonly HookEvent[] = [
     label: 'New Credit Note',
     description: 'Triggers when a till issues a credit note (a refund of a receipt).',
     filters: [CASHIER_BRANCH],
-    sample: catalogue,
+    sample: { kind: 'cursor', path: '/receipts', query: { kind: 'credit_note' }, at: 'issued_at' },
     history: { path: '/receipts', paging: 'since_id', query: { kind: 'credit_note' }, at: ['issued_at'] },
   },
   {

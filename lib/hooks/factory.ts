@@ -9,7 +9,7 @@ import { subscribe, unsubscribe } from './subscription';
 import { verify, type VerifyFailure } from '../signature';
 import type { HookEvent } from './events';
 import { checkInputs } from './extensions';
-import { filterInputFields, passes } from './filters';
+import { filterInputFields, filterQuery, passes } from './filters';
 import { transferRangeFields } from './history';
 import { isObject, itemOf } from './item';
 import { readHistory } from './transfer';
@@ -157,6 +157,26 @@ const parseEnvelope = (content: string): Envelope | undefined => {
   };
 };
 
+/** Times an object is planned for, not times something happened to it: an event may come before them. */
+const PLANNED_TIMES = new Set(['starts_at', 'ends_at']);
+
+/**
+ * When a sample's event happened: with the latest change the sample shows (an invoice paid after it was issued
+ * is paid_at, not issued_at), as a delivery of it would say; an object that shows no time of its own gets an
+ * afternoon of the samples' working day.
+ */
+export const sampleOccurredAt = (data: Record<string, unknown>): string => {
+  const times = Object.entries(data).flatMap(([k, v]) =>
+    k.endsWith('_at') && !PLANNED_TIMES.has(k) && typeof v === 'string' && !Number.isNaN(Date.parse(v))
+      ? [v]
+      : [],
+  );
+  return times.reduce(
+    (a, b) => (Date.parse(b) > Date.parse(a) ? b : a),
+    times[0] ?? '2026-11-21T14:05:12+03:00',
+  );
+};
+
 /** The trigger's own sample: authored data, shown without parsing (see Resource.presentAuthored). */
 export const staticSample = (def: HookEvent) => {
   const data = def.sampleData ?? def.resource.sample;
@@ -165,7 +185,7 @@ export const staticSample = (def: HookEvent) => {
     ...(def.derive ? def.derive(data) : {}),
     ...Object.assign({}, ...(def.extensions ?? []).map((x) => x.sample)),
     event_id: `${def.event}:${String(def.resource.sample.id)}`,
-    occurred_at: typeof data.updated_at === 'string' ? data.updated_at : '2026-11-21T14:05:12+03:00',
+    occurred_at: sampleOccurredAt(data),
   };
 };
 
@@ -259,6 +279,34 @@ const fromSample = (def: HookEvent, sample: unknown) => {
   return itemOf(def, sample, `${def.event}:${String(sample.id ?? 'sample')}`, undefined);
 };
 
+/**
+ * The newest few objects of a cursor list (newest first). The cashier's receipts come oldest first with no way to
+ * start at the end and no count, so the only way to the newest is through every page; past a few pages the
+ * sample settles for the newest objects read so far.
+ */
+const latestOfCursor = async (
+  client: ReturnType<typeof clientFor>,
+  source: Extract<HookEvent['sample'], { kind: 'cursor' }>,
+  query: Record<string, string>,
+) => {
+  let since: string | undefined;
+  let latest: Array<Record<string, unknown>> = [];
+  for (let reads = 0; reads < SETTINGS.sampleCursorPages; reads += 1) {
+    const { data, meta } = await client.page(source.path, {
+      ...query,
+      ...source.query,
+      since_id: since,
+      per_page: SETTINGS.maxPerPage,
+    });
+    const kept = data.filter(isObject).filter((o) => !source.keeps || source.keeps(o));
+    latest = [...latest, ...kept].slice(-SETTINGS.recentLimit);
+    const next = typeof meta.next_since_id === 'string' ? meta.next_since_id : since;
+    if (meta.has_more !== true || next === since) break;
+    since = next;
+  }
+  return latest.reverse();
+};
+
 /** Recent delivery envelopes (clinic) whose data this trigger fires on. */
 const firesOn = (def: HookEvent, e: Record<string, unknown>) =>
   !def.when || (isObject(e.data) ? def.when(e.data) : isObject(e) && def.when(e));
@@ -311,7 +359,15 @@ export const makePerformList = (def: HookEvent) => async (z: ZObject, bundle: Ho
       .map((o) =>
         itemOf(def, o, `${def.event}:${String(o.id ?? `${o.branch_id}:${o.variant_id}`)}`, undefined),
       );
-  } else {
+  } else if (source.kind === 'cursor') {
+    const latest = await latestOfCursor(client, source, filterQuery(def.filters, bundle.inputData ?? {}));
+    items = latest.map((o) => {
+      const at = o[source.at];
+      return itemOf(def, o, `${def.event}:${String(o.id)}`, typeof at === 'string' ? at : undefined);
+    });
+  }
+  // A shop or branch with no sales yet still shows its kind of item: the account's sample.
+  if (!items.length && (source.kind === 'catalogue' || source.kind === 'cursor')) {
     const body = await client.raw('GET', '/webhooks/events');
     const list = isObject(body) && Array.isArray(body.data) ? body.data : [];
     const entry = list.find((e): e is Record<string, unknown> => isObject(e) && e.event === def.event);

@@ -112,12 +112,16 @@ export const startWorld = async (options: SandboxOptions = {}): Promise<World> =
   };
 };
 
-/** A start time far from the seeded appointments and from every other call's (Saudi time, whole minutes). */
+/**
+ * A start time far from the seeded appointments and from every other call's, in clinic hours (09:00–16:00 Saudi
+ * time, whole hours); a Friday's, the Saudi weekend, moves to the Saturday at its own hour.
+ */
 let slot = 0;
 export const freeSlot = (): string => {
   slot += 1;
   const at = new Date(Date.now() + (40 + slot) * 24 * 3600_000);
   at.setUTCHours(6 + (slot % 8), 0, 0, 0);
+  if (at.getUTCDay() === 5) at.setUTCDate(at.getUTCDate() + 1);
   return at.toISOString().replace(/\.\d+Z$/, 'Z');
 };
 

@@ -27,9 +27,9 @@ interface Case {
   check?: (item: Json, held: Json, sent: Json, w: World) => void | Promise<void>;
   /**
    * What performList's items are: the clinic's recent events (the newest objects, so some this file made), real
-   * objects from a cashier list, or the account's sample.
+   * objects from a cashier list, the last arrived of the receipts cursor, or the account's sample.
    */
-  listed: 'recent' | 'list' | 'sample';
+  listed: 'recent' | 'list' | 'cursor' | 'sample';
   /** The id of an object as performList shows it. */
   idPattern: RegExp;
 }
@@ -363,7 +363,7 @@ const CASES: Record<string, Case> = {
       held.lines.forEach((line: Json, i: number) => expect(item.lines[i]).toMatchObject(line));
       held.payments.forEach((p: Json, i: number) => expect(item.payments[i]).toMatchObject(p));
     },
-    listed: 'sample',
+    listed: 'cursor',
     idPattern: ULID,
   },
   credit_note_issued: {
@@ -382,7 +382,7 @@ const CASES: Record<string, Case> = {
       expect(item.number).toMatch(/-CN-\d{6}$/);
       held.lines.forEach((line: Json, i: number) => expect(item.lines[i]).toMatchObject(line));
     },
-    listed: 'sample',
+    listed: 'cursor',
     idPattern: ULID,
   },
   session_closed: {
@@ -592,7 +592,19 @@ describe('app: performList of every instant trigger against the sandbox', () => 
         return;
       }
       const ids = items.map((i) => String(i.id));
-      if (c.listed === 'recent') {
+      if (c.listed === 'cursor') {
+        // The shop's last arrived receipts (or credit notes), last first: those this file sold among them.
+        const query = key === 'credit_note_issued' ? 'kind=credit_note&per_page=100' : 'per_page=100';
+        const page = (await w.cashier(`/receipts?${query}`)).body;
+        expect(page.meta.has_more).toBe(false);
+        const latest = (page.data as Json[])
+          .filter((r) => key === 'credit_note_issued' || r.kind !== 'credit_note')
+          .slice(-3)
+          .reverse();
+        expect(ids).toEqual(latest.map((r) => String(r.id)));
+        for (const item of items) expect(item.occurred_at).toBe(item.issued_at);
+        if (made.size) expect(ids.some((id) => made.has(id))).toBe(true);
+      } else if (c.listed === 'recent') {
         // The clinic's recent events, newest first: those this file made above are among them.
         // A status trigger shows the recent updates whose status became its own (up to 3 of the last 25).
         const def = EVENTS.find((e) => e.key === key)!;
@@ -617,6 +629,28 @@ describe('app: performList of every instant trigger against the sandbox', () => 
       }
     },
   );
+});
+
+describe('app: New Appointment samples the appointments as they were booked', () => {
+  it('shows an appointment cancelled since as booked, as its delivery did', async () => {
+    const booked = await frontDeskBooking(w);
+    const cancelled = await w.clinic(`/appointments/${booked.id}/cancel`, {
+      method: 'POST',
+      body: { reason: 'patient_request' },
+    });
+    expect(cancelled.body.data.status).toBe('cancelled');
+    const items = await w.run<Json[]>('triggers', 'appointment_created', {}, {}, 'performList');
+    const item = items.find((i) => i.id === booked.id);
+    expect(item).toMatchObject({
+      status: 'booked',
+      cancelled_at: null,
+      cancel_reason: null,
+      created_at: booked.created_at,
+      updated_at: booked.created_at,
+      occurred_at: booked.created_at,
+    });
+    for (const i of items) expect(i.status).toBe('booked');
+  });
 });
 
 describe('app: trigger filters and the polling trigger against the sandbox', () => {

@@ -2,10 +2,19 @@
  * docs/recipes.md end to end: for each of the eight Zaps, the app's step runs against the sandbox as the Zap would
  * run it, and every field the recipe maps is checked against what the sandbox holds (names, E.164 phones, the
  * start time in words, the Hijri date, SAR amounts, line items). Expected values are read from the sandbox or
- * computed here with Intl, never copied from the app.
+ * computed here with Intl, never copied from the app. What each recipe shows under "What arrives" is what its
+ * test received (`RECORD=1` writes it there), so the day it shows is the one run here: the recordings' Tuesday,
+ * from 10:00 in Riyadh, on the sandbox's and the app's clocks alike, standing still unless a recipe moves both.
  */
+import { join } from 'node:path';
 import { DROPDOWN } from '../../lib/keys';
+import { docSample, expectDocSample } from '../support/doc-samples';
+import { clockAtRecording, RECORD_SANDBOX } from '../support/recorder';
+import { offHours } from '../support/working-day';
 import { failure, freeSlot, frontDeskBooking, sar, startWorld, type Json, type World } from './app-helpers';
+
+const RECIPES = join(__dirname, '../../docs/recipes.md');
+const RECIPE_COUNT = 8;
 
 const E164 = /^\+9665\d{8}$/;
 const ARABIC = /[\u0600-\u06FF]/;
@@ -14,11 +23,24 @@ const OFFSET = /T\d\d:\d\d:\d\d(?:\.\d+)?([+-])(\d\d):(\d\d)$/;
 let w: World;
 
 beforeAll(async () => {
-  w = await startWorld();
+  // The app checks a delivery's timestamp against its own clock: both stand at the same time.
+  clockAtRecording();
+  w = await startWorld({
+    startTime: RECORD_SANDBOX.startTime,
+    timeScale: 0,
+    randomSeed: RECORD_SANDBOX.randomSeed,
+  });
 });
 afterAll(async () => {
   await w?.close();
+  jest.useRealTimers();
 });
+
+/** Time passes at the clinic or the shop: on the sandbox's clock and the app's. */
+const later = async (minutes: number) => {
+  await w.sb.clock.advance(minutes * 60_000);
+  jest.setSystemTime(w.sb.clock.now());
+};
 
 const patientOf = async (id: string) => (await w.clinic(`/patients/${id}`)).body.data;
 const appointmentOf = async (id: string) => (await w.clinic(`/appointments/${id}`)).body.data;
@@ -110,6 +132,7 @@ describe('recipe 1: Appointment Starting Soon → WhatsApp or SMS reminder', () 
     // Zapier resolves the pointer when the trigger fires; the Zap then maps patient__name_en, patient__phone…
     const patient = await w.hydrate(item.patient);
     expectPatient(patient, await patientOf(held.patient_id));
+    expectDocSample(RECIPES, 1, { ...item, patient });
   });
 });
 
@@ -127,6 +150,7 @@ describe('recipe 2: New Appointment → calendar event', () => {
     expect(Date.parse(item.ends_at)).toBeGreaterThan(Date.parse(item.starts_at));
     expectReadableTimes(item);
     expectPatient(item.patient, await patientOf(held.patient_id));
+    expectDocSample(RECIPES, 2, item);
   });
 });
 
@@ -144,9 +168,12 @@ describe('recipe 3: Invoice Paid → accounting invoice', () => {
     expect(issued.status).toBe(201);
     const id = issued.body.data.id as string;
     const [item, ...more] = await w.fire('invoice_paid', async () => {
+      // The patient pays at the desk after the visit's paperwork: cash first, then the rest by card.
+      await later(18);
       await w.control(`/clinic/invoices/${id}/payments`, {
         body: { method: 'cash', amount_halalas: 10_000 },
       });
+      await later(2);
       const paid = await w.control(`/clinic/invoices/${id}/payments`, {
         body: { method: 'card', scheme: 'mada', last4: '4417' },
       });
@@ -185,8 +212,11 @@ describe('recipe 3: Invoice Paid → accounting invoice', () => {
       expectSar(item.payments[i], p, ['amount_halalas']);
     });
     expect(item.payments[1]).toMatchObject({ method: 'card', scheme: 'mada', last4: '4417' });
+    // Paid 20 minutes after it was issued, as the sandbox's clock moved.
+    expect(Date.parse(item.paid_at) - Date.parse(item.issued_at)).toBe(20 * 60_000);
 
     expectPatient(item.patient, await patientOf(held.patient_id));
+    expectDocSample(RECIPES, 3, item);
   });
 });
 
@@ -231,6 +261,7 @@ describe('recipe 4: New Receipt → one spreadsheet row per line', () => {
       [w.sb.refs.cashier.variant, '2'],
       [other.id, '1'],
     ]);
+    expectDocSample(RECIPES, 4, item);
   });
 });
 
@@ -259,6 +290,7 @@ describe('recipe 5: New Customer (Consent Channel email) → email marketing lis
     expect(held).toMatchObject({ name: expect.stringMatching(/\S/), email: expect.stringMatching(/@/) });
     expect(item).toMatchObject({ id, name: held.name, email: held.email, phone: held.phone });
     expect(item.phone).toMatch(E164);
+    expectDocSample(RECIPES, 5, item);
 
     const skipped = await w.fire(
       'customer_created',
@@ -331,6 +363,7 @@ describe('recipe 6: web form → Book Appointment', () => {
         file_no: patient.file_no,
       });
       expect(booked.patient.phone).toMatch(E164);
+      if (form === forms[0]) expectDocSample(RECIPES, 6, booked);
     }
   });
 
@@ -390,6 +423,7 @@ describe('recipe 7: online-shop order → Create Order', () => {
     });
     expect(held.lines[1].name).toBe('Gift box');
     expect(held.total_halalas).toBe(2 * 1380 + 2500);
+    expectDocSample(RECIPES, 7, created);
   });
 });
 
@@ -410,5 +444,13 @@ describe('recipe 8: Appointment Completed → review request by WhatsApp or SMS'
     expect(more).toEqual([]);
     expect(item).toMatchObject({ id: booked.id, status: 'completed', previous_status: 'in_progress' });
     expectPatient(item.patient, await patientOf(booked.patient_id));
+    expectDocSample(RECIPES, 8, item);
+  });
+});
+
+describe('docs/recipes.md shows a working day', () => {
+  it('every time it shows is in +03:00, between 08:00 and 23:00, not on a Friday', () => {
+    const samples = Array.from({ length: RECIPE_COUNT }, (_, i) => docSample(RECIPES, i + 1));
+    expect(offHours(samples)).toEqual([]);
   });
 });
