@@ -1,5 +1,8 @@
 import { isFieldKey, retryAfterSeconds } from '../lib/error-body';
-import { type Json } from './fixtures';
+import { UNSAFE_KEYS } from '../lib/resources/define';
+import * as cashier from '../lib/resources/cashier';
+import * as clinic from '../lib/resources/clinic';
+import { data, delivered, deliveredAsSent, replay, type Json } from './fixtures';
 import {
   App,
   appTester,
@@ -8,6 +11,7 @@ import {
   cashierPath,
   clinicApi,
   clinicPath,
+  delivery,
   messageOf,
   useNock,
 } from './helpers';
@@ -132,5 +136,112 @@ describe('no regular expression over interface text backtracks', () => {
     );
     expect(error?.name).toBe('ThrottledError');
     expect(JSON.parse(error!.message)).toMatchObject({ delay: 60 });
+  });
+});
+
+/** Every object and array in `value` is plain, and none holds a key that could set or shadow a prototype. */
+const expectPlain = (value: unknown, where = 'item'): void => {
+  if (!value || typeof value !== 'object') return;
+  expect([where, Object.getPrototypeOf(value)]).toEqual([
+    where,
+    Array.isArray(value) ? Array.prototype : Object.prototype,
+  ]);
+  for (const key of Object.getOwnPropertyNames(value)) {
+    expect(UNSAFE_KEYS.has(key) ? `${where}.${key}` : '').toBe('');
+    expectPlain((value as Record<string, unknown>)[key], `${where}.${key}`);
+  }
+};
+
+/** `{"__proto__": …, "constructor": …, "prototype": …}` members, as JSON.parse makes them own keys. */
+const POISON =
+  '"__proto__":{"branch_id":2,"name_en":"Inherited"},"constructor":{"name":"x"},"prototype":{"a":1}';
+/** JSON text of `value` with the poisoned members put first into every object. */
+const poisoned = (value: unknown): string => JSON.stringify(value).replace(/\{(?=")/g, `{${POISON},`);
+
+describe('__proto__, constructor and prototype members of interface objects are dropped', () => {
+  it('by every resource’s presenter, at every depth', () => {
+    const resources = Object.values({ ...clinic, ...cashier }).filter(
+      (r): r is typeof cashier.receipt => !!r && typeof r === 'object' && 'present' in r,
+    );
+    for (const resource of resources) {
+      const source = JSON.parse(
+        poisoned({ ...resource.sample, extra: { deep: [{ deeper: { x: 1 } }] } }),
+      ) as Record<string, unknown>;
+      expect(Object.hasOwn(source, '__proto__')).toBe(true);
+      // Enough items to reach the compiled tier of the presenter too.
+      for (let i = 0; i < 10; i += 1) expectPlain(resource.present(source), resource.noun);
+    }
+  });
+
+  describe('through a signed delivery (New Receipt, filtered by Branch)', () => {
+    const perform = operation('triggers', 'receipt_issued').perform;
+    const sent = deliveredAsSent('receipt.issued');
+    const { subscription } = sent.recorded_from;
+    const envelope = delivered('receipt.issued');
+    delete envelope.data.branch_id;
+    envelope.data.prepaid_applied = { applied_halalas: 100, rows: [{ x: 1 }] };
+    const rawBody = JSON.stringify({ ...envelope, data: undefined }).replace(
+      /\}$/,
+      `,"data":${poisoned(envelope.data)}}`,
+    );
+    const deliver = (inputData: Record<string, unknown>) =>
+      run<Array<Record<string, unknown>>>(perform, {
+        authData: AUTH,
+        inputData,
+        subscribeData: {
+          id: subscription.id,
+          secret: subscription.secret,
+          target_path: subscription.target_path,
+          event: 'receipt.issued',
+          api: 'cashier',
+        },
+        ...delivery({ secret: subscription.secret, path: subscription.target_path, rawBody }),
+      });
+    beforeEach(() => {
+      (appTester as unknown as { zcacheTestObj: object }).zcacheTestObj = {};
+    });
+
+    it('shows the item without them, its prototype Object.prototype', async () => {
+      expect(rawBody).toContain('"data":{"__proto__":{"branch_id":2');
+      expect(rawBody).toContain('"prepaid_applied":{"__proto__"');
+      const [item] = await deliver({});
+      expect(item!.id).toBe(envelope.data.id);
+      expect(item!.branch_id).toBeUndefined();
+      expect(item!.name_en).toBeUndefined();
+      expect(item!.prepaid_applied).toEqual({ applied_halalas: 100, applied_sar: '1.00', rows: [{ x: 1 }] });
+      expectPlain(item);
+    });
+
+    it('a Branch filter does not pass on an inherited branch_id', async () => {
+      await expect(deliver({ branch_id: '2' })).resolves.toEqual([]);
+    });
+  });
+
+  it('through a sample of the interface’s list (Stock Low)', async () => {
+    const rows = data('stock-low-list');
+    cashierApi()
+      .get(cashierPath('/stock/levels'))
+      .query({ low_only: 'true', per_page: '3' })
+      .reply(replay('stock-low-list', 0, (answer: Json) => poisoned(answer)));
+    const items = await run<Array<Record<string, unknown>>>(operation('triggers', 'stock_low').performList, {
+      authData: AUTH,
+      inputData: {},
+    });
+    expect(items.map((i) => i.sku)).toEqual(rows.map((r: Json) => r.sku));
+    for (const item of items) expectPlain(item);
+  });
+
+  it('through a search (Find Item by SKU)', async () => {
+    cashierApi()
+      .get(cashierPath('/items'))
+      .query({ sku: 'COF-AR-L', per_page: '10' })
+      .reply(replay('find-item-by-sku', 0, (answer: Json) => poisoned(answer)));
+    const items = await run<Array<Record<string, unknown>>>(operation('searches', 'find_item').perform, {
+      authData: AUTH,
+      inputData: { sku: 'COF-AR-L' },
+    });
+    expect(items.map((i) => i.id)).toEqual(data('find-item-by-sku').map((i: Json) => i.id));
+    expect(items[0]!.branch_id).toBeUndefined();
+    expectPlain(items);
   });
 });
