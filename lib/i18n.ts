@@ -90,6 +90,10 @@ export const INPUT_MESSAGES = {
     ar: 'يجب أن يكون تاريخًا مثل 2026-11-24، أو تاريخًا ووقتًا مع فرق التوقيت',
   },
   date: { en: 'must be a date like 2026-11-24', ar: 'يجب أن يكون تاريخًا مثل 2026-11-24' },
+  curlies: {
+    en: 'holds "{{bundle.…}}" or "{{process.…}}", which Zapier does not let an app send; remove the double curly braces, or map the value from an earlier step instead',
+    ar: 'يحتوي "{{bundle.…}}" أو "{{process.…}}"، ولا يسمح Zapier للتطبيق بإرسال ذلك؛ احذف الأقواس المزدوجة، أو اربط القيمة من خطوة سابقة بدلًا منها',
+  },
   at_least_one_line: { en: 'add at least one line', ar: 'أضف بندًا واحدًا على الأقل' },
   later_than: (issue: { than?: unknown }) => ({
     en: `must be later than ${String(issue.than)}`,

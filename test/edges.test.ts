@@ -1,8 +1,9 @@
 import { isFieldKey, retryAfterSeconds } from '../lib/error-body';
+import { holdsCoreTemplate } from '../lib/curlies';
 import { UNSAFE_KEYS } from '../lib/resources/define';
 import * as cashier from '../lib/resources/cashier';
 import * as clinic from '../lib/resources/clinic';
-import { data, delivered, deliveredAsSent, replay, type Json } from './fixtures';
+import { data, delivered, deliveredAsSent, replay, reply, type Json } from './fixtures';
 import {
   App,
   appTester,
@@ -13,6 +14,7 @@ import {
   clinicPath,
   delivery,
   messageOf,
+  recordedPatientRead,
   useNock,
 } from './helpers';
 
@@ -243,5 +245,89 @@ describe('__proto__, constructor and prototype members of interface objects are 
     expect(items.map((i) => i.id)).toEqual(data('find-item-by-sku').map((i: Json) => i.id));
     expect(items[0]!.branch_id).toBeUndefined();
     expectPlain(items);
+  });
+});
+
+describe('{{bundle.…}} and {{process.…}} in text inputs are refused naming the field, other braces are sent', () => {
+  const BOOKING = {
+    patient_id: '01EY5943V0CH77X783RTRD9GRE',
+    branch_id: '1',
+    appointment_type_id: '4',
+    starts_at: '2026-11-26T12:30:00+03:00',
+    practitioner_id: '01HQW9J6R0PBHZJ7SBXFA5ZN7T',
+    external_ref: 'web-5501',
+  };
+  const ORDER = {
+    external_id: 'SHOP-100482',
+    branch_id: '2',
+    customer_name: 'Khalid',
+    lines: [{ sku: 'COF-AR-L', qty: '1' }],
+  };
+
+  it.each([
+    [
+      'book_appointment',
+      { ...BOOKING, note: 'Ask {{bundle.inputData.patient_name}} to bring an ID' },
+      /^Please fix: Note: holds "\{\{bundle\.…\}\}"/,
+    ],
+    ['book_appointment', { ...BOOKING, note: '{{ process.env.SECRET }}' }, /^Please fix: Note: holds/],
+    [
+      'create_order',
+      { ...ORDER, customer_name: '{{bundle.authData.cashier_api_token}}' },
+      /^Please fix: Customer Name: holds/,
+    ],
+    [
+      'create_order',
+      { ...ORDER, lines: [{ name: 'Tea {{bundle.x}}', qty: '1', unit_price_sar: '5' }] },
+      /^Please fix: Order Lines #1, Name: holds/,
+    ],
+    [
+      'create_item',
+      { name_ar: 'شاي', name_en: '{{bundle.meta.zap.id}}' },
+      /^Please fix: Name \(English\): holds/,
+    ],
+  ])('%s refuses %j before any request', async (key, inputData, says) => {
+    const { error } = await outcome(run(operation('creates', key).perform, { authData: AUTH, inputData }));
+    expect(error?.name).toBe('AppError');
+    expect(messageOf(error)).toMatch(says);
+    expect(messageOf(error)).toMatch(/remove the double curly braces, or map the value from an earlier step/);
+  });
+
+  it('in Arabic too, the Arabic first and the English after it', async () => {
+    const { error } = await outcome(
+      run(operation('creates', 'book_appointment').perform, {
+        authData: { ...AUTH, language: 'ar' },
+        inputData: { ...BOOKING, note: '{{bundle.inputData.note}}' },
+      }),
+    );
+    expect(messageOf(error)).toMatch(/^يرجى تصحيح ما يلي: Note: يحتوي .+ — Please fix: Note: holds/);
+  });
+
+  it('sends braces core does not refuse as the text typed (Book Appointment’s note)', async () => {
+    const note = 'Hi {{first_name}}, {bundle.x} and { {bundle.y} } stay as typed';
+    const [status, answer] = reply('book-appointment');
+    // The recorded booking's answer, reused for a note it was not recorded with.
+    clinicApi()
+      .post(clinicPath('/appointments'), (body: Json) => body.note === note)
+      .reply(status, answer);
+    recordedPatientRead('book-appointment');
+    const result = await run<Record<string, unknown>>(operation('creates', 'book_appointment').perform, {
+      authData: AUTH,
+      inputData: { ...BOOKING, note },
+    });
+    expect(result.id).toBe(data('book-appointment').id);
+  });
+
+  it('finds what core refuses, as core’s own pattern does, in one pass', async () => {
+    const core = /{{\s*(bundle|process)\.[^}]*}}/;
+    const parts = ['{{', '}}', '}', '{', ' ', 'bundle.', 'process.', 'x', '\n', 'bundle', '.'];
+    for (let i = 0; i < 20_000; i += 1) {
+      const text = Array.from(
+        { length: 1 + (i % 9) },
+        (_, j) => parts[(i * 7 + j * ((i % 5) + 1)) % parts.length],
+      ).join('');
+      expect([text, holdsCoreTemplate(text)]).toEqual([text, core.test(text)]);
+    }
+    await expectLinear(async (size) => holdsCoreTemplate('{{bundle.'.repeat(size / 9)));
   });
 });
