@@ -120,6 +120,10 @@ export const INPUT_MESSAGES = {
     en: `is within ${lead(issue)} minutes of now (read as ${readAs(issue).en}, Riyadh time), too soon to book: Zapier turns a date it cannot read, such as 30 February, into the current time. Give a real date and time at least ${lead(issue)} minutes ahead`,
     ar: `في حدود ${lead(issue)} دقائق من الآن (قُرئ ${readAs(issue).ar} بتوقيت الرياض)، وهذا أقرب من أن يُحجز: يحوّل Zapier التاريخ الذي لا يفهمه، مثل 30 فبراير، إلى الوقت الحالي. أدخل تاريخًا ووقتًا حقيقيين بعد ${lead(issue)} دقائق على الأقل`,
   }),
+  curlies: {
+    en: 'holds "{{bundle.…}}" or "{{process.…}}", which Zapier does not let an app send; remove the double curly braces, or map the value from an earlier step instead',
+    ar: 'يحتوي "{{bundle.…}}" أو "{{process.…}}"، ولا يسمح Zapier للتطبيق بإرسال ذلك؛ احذف الأقواس المزدوجة، أو اربط القيمة من خطوة سابقة بدلًا منها',
+  },
   at_least_one_line: { en: 'add at least one line', ar: 'أضف بندًا واحدًا على الأقل' },
   later_than: (issue: { than?: unknown }) => ({
     en: `must be later than ${String(issue.than)}`,

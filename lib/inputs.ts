@@ -10,6 +10,7 @@ import {
   type InputMessage,
 } from './i18n';
 import { date, dateOrDatetime, datetime, upcoming } from './input-times';
+import { holdsCoreTemplate } from './curlies';
 import { sarToHalalas } from './money';
 import { toE164 } from './phone';
 import { zod } from './zod';
@@ -36,7 +37,13 @@ const blankToUndefined = (v: unknown) =>
 /** Optional: blank text counts as not given. */
 const optional = <S extends Zod.ZodType>(schema: S) => zod().preprocess(blankToUndefined, schema.optional());
 
-const text = () => zod().string().trim().min(1, m('required'));
+/** Trimmed text; what core would refuse to send (lib/curlies.ts) is refused here, naming the field. */
+const text = () =>
+  zod()
+    .string()
+    .trim()
+    .min(1, m('required'))
+    .refine((s) => !holdsCoreTemplate(s), m('curlies'));
 
 /** Text of at most `n` characters. */
 const maxChars = (n: number) => text().max(n, m('max_chars'));

@@ -51,8 +51,9 @@ type Variant = NonNullable<Found['variants']>[number];
 type MatchedVariant = Pick<Variant, keyof typeof matchedVariantFields> & { price_sar?: string };
 
 /**
- * The variant whose SKU or barcode is exactly the one searched, or null: a server that matched loosely (other
- * case, a prefix) does not make a variant the one asked for.
+ * The variant whose SKU or barcode is exactly the one searched (the input is trimmed; the comparison is of the
+ * whole text, case included), or null: a server that matched loosely (other case, a prefix) does not make a
+ * variant the one asked for.
  */
 const matchedVariantOf = (found: Found, by: 'sku' | 'barcode', wanted: string): MatchedVariant | null => {
   const variant = found.variants?.find((v) => v[by] === wanted);
@@ -69,14 +70,17 @@ export const performFindItem = performOn('cashier', inputs, async (_z, _bundle, 
       matched_variant: null,
     }));
   }
-  // SKUs and barcodes are unique per account (cashier spec §2): one of them names one item at most.
+  // SKUs and barcodes are unique per account (cashier spec §2): one of them names one item at most. An item the
+  // list answered without a variant holding exactly the value (another case, a longer SKU) is not that item, and
+  // returning it would make Find or Create skip the create.
   const [by, wanted] = input.sku
     ? (['sku', input.sku] as const)
     : (['barcode', input.barcode ?? ''] as const);
   const { data } = await client.page('/items', { [by]: wanted, per_page: 10 });
-  return data.map((i) => {
+  return data.flatMap((i) => {
     const found = item.present(i);
-    return { ...found, matched_variant: matchedVariantOf(found, by, wanted) };
+    const matched = matchedVariantOf(found, by, wanted);
+    return matched ? [{ ...found, matched_variant: matched }] : [];
   });
 });
 

@@ -4,7 +4,7 @@ import { EVENTS } from '../lib/hooks/events';
 import { withSar } from '../lib/money';
 import * as cashier from '../lib/resources/cashier';
 import * as clinic from '../lib/resources/clinic';
-import { MAX_DEPTH, presenterTiers, type Field, type Resource } from '../lib/resources/define';
+import { MAX_DEPTH, presenterTiers, UNSAFE_KEYS, type Field, type Resource } from '../lib/resources/define';
 import { delivered, DELIVERIES_DIR } from './fixtures';
 import { expectEqual, expectStrictEqual } from './support/equal';
 
@@ -24,7 +24,8 @@ const bounded = (value: unknown, depth: number): unknown => {
   if (depth <= 0) return null;
   if (Array.isArray(value)) return value.map((v) => bounded(v, depth - 1));
   const out: Any = {};
-  for (const [k, v] of Object.entries(value)) out[k] = bounded(v, depth - 1);
+  // Members that would set or shadow a prototype are never copied (define.ts, UNSAFE_KEYS).
+  for (const [k, v] of Object.entries(value)) if (!UNSAFE_KEYS.has(k)) out[k] = bounded(v, depth - 1);
   return out;
 };
 

@@ -537,17 +537,55 @@ describe('find_item', () => {
     expect(data('find-item-by-barcode-none')).toEqual([]);
   });
 
-  it('names no variant when none has exactly the SKU searched (a server matching loosely)', async () => {
+  it('finds no item when none of its variants has exactly the SKU searched (a server matching without case)', async () => {
     // hand-built: the recorded item as the answer to the same SKU in small letters; the sandbox compares exactly
-    // and finds nothing, a server comparing without case would send this.
+    // and finds nothing, a server comparing without case would send this. Find or Create then creates the item.
     cashierApi()
       .get(cashierPath('/items'))
       .query({ sku: 'cof-ar-l', per_page: '10' })
       .reply(...reply('find-item-by-sku'));
-    const result = await find(SEARCH.findItem, { sku: 'cof-ar-l' });
-    expect(result.map((i) => i.id)).toEqual(data('find-item-by-sku').map((i: Json) => i.id));
-    expect(result[0]!.matched_variant).toBeNull();
+    await expect(find(SEARCH.findItem, { sku: 'cof-ar-l' })).resolves.toEqual([]);
   });
+
+  /** A copy of `item` whose variants are near matches of `wanted` only, under another item id. */
+  const nearMatch = (found: Json, by: 'sku' | 'barcode', wanted: string, id: number): Json => ({
+    ...found,
+    id,
+    variants: [`${wanted}0`, wanted.toLowerCase(), ` ${wanted}`, `${wanted} `, wanted.slice(0, -1)]
+      .filter((near) => near !== wanted)
+      .map((near, i) => ({
+        ...found.variants[0],
+        id: id * 10 + i,
+        plu: `V${id * 10 + i}`,
+        [by]: near,
+      })),
+  });
+
+  it.each([
+    ['SKU', 'sku', 'COF-AR-L', 'find-item-by-sku'],
+    ['barcode', 'barcode', '6281000001187', 'find-item-by-barcode'],
+  ] as const)(
+    'returns only the item with exactly the %s among near matches, and that variant as matched',
+    async (_name, by, wanted, fixture) => {
+      const exact = data(fixture)[0];
+      cashierApi()
+        .get(cashierPath('/items'))
+        .query({ [by]: wanted, per_page: '10' })
+        .reply(
+          replay(fixture, 0, (answer: Json) => {
+            // hand-built: a server matching loosely (prefixes, case, spaces) lists near matches around the item,
+            // and the item itself carries a near variant before the exact one.
+            const [item] = answer.data;
+            item.variants.unshift({ ...item.variants[1], id: 901, plu: 'V901', [by]: `${wanted}0` });
+            answer.data = [nearMatch(item, by, wanted, 77), item, nearMatch(item, by, wanted, 78)];
+            return answer;
+          }),
+        );
+      const result = await find(SEARCH.findItem, { [by]: `  ${wanted}\t` });
+      expect(result.map((i) => i.id)).toEqual([exact.id]);
+      expect(result[0]!.matched_variant).toEqual(variantOf(fixture, by, wanted));
+    },
+  );
 
   it('shows a matched variant in its sample and lists its fields with their own labels', () => {
     const { sample, outputFields } = searches[SEARCH.findItem]!.operation as unknown as {

@@ -205,6 +205,17 @@ export type Item<F extends Record<string, Field>> = Parsed<F> & Record<string, u
  */
 export const MAX_DEPTH = 10;
 
+/**
+ * Members of received data that are never copied, at any depth. JSON.parse makes a `"__proto__"` member an own
+ * key, and assigning it to a plain object replaces the object's prototype: its members would then be inherited
+ * (a `branch_id` passing a Branch filter the item does not have). `constructor` and `prototype` would shadow what
+ * code and Zapier expect of a plain object. No field of either interface is named so.
+ */
+export const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The keys of received data that may be copied. */
+const safeKeys = (data: object): string[] => Object.keys(data).filter((k) => !UNSAFE_KEYS.has(k));
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -229,7 +240,7 @@ const keep = (value: unknown, level: number): unknown => {
   if (Array.isArray(value)) return value.map((v) => keep(v, level + 1));
   const out: Record<string, unknown> = {};
   const source = value as Record<string, unknown>;
-  const keys = Object.keys(source);
+  const keys = safeKeys(source);
   for (const k of keys) out[k] = keep(source[k], level + 1);
   addSiblings(out, keys);
   return out;
@@ -330,7 +341,7 @@ const tableReader: Tier = (fields, loose) => {
     }
     let extra: string[] | undefined;
     if (loose) {
-      for (const k of Object.keys(data)) {
+      for (const k of safeKeys(data)) {
         if (!hasOwn(fields, k)) {
           out[k] = keep(data[k], level + 1);
           (extra ??= []).push(k);
@@ -368,7 +379,7 @@ const objectReader: Tier = (fields, loose) => {
   const extras = loose
     ? [
         'let extra;',
-        'for (const k of Object.keys(data)) if (!hasOwn(fields, k)) { out[k] = keep(data[k], level + 1); (extra ??= []).push(k); }',
+        'for (const k of safeKeys(data)) if (!hasOwn(fields, k)) { out[k] = keep(data[k], level + 1); (extra ??= []).push(k); }',
       ]
     : [];
   // The SAR siblings last, in the order of the members (the fields', then the extra ones').
@@ -389,9 +400,10 @@ const objectReader: Tier = (fields, loose) => {
     'keep',
     'addSiblings',
     'fields',
+    'safeKeys',
     `return function read(data, level) {\n${body}\n};`,
   );
-  return make(hasOwn, readers, halalasToSar, keep, addSiblings, fields) as ObjectReader;
+  return make(hasOwn, readers, halalasToSar, keep, addSiblings, fields, safeKeys) as ObjectReader;
 };
 
 /**
