@@ -36,7 +36,7 @@ const inputs = declareInputs(
 
 /*
  * The cashier has no idempotency key for items, so a step replayed after a lost answer (time-out, Zapier's
- * autoreplay) must find what its first run made instead of creating the item again (README, Assumptions):
+ * autoreplay) must find what its first run made instead of creating the item again (docs/assumptions.md):
  *
  * - With a SKU or barcode: SKUs and barcodes are unique per account (spec §2), so `GET /items?sku=…` (or
  *   `?barcode=…`) is asked before every create. An item holding it and everything else the step gives is the

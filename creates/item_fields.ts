@@ -46,7 +46,7 @@ const ARABIC_NAME = 'The variant’s Arabic name, e.g. `كبير` (large).';
 /*
  * The variants line items. Zapier forbids help text on a line-items field itself, so the first child carries the
  * guidance. Its Arabic name is `variant_name_ar`: keys must be unique across an action, children included, and
- * `name_ar` is the item's own (README, Assumptions).
+ * `name_ar` is the item's own (docs/assumptions.md).
  */
 
 /** New variants (Create Item). */

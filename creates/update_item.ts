@@ -51,7 +51,7 @@ const inputs = declareInputs(
  * not) is not sent again. A replayed row without id is matched to the variant the first run made (by SKU, barcode,
  * or Arabic name and price: lib/items.ts), so it is never added twice. Zapier's lock on the item id keeps two runs
  * from reading the same variants and each writing back its own, which would delete the other's new variant; it
- * cannot hold off an edit made elsewhere between the read and the write (README, Assumptions).
+ * cannot hold off an edit made elsewhere between the read and the write (docs/assumptions.md).
  */
 export const performUpdateItem = performOn('cashier', inputs, async (_z, _bundle, input, client) => {
   const given = (input.variants ?? []).filter((v) => Object.values(v).some((x) => x !== undefined));

@@ -1,6 +1,6 @@
 /**
  * Every choice the specs leave open ("not shown") that the code depends on lives here, once.
- * The README's Assumptions section explains each of them.
+ * The docs/assumptions.md explains each of them.
  */
 export const SETTINGS = {
   /** Largest page the interfaces accept (clinic §8; the cashier's maximum is not shown, assumed the same). */

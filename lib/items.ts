@@ -34,7 +34,7 @@ export const toVariantWrite = (v: VariantInput, id?: number): VariantWrite => ({
  * Whether a given variant row names a stored one: by its id, SKU or barcode (unique per account); a row with none
  * of them by its Arabic name and price, so a replayed step that adds a variant without SKU or barcode finds the
  * one its first run added instead of adding it again (two variants of one item alike in name and price cannot be
- * told apart on a till either; README, Assumptions).
+ * told apart on a till either; docs/assumptions.md).
  */
 const namesStored = (v: VariantInput, s: StoredVariant): boolean => {
   if (v.variant_id !== undefined) return s.id === v.variant_id;

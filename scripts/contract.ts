@@ -230,7 +230,7 @@ export const parseContract = (markdown: string): ContractTables => {
 };
 
 /**
- * Deliberate, documented deviations from CONTRACT.md (README, Assumptions). The variants' Arabic name is
+ * Deliberate, documented deviations from CONTRACT.md (docs/assumptions.md). The variants' Arabic name is
  * `variant_name_ar`, not `name_ar`: Zapier requires input keys to be unique across an action, children included,
  * and `name_ar` is already the item's own.
  */

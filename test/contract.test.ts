@@ -84,7 +84,7 @@ withContract('CONTRACT.md §1–§4: every fixed key exists', () => {
     expect(contractTableProblems(tables, definition)).toEqual([]);
   });
 
-  it('the one documented deviation (README, Assumptions) is the variants’ Arabic name', () => {
+  it('the one documented deviation (docs/assumptions.md) is the variants’ Arabic name', () => {
     expect(tables.creates.find((c) => c.key === 'create_item')!.inputs).toContain('variants[]name_ar');
     expect(DOCUMENTED_DEVIATIONS).toEqual({
       'creates.create_item.variants[]name_ar': 'variants[]variant_name_ar',

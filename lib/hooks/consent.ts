@@ -6,7 +6,7 @@ import type { HookExtension } from './extensions';
 
 type Item = Record<string, unknown>;
 
-/** Marketing-consent channels the cashier's customer list filters on (README, Assumptions), with their labels. */
+/** Marketing-consent channels the cashier's customer list filters on (docs/assumptions.md), with their labels. */
 export const CONSENT_CHANNELS = {
   sms: 'SMS',
   whatsapp: 'WhatsApp',

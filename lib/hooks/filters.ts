@@ -97,7 +97,7 @@ export const NEW_STATUS: Filter = {
 
 /**
  * Order states: the cashier spec shows received, accepted and cancelled; "other order states: not shown", so the
- * ones its till panel is known to use are offered too (README, Assumptions).
+ * ones its till panel is known to use are offered too (docs/assumptions.md).
  */
 export const ORDER_STATUSES = {
   accepted: 'Accepted',

@@ -278,7 +278,7 @@ const saysWhereFound = (help: string): boolean =>
 export const RULES: readonly Rule[] = [
   {
     // Zapier asks the help text of a credential to lead the Zap builder to it. A link needs a page to link to; the
-    // vendor publishes none yet (README, Assumptions), so a back-office path in bold (**Developers → API clients**)
+    // vendor publishes none yet (docs/assumptions.md), so a back-office path in bold (**Developers → API clients**)
     // says it too. Placeholder links are refused by APP-NO-PLACEHOLDER-LINK.
     id: 'D002',
     title: "auth fields' help text says where to find the credentials (a link or the back-office path)",
