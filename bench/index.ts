@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the figures issue 6 asks for, measured on this machine in one run, printed as tables.
+ * `npm run bench`: the app's figures, measured on this machine in one run, printed as tables.
  *   1. cold start and size of the production build.zip against a one-trigger app's on the same core;
  *   2. calls per operation, counted at the sandbox, and Appointment Starting Soon polled ten times as Zapier polls;
  *   3. hook perform against its physical floor, 1 KB to 1 MB, in the steady state and for the early deliveries;

@@ -4,7 +4,7 @@
 // lacks any of the bundle's dist/ files (the app, and zod's and the phone library's parts it requires on first use) or
 // any trigger of the contract, if the entry exports the app under `default` (which the runtime would
 // not unwrap), if it carries the sandbox or a package the bundle already holds or only dev tools need, or if it is
-// over 1.5× the one-trigger app's build (issue 13). test/e2e/shipped.test.ts runs deliveries and actions through
+// over 1.5× the one-trigger app's build. test/e2e/shipped.test.ts runs deliveries and actions through
 // the same build.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -12,7 +12,7 @@ const path = require('node:path');
 const { productionBuild } = require('./production-build');
 const { ENTRIES } = require('./bundle');
 
-/** build.zip ÷ the one-trigger app's build.zip at most (issue 13, goal 4). */
+/** build.zip ÷ the one-trigger app's build.zip at most. */
 const CEILING = 1.5;
 
 const root = path.resolve(__dirname, '..');

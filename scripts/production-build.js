@@ -1,4 +1,4 @@
-// The build.zip a production install ships, beside a one-trigger app's built the same way (issue 13, goal 4).
+// The build.zip a production install ships, beside a one-trigger app's built the same way.
 //
 // `zapier-platform push` builds from a copy of the whole folder after `npm install --production`. That install
 // keeps what the shipped app does not need: the sandbox (an npm workspace, so its package.json and a

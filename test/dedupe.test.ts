@@ -5,7 +5,7 @@ import { makePerform, type SubscribeData } from '../lib/hooks/factory';
 import { sign } from '../lib/signature';
 
 /*
- * The dedupe of hook deliveries costs one z.cache round trip a delivery: the nx write alone (issue 13, item 3).
+ * The dedupe of hook deliveries costs one z.cache round trip a delivery: the nx write alone.
  * The cache here counts every call it gets and behaves as Zapier's does (nx: the first write stores, a later one
  * answers false).
  */

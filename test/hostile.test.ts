@@ -363,7 +363,7 @@ describe('action inputs under hostile values', () => {
   );
 });
 
-// ------------------------------------------------------------------------------ what errors carry (issue 10, 1)
+// ------------------------------------------------------------------------------ what errors carry
 /**
  * Through createAppTester, the path where zapier-platform-core enriches errors with the bundle: no error may carry
  * the signing secret, a token, the raw delivery, an input value or a field outside the whitelists.
@@ -638,7 +638,7 @@ describe('errors carry no secret, token, delivery or clinical field', () => {
   });
 });
 
-// ------------------------------------------------------------------- partner error answers (issue 10, 2)
+// ------------------------------------------------------------------- partner error answers
 describe('a partner error answer is shown by its message only', () => {
   const MARKER = 'MARKER-body-text-0a9e';
   const zStub = { errors: zErrors } as never;
@@ -725,7 +725,7 @@ describe('a partner error answer is shown by its message only', () => {
   });
 });
 
-// ------------------------------------------------------------------ a genuine delivery is never lost (issue 10, 3)
+// ------------------------------------------------------------------ a genuine delivery is never lost
 describe('a correctly signed, fresh delivery is never lost', () => {
   /** A signed delivery of `data`, or of `rawData` (JSON text) as it is. */
   const signed = (
@@ -843,7 +843,7 @@ describe('a correctly signed, fresh delivery is never lost', () => {
   });
 });
 
-// ---------------------------------------------------------------------------------- Retry-After (issue 10, 7)
+// ---------------------------------------------------------------------------------- Retry-After
 describe('Retry-After gives Zapier a delay between 1 and 600 seconds', () => {
   const now = Date.parse('2026-11-22T12:00:00Z');
   it.each([

@@ -9,7 +9,7 @@ import { delivered, DELIVERIES_DIR } from './fixtures';
 import { expectEqual, expectStrictEqual } from './support/equal';
 
 /*
- * The presenter reads deliveries without zod, in one pass driven by the field table (issue 13). zod stays the
+ * The presenter reads deliveries without zod, in one pass driven by the field table. zod stays the
  * source of truth for types: here the presenter is held to what the schema makes of the same data, on every
  * recorded delivery and on generated data. The reference is the zod path as it was: cut below MAX_DEPTH, parse with
  * the resource's schema, field by field with each field's schema when the whole does not parse, decorate, then the

@@ -318,7 +318,7 @@ const hasOwn = Object.hasOwn;
 /**
  * The first tier of the presenter: the same pass as `objectReader`'s compiled one, member by member in the same
  * order with the same checks, but a loop over the field table, so nothing is compiled for a resource's first items.
- * A cold container's first delivery of each kind pays no code generation (issue 13, goal 2); a resource whose
+ * A cold container's first delivery of each kind pays no code generation; a resource whose
  * items keep coming moves to the compiled tier (`present`), which is what the steady state runs. test/present.test.ts
  * holds both to the zod schemas and to each other, key order included.
  */

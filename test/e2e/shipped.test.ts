@@ -4,7 +4,7 @@
  * zapierwrapper.js, the entry Zapier's runtime calls, against the local sandbox. The bundle puts zod and the phone
  * library in files of their own beside dist/index.js (its metafile says which inputs went where); V8's precise
  * coverage of that process (NODE_V8_COVERAGE) tells which of the app's dist/ files were evaluated, and how much of
- * each: zod's and the phone library's must not be by a load and first deliveries (issue 13), and are by an action
+ * each: zod's and the phone library's must not be by a load and first deliveries, and are by an action
  * that needs them.
  */
 import { execFile } from 'node:child_process';
