@@ -7,6 +7,7 @@ import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { carryingPatient, withPatient } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
+import { throttleOn } from '../lib/throttle';
 
 const inputs = declareInputs(
   {
@@ -147,6 +148,7 @@ export const bookAppointment = defineCreate({
       'Books an appointment in a free slot for an existing patient, or for a phone number and name (opening a new patient file when needed).',
   },
   operation: {
+    throttle: throttleOn('clinic'),
     inputFields: inputs.fields,
     perform: performBookAppointment,
     sample: { ...carryingPatient(appointment).sample, duplicate: false },

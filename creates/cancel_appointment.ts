@@ -6,6 +6,7 @@ import { performOn } from '../lib/operation';
 import { path } from '../lib/paths';
 import { carryingPatient, withPatient } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
+import { throttleOn } from '../lib/throttle';
 
 const inputs = declareInputs({
   appointment_id: input.ulid({
@@ -50,6 +51,7 @@ export const cancelAppointment = defineCreate({
     description: 'Cancels an appointment with a reason; an appointment already cancelled stays as it is.',
   },
   operation: {
+    throttle: throttleOn('clinic'),
     inputFields: inputs.fields,
     perform: performCancelAppointment,
     sample: {

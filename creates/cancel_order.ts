@@ -5,6 +5,7 @@ import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { path } from '../lib/paths';
 import { order } from '../lib/resources/cashier';
+import { throttleOn } from '../lib/throttle';
 
 const inputs = declareInputs({
   order_id: input.segmentId({
@@ -41,6 +42,7 @@ export const cancelOrder = defineCreate({
       'Cancels an order sent to a till and withdraws it from the incoming-orders panel; an issued receipt stays for the cashier to refund.',
   },
   operation: {
+    throttle: throttleOn('cashier'),
     inputFields: inputs.fields,
     perform: performCancelOrder,
     sample: { ...order.sample, status: 'cancelled' },

@@ -13,6 +13,7 @@ import { languageOf, say } from '../lib/i18n';
 import { saudiTime } from '../lib/time';
 import { item } from '../lib/resources/cashier';
 import { itemInputs, variantsInput } from './item_fields';
+import { throttleOn } from '../lib/throttle';
 
 const inputs = declareInputs(
   {
@@ -133,6 +134,7 @@ export const createItem = defineCreate({
     description: 'Creates a catalogue item with its variants (sizes, SKUs, barcodes, prices) for the tills.',
   },
   operation: {
+    throttle: throttleOn('cashier'),
     inputFields: inputs.fields,
     perform: performCreateItem,
     lock: writeLock(CREATE.createItem, 'name_ar'),

@@ -4,6 +4,7 @@ import { anyOf, declareInputs, input } from '../lib/inputs';
 import { CREATE, DROPDOWN, dynamicRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { order } from '../lib/resources/cashier';
+import { throttleOn } from '../lib/throttle';
 
 const inputs = declareInputs({
   external_id: input.maxChars(100)({
@@ -93,6 +94,7 @@ export const createOrder = defineCreate({
       'Sends an order to a branch till’s incoming-orders panel, where the cashier accepts it and the receipt is issued.',
   },
   operation: {
+    throttle: throttleOn('cashier'),
     inputFields: inputs.fields,
     perform: performCreateOrder,
     sample: { ...order.sample, duplicate: false },

@@ -8,6 +8,7 @@ import { performOn } from '../lib/operation';
 import { path } from '../lib/paths';
 import { item } from '../lib/resources/cashier';
 import { existingVariantsInput, itemInputs } from './item_fields';
+import { throttleOn } from '../lib/throttle';
 
 const inputs = declareInputs(
   {
@@ -79,6 +80,7 @@ export const updateItem = defineCreate({
       'Updates a catalogue item’s names, category, price or variants; variants you do not mention are kept.',
   },
   operation: {
+    throttle: throttleOn('cashier'),
     inputFields: inputs.fields,
     perform: performUpdateItem,
     lock: writeLock(CREATE.updateItem, 'item_id'),

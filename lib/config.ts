@@ -1,10 +1,17 @@
 /**
  * Every choice the specs leave open ("not shown") that the code depends on lives here, once.
- * The docs/assumptions.md explains each of them.
+ * docs/assumptions.md explains each of them.
  */
 export const SETTINGS = {
   /** Largest page the interfaces accept (clinic §8; the cashier's maximum is not shown, assumed the same). */
   maxPerPage: 100,
+  /**
+   * Action and search steps Zapier lets one connection run a minute on one interface (`throttle`). Both interfaces
+   * allow 120 requests a minute per API client; a step costs one to three (a booking and its patient, an item read
+   * before its write), and the connection's triggers and samples spend from the same allowance, so 50 steps keep a
+   * bulk Zap under the limit with room to spare. A 429 that still comes is the backstop (`ThrottledError`).
+   */
+  stepsPerMinute: 50,
   /** Accepted clock difference of a delivery's X-Partner-Timestamp (Unix seconds), both specs. */
   signatureToleranceSeconds: 300,
   /**

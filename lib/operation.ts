@@ -5,6 +5,7 @@ import { clientFor, type ApiClient, type Query } from './http';
 import { declareInputs, type Input, type Inputs, type Parsed } from './inputs';
 import type { Api } from './interfaces';
 import type { OutputField } from './resources/define';
+import { throttleOn } from './throttle';
 
 /**
  * An operation's perform: the interface it speaks to, stated once, and its inputs checked before any request (bad
@@ -70,6 +71,7 @@ export const searchById = <K extends string, I extends Input>(def: {
     noun: def.noun,
     display: def.display,
     operation: {
+      throttle: throttleOn(def.api),
       inputFields: inputs.fields,
       perform: performOn(def.api, inputs, (_z, _bundle, input, client) =>
         findOne(client, def.path(String(input[key])), (found) => def.resource.present(found), def.halt),
@@ -107,6 +109,7 @@ export const searchByIdOrList = <D extends Record<string, Input>>(def: {
     noun: def.noun,
     display: def.display,
     operation: {
+      throttle: throttleOn(def.api),
       inputFields: def.inputs.fields,
       perform: performOn(def.api, def.inputs, async (z, bundle, input, client) => {
         const { [def.id]: _id, ...query } = def.inputs.request(input);

@@ -6,6 +6,7 @@ import { item, variantFields } from '../lib/resources/cashier';
 import { f, outputFieldsOf } from '../lib/resources/define';
 import { findOne, performOn } from '../lib/operation';
 import { path } from '../lib/paths';
+import { throttleOn } from '../lib/throttle';
 
 const inputs = declareInputs(
   {
@@ -92,6 +93,7 @@ export const findItem = defineSearch({
     description: 'Finds an item of the catalogue, with its variants, by the item chosen, a SKU or a barcode.',
   },
   operation: {
+    throttle: throttleOn('cashier'),
     inputFields: inputs.fields,
     perform: performFindItem,
     // As found by the SKU of the sample's second variant, so the sample shows a matched variant.

@@ -3,6 +3,7 @@ import { anyOf, declareInputs, input } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { stockLevel } from '../lib/resources/cashier';
+import { throttleOn } from '../lib/throttle';
 
 const inputs = declareInputs(
   {
@@ -49,6 +50,7 @@ export const findStockLevel = defineSearch({
     description: 'Finds a stock level: what a branch holds of a variant, with its reorder point.',
   },
   operation: {
+    throttle: throttleOn('cashier'),
     inputFields: inputs.fields,
     perform: performFindStockLevel,
     sample: stockLevel.sample,
