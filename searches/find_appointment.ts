@@ -6,19 +6,24 @@ import { path } from '../lib/paths';
 import { carryingPatient, withPatients } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
 
+/** Start time, then id for appointments starting together: the order a day's appointment book reads in. */
+const byStart = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  Date.parse(String(a.starts_at)) - Date.parse(String(b.starts_at)) ||
+  String(a.id).localeCompare(String(b.id));
+
 const inputs = declareInputs(
   {
     appointment_id: input.ulid({
       label: 'Appointment',
       helpText:
-        'Choose an upcoming appointment, or map one from an earlier step (e.g. the New Appointment trigger). Leave blank to find a patient’s appointments instead.',
+        'Choose an upcoming appointment, or map one from an earlier step (e.g. the New Appointment trigger). Leave blank to find a patient’s appointments, or the appointments of a time range (Starts From), instead.',
       placeholder: '01JDA3F7Q9B2C4D6E8G0H1J3K5',
       dynamic: dynamicRef(DROPDOWN.upcomingAppointments),
     }),
     patient_id: input.ulid({
       label: 'Patient',
       helpText:
-        'Used when no Appointment is chosen: choose the patient, map one from an earlier step, or find them with a Find Patient step.',
+        'Used when no Appointment is chosen: the patient whose appointments to find. Choose the patient, map one from an earlier step, or find them with a Find Patient step. Leave blank to find every patient’s appointments in a time range (Starts From).',
       placeholder: '01JD8ZK6M4Q2W7R9T3V5X8Y1AB',
       dynamic: dynamicRef(DROPDOWN.patients),
       search: searchRef(SEARCH.findPatient),
@@ -26,22 +31,22 @@ const inputs = declareInputs(
     // Appointment states the list filter takes (clinic spec §2), the same list the trigger filters offer.
     status: input.choice(APPOINTMENT_STATUSES, {
       label: 'Status',
-      helpText: 'Only the patient’s appointments in this state, as shown in the clinic’s appointment book.',
+      helpText: 'Only appointments in this state, as shown in the clinic’s appointment book, e.g. Confirmed.',
     }),
     from: input.dateOrDatetime({
       label: 'Starts From',
       helpText:
-        'Only the patient’s appointments starting at or after this date or time, e.g. 2026-11-24 or 2026-11-24T08:00:00+03:00. A date or time without an offset is read in the Zap’s timezone; the clinic’s branches keep Riyadh time (+03:00).',
+        'Only appointments starting at or after this date or time, e.g. 2026-11-24 or 2026-11-24T08:00:00+03:00. Without an Appointment or a Patient, this finds every appointment of the range (with Starts Before: "today’s appointments at Olaya" is Starts From today, Starts Before tomorrow, Branch Olaya). A date or time without an offset is read in the Zap’s timezone; the clinic’s branches keep Riyadh time (+03:00).',
     }),
     to: input.dateOrDatetime({
       label: 'Starts Before',
       helpText:
-        'Only the patient’s appointments starting before this date or time, e.g. 2026-12-01 or 2026-11-24T18:00:00+03:00. A date or time without an offset is read in the Zap’s timezone; the clinic’s branches keep Riyadh time (+03:00).',
+        'Only appointments starting before this date or time, e.g. 2026-12-01 or 2026-11-24T18:00:00+03:00. A date or time without an offset is read in the Zap’s timezone; the clinic’s branches keep Riyadh time (+03:00).',
     }),
     branch_id: input.positiveInt({
       label: 'Branch',
       helpText:
-        'Only the patient’s appointments at this clinic branch (its number is shown in the back office under Settings → Branches).',
+        'Only appointments at this clinic branch (its number is shown in the back office under Settings → Branches), e.g. 1.',
       placeholder: '1',
       dynamic: dynamicRef(DROPDOWN.clinicBranches),
       type: 'integer',
@@ -49,15 +54,15 @@ const inputs = declareInputs(
     practitioner_id: input.ulid({
       label: 'Practitioner',
       helpText:
-        'Only the patient’s appointments with this practitioner: choose one seen in recent appointments, or map a Practitioner ID from an earlier step.',
+        'Only appointments with this practitioner: choose one seen in recent appointments, or map a Practitioner ID from an earlier step.',
       placeholder: '01J9X4T2R7N5P3M1K8H6G4F2D0',
       dynamic: dynamicRef(DROPDOWN.practitioners),
     }),
   },
   [
-    anyOf(['appointment_id', 'patient_id'], {
-      en: 'choose the Appointment, or the Patient whose appointments to find',
-      ar: 'اختر الموعد، أو المريض الذي تبحث عن مواعيده',
+    anyOf(['appointment_id', 'patient_id', 'from'], {
+      en: 'choose the Appointment, the Patient whose appointments to find, or the time range to find appointments in (Starts From)',
+      ar: 'اختر الموعد، أو المريض الذي تبحث عن مواعيده، أو المدة الزمنية التي تبحث عن مواعيدها (Starts From)',
     }),
     later('from', 'to'),
   ],
@@ -69,7 +74,7 @@ export const findAppointment = searchByIdOrList({
   display: {
     label: 'Find Appointment',
     description:
-      'Finds an appointment, or a patient’s appointments filtered by status, dates, branch and practitioner.',
+      'Finds an appointment by id, a patient’s appointments, or every appointment of a time range (e.g. today’s at one branch), filtered by status, branch and practitioner; in start order, each with its patient.',
   },
   api: 'clinic',
   inputs,
@@ -78,6 +83,7 @@ export const findAppointment = searchByIdOrList({
   list: { path: '/appointments', perPage: 25 },
   present: appointment.present,
   shown: carryingPatient(appointment),
-  // The patient's appointments share one patient: one GET /patients/{id} for the page.
-  then: (z, bundle, found) => withPatients(z, bundle, found),
+  // In start order whatever order the list comes in (the spec does not show it); each distinct patient of the page
+  // read once (a patient's appointments share one: one GET /patients/{id}).
+  then: (z, bundle, found) => withPatients(z, bundle, [...found].sort(byStart)),
 });

@@ -15,6 +15,7 @@ import {
   CLINIC,
   clinicApi,
   clinicPath,
+  contactOf,
   recordedPatientRead,
   useNock,
 } from './helpers';
@@ -347,6 +348,39 @@ describe('find_appointment', () => {
     for (const a of result) expect(a.patient).toEqual(patient.contact);
   });
 
+  it("finds a time range's appointments without a patient (a day at one branch): in start order, each with its patient", async () => {
+    clinicApi()
+      .get(clinicPath('/appointments'))
+      .query({ from: '2026-11-24', to: '2026-11-25', branch_id: '1', per_page: '25' })
+      // The day as recorded, handed to the app last first: the spec does not show the list's order.
+      .reply(replay('find-appointments-of-a-day', 0, (a) => ({ ...a, data: [...a.data].reverse() })));
+    // Every patient of the day answered with one recorded patient: what is tested is that each is read once.
+    const read: string[] = [];
+    const patient = definition('find-patient-by-id');
+    clinicApi()
+      .get(/\/partner\/v1\/patients\/[0-9A-Z]{26}$/)
+      .reply((uri) => {
+        read.push(uri.split('/').pop()!);
+        return [200, patient.response];
+      })
+      .persist();
+    const result = await find(SEARCH.findAppointment, {
+      from: '2026-11-24',
+      to: '2026-11-25',
+      branch_id: '1',
+    });
+    const held = data('find-appointments-of-a-day') as Json[];
+    expect(held.length).toBeGreaterThan(1);
+    expect(new Set(held.map((a) => a.patient_id)).size).toBeGreaterThan(1);
+    const inStartOrder = [...held].sort(
+      (a, b) => Date.parse(a.starts_at) - Date.parse(b.starts_at) || String(a.id).localeCompare(String(b.id)),
+    );
+    expect(result.map((a) => a.id)).toEqual(inStartOrder.map((a) => a.id));
+    expect(result.every((a) => a.branch_id === 1 && String(a.starts_at).startsWith('2026-11-24'))).toBe(true);
+    expect(read.sort()).toEqual([...new Set(held.map((a) => String(a.patient_id)))].sort());
+    for (const a of result) expect(a.patient).toEqual(contactOf(patient.response.data));
+  });
+
   it('sends only the filters given (empty ones are not sent)', async () => {
     clinicApi()
       .get(clinicPath('/appointments'))
@@ -358,7 +392,16 @@ describe('find_appointment', () => {
   });
 
   it.each([
-    ['neither appointment nor patient', {}, /Appointment: choose the Appointment, or the Patient/],
+    [
+      'neither appointment, patient nor a range',
+      {},
+      /Appointment: choose the Appointment, the Patient whose appointments to find, or the time range/,
+    ],
+    [
+      'only the end of a range',
+      { to: '2026-11-25', branch_id: '1' },
+      /Appointment: choose the Appointment, the Patient whose appointments to find, or the time range/,
+    ],
     ['an appointment id that is not a ULID', { appointment_id: 'APT-1' }, /Appointment: is not a valid id/],
     [
       'a status the clinic does not know',

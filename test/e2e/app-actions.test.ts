@@ -322,6 +322,28 @@ describe('app: searches against the sandbox (found, and [] when not found)', () 
     expect(await w.run('searches', 'find_appointment', { patient_id: UNKNOWN_ULID })).toEqual([]);
   });
 
+  it("find_appointment by time and place: a day's appointments at one branch, in start order, with their patients", async () => {
+    const all = (await w.clinic('/appointments?per_page=100')).body.data as Json[];
+    const day = String(all[0]!.starts_at).slice(0, 10);
+    const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    const branch = all[0]!.branch_id as number;
+    const found = await w.run<Json[]>('searches', 'find_appointment', {
+      from: day,
+      to: next,
+      branch_id: branch,
+    });
+    // What the clinic holds for that day and branch, as a receptionist's appointment book reads it.
+    const held = all
+      .filter((a) => a.branch_id === branch && String(a.starts_at).startsWith(day))
+      .sort(
+        (a, b) =>
+          Date.parse(a.starts_at) - Date.parse(b.starts_at) || String(a.id).localeCompare(String(b.id)),
+      );
+    expect(held.length).toBeGreaterThan(0);
+    expect(found.map((a) => a.id)).toEqual(held.map((a) => a.id));
+    for (const a of found) expect(a.patient).toEqual(await patientContact(a.patient_id));
+  });
+
   it('find_invoice by id or patient, with SAR siblings and no line details; [] for none', async () => {
     const id = w.sb.refs.clinic.invoicePaid;
     const held = (await w.clinic(`/invoices/${id}`)).body.data;
