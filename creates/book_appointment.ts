@@ -12,6 +12,7 @@ import { throttleOn } from '../lib/throttle';
 const inputs = declareInputs(
   {
     branch_id: input.positiveInt({
+      group: 'visit',
       label: 'Branch',
       helpText: 'The clinic branch where the appointment takes place.',
       placeholder: '1',
@@ -20,6 +21,7 @@ const inputs = declareInputs(
       required: true,
     }),
     appointment_type_id: input.positiveInt({
+      group: 'visit',
       label: 'Appointment Type',
       helpText: 'The kind of visit, as set up in the back office under Settings → Appointment Types.',
       placeholder: '4',
@@ -28,12 +30,14 @@ const inputs = declareInputs(
       required: true,
     }),
     starts_at: input.upcoming({
+      group: 'visit',
       label: 'Start Time',
       helpText: `First set the Zap’s timezone to Asia/Riyadh (Zap settings → Timezone): a time without an offset (such as 2026-11-24 10:30 or "tomorrow 10:30am") is read in it, and the clinic’s branches keep Riyadh time (+03:00, no daylight saving). Then map the time from an earlier step, or type it with its offset, e.g. 2026-11-24T10:30:00+03:00. It must be at least ${START_LEAD_MINUTES} minutes ahead: a time in the past is refused, and so is one closer than that, because Zapier turns a date it cannot read (such as 30 February) into the current time. The slot must be free. The result shows the booked time in words, so a wrong hour shows at a glance in the Zap history.`,
       placeholder: '2026-11-24T10:30:00+03:00',
       required: true,
     }),
     patient_id: input.ulid({
+      group: 'patient',
       label: 'Patient',
       helpText:
         'Choose the patient, or map one found by the Find Patient step. Leave blank to book by Patient Phone instead.',
@@ -42,28 +46,34 @@ const inputs = declareInputs(
       search: searchRef(SEARCH.findPatient),
     }),
     patient_phone: input.phone({
+      group: 'patient',
       label: 'Patient Phone',
       helpText:
         'Used when no Patient is chosen: the mobile in any Saudi form (0501234567, +966 50 123 4567). If the clinic does not know the number, a new patient file is opened.',
       placeholder: '0501234567',
     }),
     patient_name: input.text({
+      group: 'patient',
       label: 'Patient Name',
       helpText:
-        'Required when no Patient is chosen: the name for a new patient file, used when the clinic does not know the Patient Phone (without it the file would be named after the phone number).',
+        'Required when no Patient is chosen: the name for a new patient file, used when the clinic does not know the Patient Phone (without it the file would be named after the phone number), e.g. Reem Alharbi or `ريم الحربي`.',
     }),
     practitioner_id: input.ulid({
+      group: 'visit',
       label: 'Practitioner',
       helpText: 'The doctor or therapist. Leave blank to let the clinic assign one.',
       placeholder: '01J9X4T2R7N5P3M1K8H6G4F2D0',
       dynamic: dynamicRef(DROPDOWN.practitioners),
     }),
     note: input.text({
+      group: 'visit',
       label: 'Note',
-      helpText: 'A short note for the front desk. Never put diagnoses or clinical details here.',
+      helpText:
+        'A short note for the front desk, e.g. First visit, booked from the website form. Never put diagnoses or clinical details here.',
       type: 'text',
     }),
     external_ref: input.maxChars(100)({
+      group: 'visit',
       label: 'Booking Reference',
       helpText:
         'Your own unique reference for this booking, e.g. the form entry or lead number. The clinic never books the same reference twice. Leave blank and the app makes one from this Zap and every booking field (patient or phone, patient name, branch, type, practitioner, start time and note), so a replayed step cannot book twice while bookings that differ in any of them (e.g. a parent booking two children on one phone) stay separate. To book the very same booking again from this Zap (after a cancellation), give a new reference.',
@@ -145,10 +155,14 @@ export const bookAppointment = defineCreate({
   display: {
     label: 'Book Appointment',
     description:
-      'Books an appointment in a free slot for an existing patient, or for a phone number and name (opening a new patient file when needed).',
+      'Books an appointment in a free slot, for an existing patient or for a phone number and name (a new patient file is opened when the phone is unknown). Use it when a web form, a chat or another app asks for a visit. Returns the appointment, its start time in words and the patient; a replay with the same booking reference returns the same appointment (duplicate true) instead of booking twice.',
   },
   operation: {
     throttle: throttleOn('clinic'),
+    inputFieldGroups: [
+      { key: 'visit', label: 'Visit', emphasize: true },
+      { key: 'patient', label: 'Patient' },
+    ],
     inputFields: inputs.fields,
     perform: performBookAppointment,
     sample: { ...carryingPatient(appointment).sample, duplicate: false },

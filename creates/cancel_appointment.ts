@@ -27,7 +27,8 @@ const inputs = declareInputs({
     },
     {
       label: 'Reason',
-      helpText: 'Why the appointment is cancelled; shown in the clinic’s reports.',
+      helpText:
+        'Why the appointment is cancelled, e.g. Patient asked to cancel; shown in the clinic’s reports.',
       default: 'patient_request',
     },
   ),
@@ -48,7 +49,8 @@ export const cancelAppointment = defineCreate({
   noun: 'Appointment',
   display: {
     label: 'Cancel Appointment',
-    description: 'Cancels an appointment with a reason; an appointment already cancelled stays as it is.',
+    description:
+      'Cancels an appointment with a reason (patient request, clinic, no-show, other). Use it when a patient cancels through another app. Returns the cancelled appointment and its patient; an appointment already cancelled stays as it is, and a completed or in-progress one is refused.',
   },
   operation: {
     throttle: throttleOn('clinic'),

@@ -39,7 +39,7 @@ export const cancelOrder = defineCreate({
   display: {
     label: 'Cancel Order',
     description:
-      'Cancels an order sent to a till and withdraws it from the incoming-orders panel; an issued receipt stays for the cashier to refund.',
+      'Cancels an order sent to a till and withdraws it from the incoming-orders panel. Use it when a web shop or delivery app cancels an order. Returns the order, now cancelled; a receipt the till already issued stays for the cashier to refund.',
   },
   operation: {
     throttle: throttleOn('cashier'),

@@ -131,7 +131,8 @@ export const createItem = defineCreate({
   noun: 'Item',
   display: {
     label: 'Create Item',
-    description: 'Creates a catalogue item with its variants (sizes, SKUs, barcodes, prices) for the tills.',
+    description:
+      'Creates a catalogue item with its variants (sizes, SKUs, barcodes, prices) for the tills. Use it to add products from a supplier sheet or another shop system; pair it with Find Item (Find or Create Item) to add only what is missing. Returns the item with its variants and their PLU codes.',
   },
   operation: {
     throttle: throttleOn('cashier'),

@@ -32,7 +32,7 @@ export const itemInputs = <const R extends boolean>(required: R) => ({
 const variantRow = (nameHelp: string) => ({
   variant_name_ar: input.text({ label: 'Variant Name (Arabic)', helpText: nameHelp }),
   sku: input.text({ label: 'SKU', helpText: 'Unique in the account, e.g. COF-AR-L.' }),
-  barcode: input.text({ label: 'Barcode', helpText: 'Unique in the account (EAN/UPC).' }),
+  barcode: input.text({ label: 'Barcode', helpText: 'Unique in the account (EAN/UPC), e.g. 6281007035431.' }),
   price_sar: input.sar({
     label: 'Price (SAR)',
     helpText: 'VAT-inclusive, e.g. 12.00.',

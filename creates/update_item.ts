@@ -29,7 +29,7 @@ const inputs = declareInputs(
       {
         label: 'Other Variants',
         helpText:
-          'What happens to stored variants you did not list in Variants. Keep them (the safe default), or remove them so the item has exactly the variants listed.',
+          'What happens to stored variants you did not list in Variants, e.g. Keep them (the safe default), or Remove them so the item has exactly the variants listed.',
         default: 'merge',
       },
     ),
@@ -77,7 +77,7 @@ export const updateItem = defineCreate({
   display: {
     label: 'Update Item',
     description:
-      'Updates a catalogue item’s names, category, price or variants; variants you do not mention are kept.',
+      'Updates a catalogue item’s names, category, price or variants; variants you do not mention are kept unless you ask to remove them. Use it to keep prices and variants in step with another system. Returns the item as stored after the change.',
   },
   operation: {
     throttle: throttleOn('cashier'),

@@ -142,6 +142,8 @@ export interface InputField {
   choices?: Record<string, string>;
   default?: string;
   altersDynamicFields?: boolean;
+  /** The key of one of the operation's `inputFieldGroups`, under which the editor shows the field. */
+  group?: string;
   required: boolean;
   children?: InputField[];
 }
@@ -202,8 +204,13 @@ export const later = <P extends Record<string, unknown>>(
   than: from,
 });
 
+// Every input states its type (text unless the rule says otherwise): an AI agent filling the step through Zapier
+// MCP reads the type, not the rule behind it.
 const declare =
-  <S extends Zod.ZodType>(rule: (shown: Shown<boolean>) => S, fixed: Pick<InputField, 'type'> = {}) =>
+  <S extends Zod.ZodType>(
+    rule: (shown: Shown<boolean>) => S,
+    fixed: Pick<InputField, 'type'> = { type: 'string' },
+  ) =>
   <const R extends boolean = false>(shown: Shown<R>): Input<S, R> => ({
     shown: { ...fixed, ...shown },
     required: (shown.required ?? false) as R,
@@ -262,7 +269,7 @@ export const input = {
     shown: Shown<R>,
   ) => ({
     ...declare(() => oneOf(Object.keys(choices) as [T, ...T[]]))(shown),
-    shown: { ...shown, choices: { ...choices } },
+    shown: { type: 'string' as const, ...shown, choices: { ...choices } },
   }),
   /**
    * Line items: one row per element, each with the children's inputs and rules across them. A required list needs

@@ -74,7 +74,7 @@ export const findAppointment = searchByIdOrList({
   display: {
     label: 'Find Appointment',
     description:
-      'Finds an appointment by id, a patient’s appointments, or every appointment of a time range (e.g. today’s at one branch), filtered by status, branch and practitioner; in start order, each with its patient.',
+      'Finds an appointment by id, a patient’s appointments, or every appointment of a time range (e.g. today’s at one branch), filtered by status, branch and practitioner. Use it before cancelling or messaging, or to list a day’s bookings. Returns the appointments in start order, each with its start time in words and its patient.',
   },
   api: 'clinic',
   inputs,

@@ -27,7 +27,8 @@ const inputs = declareInputs(
       { issued: 'Issued', partially_paid: 'Partially Paid', paid: 'Paid', void: 'Void' },
       {
         label: 'Status',
-        helpText: 'Only the patient’s invoices in this state, as shown on the invoice in the back office.',
+        helpText:
+          'Only the patient’s invoices in this state, as shown on the invoice in the back office, e.g. Paid.',
       },
     ),
     issued_from: input.date({
@@ -54,7 +55,8 @@ export const findInvoice = searchByIdOrList({
   noun: 'Invoice',
   display: {
     label: 'Find Invoice',
-    description: 'Finds an invoice by its id, or a patient’s invoices, optionally by status and issue dates.',
+    description:
+      'Finds an invoice by its id, or a patient’s invoices, optionally by status and issue dates. Use it to look up what a patient owes or paid before a follow-up. Returns the invoices with their lines, payments and amounts in SAR, each with its patient.',
   },
   api: 'clinic',
   inputs,

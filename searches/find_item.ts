@@ -90,7 +90,8 @@ export const findItem = defineSearch({
   noun: 'Item',
   display: {
     label: 'Find Item',
-    description: 'Finds an item of the catalogue, with its variants, by the item chosen, a SKU or a barcode.',
+    description:
+      'Finds a catalogue item by the item chosen, an exact SKU or an exact barcode. Use it before Update Item, or with Create Item as Find or Create Item. Returns the item with its variants and, for a SKU or barcode, the variant that matched.',
   },
   operation: {
     throttle: throttleOn('cashier'),

@@ -9,7 +9,8 @@ export const findOrder = searchById({
   noun: 'Order',
   display: {
     label: 'Find Order',
-    description: 'Finds an order sent to a branch till, with its current status.',
+    description:
+      'Finds an order sent to a branch till by its id. Use it to check whether the cashier accepted an order before telling the customer. Returns the order with its current status and total.',
   },
   api: 'cashier',
   input: {

@@ -36,7 +36,8 @@ export const findPatient = searchByIdOrList({
   noun: 'Patient',
   display: {
     label: 'Find Patient',
-    description: 'Finds a patient by file number, phone or the patient chosen.',
+    description:
+      'Finds a patient by the patient chosen, a file number or a phone number. Use it before booking, to reuse an existing patient file. Returns the patient’s names, file number and, where the patient consented, phone and email.',
   },
   api: 'clinic',
   inputs,

@@ -9,7 +9,8 @@ export const findReceipt = searchById({
   noun: 'Receipt',
   display: {
     label: 'Find Receipt',
-    description: 'Finds a sales receipt or credit note, with its lines and payments.',
+    description:
+      'Finds a sales receipt or credit note by its id. Use it to copy a sale’s lines and payments into an accounting or loyalty app. Returns the receipt with its lines, payments and amounts in SAR.',
   },
   api: 'cashier',
   input: {

@@ -47,7 +47,8 @@ export const findStockLevel = defineSearch({
   noun: 'Stock Level',
   display: {
     label: 'Find Stock Level',
-    description: 'Finds a stock level: what a branch holds of a variant, with its reorder point.',
+    description:
+      'Finds a branch’s stock levels: what it holds of a variant, with its reorder point and suggested order. Use it before promising an item, or to list what is low at a branch. Returns one level per branch and variant.',
   },
   operation: {
     throttle: throttleOn('cashier'),

@@ -10,7 +10,7 @@ export const findZReport = searchById({
   display: {
     label: 'Find Z-Report',
     description:
-      'Finds a closed till session’s Z-report: sales totals, expected and counted cash, and the variance.',
+      'Finds a closed till session’s Z-report by its session id. Use it after Till Session Closed to file the day’s totals. Returns the sales totals, expected and counted cash, and the variance in SAR.',
   },
   api: 'cashier',
   input: {
