@@ -7,7 +7,7 @@
 import nock from 'nock';
 import App from '../index';
 import { EVENTS } from '../lib/hooks/events';
-import type { SubscribeData } from '../lib/hooks/factory';
+import type { SubscribeData } from '../lib/hooks/types';
 import { CONSENTING_CUSTOMER, data, delivered, HOOK_TARGET_URL, type Json, replay, reply } from './fixtures';
 import { call } from './support/call';
 import { nxCache } from './support/nx-cache';

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import nock from 'nock';
 import App from '../index';
-import { EVENTS, type HookEvent } from '../lib/hooks/events';
+import { EVENTS } from '../lib/hooks/events';
+import type { HookEvent } from '../lib/hooks/types';
 import { WITH_PATIENT } from '../lib/hooks/extensions';
-import { partnerHeaders, type SubscribeData } from '../lib/hooks/factory';
+import { partnerHeaders } from '../lib/hooks/delivery';
+import type { SubscribeData } from '../lib/hooks/types';
 import {
   body,
   data,

@@ -4,8 +4,9 @@
  * it expects, page by page, and compares every item with the item a live delivery of the same object makes.
  */
 import App from '../index';
-import { EVENTS, type HookEvent } from '../lib/hooks/events';
-import type { SubscribeData } from '../lib/hooks/factory';
+import { EVENTS } from '../lib/hooks/events';
+import type { HookEvent } from '../lib/hooks/types';
+import type { SubscribeData } from '../lib/hooks/types';
 import { sampleKeysOf } from '../scripts/checks/definition';
 import { body, definition, delivered, pathOf, queryOf, recorded, replay, reply, type Json } from './fixtures';
 import { given, recording } from './support/recorder';
@@ -508,8 +509,8 @@ describe('a status trigger: Appointment Completed', () => {
 
 describe('outside a transfer, and events without a list', () => {
   it('every trigger with a list can page (z.cursor keeps the place); the others cannot', () => {
-    for (const def of EVENTS) expect(!!operation(def.key).canPaginate).toBe(!!def.history);
-    expect(EVENTS.filter((e) => !e.history).map((e) => e.key)).toEqual([
+    for (const def of EVENTS) expect(!!operation(def.key).canPaginate).toBe(!!def.transfer);
+    expect(EVENTS.filter((e) => !e.transfer).map((e) => e.key)).toEqual([
       'claim_updated',
       'patient_erased',
       'session_closed',
@@ -517,14 +518,14 @@ describe('outside a transfer, and events without a list', () => {
     ]);
   });
 
-  it.each(EVENTS.filter((e) => !e.history).map((e) => [e.key] as const))(
+  it.each(EVENTS.filter((e) => !e.transfer).map((e) => [e.key] as const))(
     '%s has no past to move: [] at once, nothing asked',
     async (key) => {
       await expect(transfer(key)).resolves.toEqual([[]]);
     },
   );
 
-  it.each(EVENTS.filter((e) => e.history).map((e) => [e.key] as const))(
+  it.each(EVENTS.filter((e) => e.transfer).map((e) => [e.key] as const))(
     '%s: "load more" outside a transfer asks nothing and finds nothing beyond the recent objects',
     async (key) => {
       const items = await tester(operation(key).performList, {
