@@ -3,13 +3,23 @@
  * answers are recorded from the sandbox's history (scripts/record.ts, transfer-*); each test asserts the requests
  * it expects, page by page, and compares every item with the item a live delivery of the same object makes.
  */
-import App from '../index';
-import { EVENTS } from '../lib/hooks/events';
-import type { HookEvent } from '../lib/hooks/types';
-import type { SubscribeData } from '../lib/hooks/types';
-import { sampleKeysOf } from '../scripts/checks/definition';
-import { body, definition, delivered, pathOf, queryOf, recorded, replay, reply, type Json } from './fixtures';
-import { given, recording } from './support/recorder';
+import App from '../../index';
+import { EVENTS } from '../../lib/hooks/events';
+import type { HookEvent } from '../../lib/hooks/types';
+import type { SubscribeData } from '../../lib/hooks/types';
+import { sampleKeysOf } from '../../scripts/checks/definition';
+import {
+  body,
+  definition,
+  delivered,
+  pathOf,
+  queryOf,
+  recorded,
+  replay,
+  reply,
+  type Json,
+} from '../fixtures';
+import { given, recording } from '../support/recorder';
 import {
   appTester,
   AUTH,
@@ -21,8 +31,8 @@ import {
   delivery,
   messageOf,
   useNock,
-} from './helpers';
-import { cursorStandIn, transferAll, transferPage } from './support/transfer';
+} from '../helpers';
+import { cursorStandIn, transferAll, transferPage } from '../support/transfer';
 
 useNock();
 beforeEach(() => {
