@@ -21,7 +21,7 @@ export const deliveryKey = (api: string, subscriptionId: string | number, eventI
  * path awaits nothing else). `nx` makes it atomic: Zapier's cache stores the first write and answers every later one
  * false (or null), so `isNew` of its answer says whether this is the first delivery of the id (an earlier delivery,
  * or another copy racing this one, answers false). A write that throws or rejects must fail open: the caller treats
- * it as new (hook perform, lib/hooks/factory.ts).
+ * it as new (hook perform, lib/hooks/delivery.ts).
  */
 export const rememberWrite = (z: ZObject, key: string): Promise<unknown> =>
   z.cache.set(key, 1, SETTINGS.dedupeTtlSeconds, SCOPE, true);

@@ -70,7 +70,7 @@ const lacksPatientsRead = (err: unknown): boolean => {
  * one without patients:read, or a patient the interface does not know (erased, unknown id). A read that fails for now (429, 5xx, time-out,
  * network) throws, 429 as core's ThrottledError with Retry-After: Zapier keeps what a trigger or a step returns, and
  * a reminder without the patient's name and phone must not go out. A hook's delivery that throws is not remembered
- * (lib/hooks/factory.ts), so it is delivered again; a poll's hydration, a step and a Transfer page are run again.
+ * (lib/hooks/delivery.ts), so it is delivered again; a poll's hydration, a step and a Transfer page are run again.
  */
 export const fetchPatient = async (
   z: ZObject,

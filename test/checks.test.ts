@@ -1,5 +1,6 @@
-import { EVENTS, type HookEvent } from '../lib/hooks/events';
-import type { SubscribeData } from '../lib/hooks/factory';
+import { EVENTS } from '../lib/hooks/events';
+import type { HookEvent } from '../lib/hooks/types';
+import type { SubscribeData } from '../lib/hooks/types';
 import {
   cloneDefinition,
   loadDefinition,

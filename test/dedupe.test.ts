@@ -1,7 +1,9 @@
 import { errors as zErrors } from 'zapier-platform-core';
-import { EVENTS, type HookEvent } from '../lib/hooks/events';
-import type { HookExtension } from '../lib/hooks/extensions';
-import { makePerform, type SubscribeData } from '../lib/hooks/factory';
+import { EVENTS } from '../lib/hooks/events';
+import type { HookEvent } from '../lib/hooks/types';
+import type { HookExtension } from '../lib/hooks/types';
+import { makePerform } from '../lib/hooks/delivery';
+import type { SubscribeData } from '../lib/hooks/types';
 import { sign } from '../lib/signature';
 
 /*

@@ -4,8 +4,10 @@ import { anyCodePoints } from './support/arbitraries';
 import nock from 'nock';
 import { errors as zErrors } from 'zapier-platform-core';
 import { retryAfterSeconds, SERVER_MESSAGE_MAX, toZapierError } from '../lib/errors';
-import { EVENTS, type HookEvent } from '../lib/hooks/events';
-import { makePerform, type SubscribeData } from '../lib/hooks/factory';
+import { EVENTS } from '../lib/hooks/events';
+import type { HookEvent } from '../lib/hooks/types';
+import { makePerform } from '../lib/hooks/delivery';
+import type { SubscribeData } from '../lib/hooks/types';
 import { sign } from '../lib/signature';
 import { reply } from './fixtures';
 import { isSealed, sealError } from '../lib/safety';
@@ -232,8 +234,9 @@ describe('hook perform under hostile deliveries', () => {
           const allowed = new Set([
             ...Object.keys(def.resource.fields),
             ...def.resource.outputFields.map((o) => o.key.split(/\[\]|__/)[0]!),
-            ...(def.extraOutputFields ?? []).map((o) => o.key),
-            ...(def.extensions ?? []).flatMap((x) => x.outputFields.map((o) => o.key.split('__')[0]!)),
+            ...(def.extensions ?? []).flatMap((x) =>
+              (x.outputFields ?? []).map((o) => o.key.split('__')[0]!),
+            ),
             'event_id',
             'occurred_at',
           ]);

@@ -1,5 +1,6 @@
 import type { OutputField } from '../resources/define';
 import { appointment } from '../resources/clinic';
+import type { HookExtension } from './types';
 
 const isPair = (v: unknown): v is [unknown, unknown] => Array.isArray(v) && v.length === 2;
 const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
@@ -47,3 +48,9 @@ export const appointmentChangeFields: OutputField[] = [
     };
   }),
 ];
+
+/** The changes of an appointment.updated delivery as plain fields (appointmentChanges) on the trigger's items. */
+export const WITH_CHANGES: HookExtension = {
+  outputFields: appointmentChangeFields,
+  fromData: (data) => appointmentChanges(data),
+};

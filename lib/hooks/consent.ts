@@ -2,9 +2,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
 import { clientFor, isLastPage, type Query } from '../http';
 import { AppMessageError, languageOf, say } from '../i18n';
-import type { HookExtension } from './extensions';
-
-type Item = Record<string, unknown>;
+import type { HookExtension, Item } from './types';
 
 /** Marketing-consent channels the cashier's customer list filters on (docs/assumptions.md), with their labels. */
 export const CONSENT_CHANNELS = {
@@ -101,8 +99,6 @@ export const CONSENT_CHANNEL: HookExtension = {
         'Only fire for customers who agreed to marketing on this channel, so an SMS or email list Zap never messages someone who did not agree to it (one extra request per customer, more when many customers changed at once). One channel: sms, whatsapp, email or push (its label, such as WhatsApp or Push Notification, in any case, works too); any other value stops the Zap with an error rather than fire for everyone. Leave blank to fire for every new customer; name, phone and email are then empty for customers without consent.',
     },
   ],
-  outputFields: [],
-  sample: {},
   check(z, bundle) {
     requireChannel(z, bundle);
   },

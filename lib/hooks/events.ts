@@ -1,8 +1,10 @@
-import type { Api } from '../interfaces';
+/** The event table: one row per instant trigger (CONTRACT §2, §8); the shape of a row is HookEvent (types.ts). */
 import { TRIGGER } from '../keys';
-import type { Field, OutputField, Resource } from '../resources/define';
 import { appointment, claim, invoice, patientErasure } from '../resources/clinic';
 import { creditNote, customer, orderStatusChange, receipt, session, stockLevel } from '../resources/cashier';
+import { WITH_CHANGES, statusBecame } from './changes';
+import { CONSENT_CHANNEL } from './consent';
+import { WITH_PATIENT, unknownInTransfer } from './extensions';
 import {
   APPOINTMENT_FILTERS,
   CASHIER_BRANCH,
@@ -10,60 +12,12 @@ import {
   CLINIC_BRANCH,
   NEW_STATUS,
   TO_STATUS,
-  type Filter,
 } from './filters';
-import { appointmentChanges, appointmentChangeFields, statusBecame } from './changes';
-import { CONSENT_CHANNEL, WITH_PATIENT, type HookExtension } from './extensions';
-import type { HistorySource } from './history';
 import type { Order } from './paging';
-
-/** Where a trigger's sample comes from in the Zap editor (performList). */
-export type SampleSource =
-  /** clinic: GET /webhooks/events/{event}/recent, its meta.sample when empty */
-  | { kind: 'recent' }
-  /** cashier: a list endpoint that holds real objects of the event */
-  | { kind: 'list'; path: string; query: Record<string, string | number | boolean> }
-  /**
-   * cashier: the newest objects of a cursor list that has no "newest first" (GET /receipts, oldest first): its
-   * pages read to the end, within SETTINGS.sampleCursorPages; `at` is the object's time the event carries
-   */
-  | {
-      kind: 'cursor';
-      path: string;
-      query: Record<string, string | number | boolean>;
-      keeps?: (object: Record<string, unknown>) => boolean;
-      at: string;
-    }
-  /** cashier: the account's sample from GET /webhooks/events */
-  | { kind: 'catalogue' };
-
-export interface HookEvent {
-  key: (typeof TRIGGER)[keyof typeof TRIGGER];
-  event: string;
-  api: Api;
-  // The event table mixes resources of different shapes; each row's own resource types its items.
-  resource: Resource<Record<string, Field>>;
-  noun: string;
-  label: string;
-  description: string;
-  filters: readonly Filter[];
-  sample: SampleSource;
-  /** Fields derived from the delivery's raw data beyond the resource's own (e.g. appointment changes). */
-  derive?: (rawData: Record<string, unknown>) => Record<string, unknown>;
-  extraOutputFields?: OutputField[];
-  /** Raw data for the static sample when the resource's own sample does not show the event (e.g. changes). */
-  sampleData?: Record<string, unknown>;
-  /** Only deliveries whose data passes fire (e.g. an appointment.updated whose status became "arrived"). */
-  when?: (rawData: Record<string, unknown>) => boolean;
-  /** What the trigger adds to its items beyond the event's data (the patient, a consent check). */
-  extensions?: readonly HookExtension[];
-  /** Where its past objects come from, for Zapier Transfer; absent for events the interfaces cannot list. */
-  history?: HistorySource;
-}
+import type { HookEvent, SampleSource, TransferSource } from './types';
 
 const recent: SampleSource = { kind: 'recent' };
 const catalogue: SampleSource = { kind: 'catalogue' };
-const patient = [WITH_PATIENT];
 
 /**
  * Appointments by start, then id. One that has not begun can still be rescheduled later, after it was moved: its id
@@ -79,20 +33,19 @@ const BY_ID: Order = { fields: [{ field: 'id' }] };
 const BY_BRANCH_AND_VARIANT: Order = { fields: [{ field: 'branch_id' }, { field: 'variant_id' }] };
 
 /** Appointments of the past: GET /appointments by start time, `status` where the trigger implies one. */
-const appointments = (at: string[], status?: string, blank?: Record<string, unknown>): HistorySource => ({
+const appointments = (at: string[], status?: string): TransferSource => ({
   path: '/appointments',
   paging: BY_START,
   ...(status ? { query: { status } } : {}),
   at,
-  ...(blank ? { blank } : {}),
   range: { from: 'from', to: 'to', by: 'start date' },
 });
 
-/** Invoices of the past: GET /invoices by issue date. The list does not show when an invoice was paid. */
-const invoices = (status?: string): HistorySource => ({
+/** Invoices of the past: GET /invoices by issue date. */
+const invoices = (status?: string): TransferSource => ({
   path: '/invoices',
   paging: BY_ISSUE,
-  ...(status ? { query: { status }, blank: { paid_at: null } } : {}),
+  ...(status ? { query: { status } } : {}),
   at: status ? ['paid_at', 'issued_at'] : ['issued_at'],
   range: { from: 'issued_from', to: 'issued_to', by: 'issue date' },
 });
@@ -115,13 +68,11 @@ const became = (
   description,
   filters: APPOINTMENT_FILTERS,
   sample: recent,
-  derive: appointmentChanges,
-  extraOutputFields: appointmentChangeFields,
   sampleData: { ...appointment.sample, status, updated_at: at, changes: { status: [from, status] } },
   when: statusBecame(status),
-  extensions: patient,
   // The list holds appointments in the status now, without the change that led there: no previous status.
-  history: appointments(['updated_at'], status, { previous_status: null }),
+  extensions: [WITH_CHANGES, WITH_PATIENT, unknownInTransfer({ previous_status: null })],
+  transfer: appointments(['updated_at'], status),
 });
 
 /** One row per event (CONTRACT §2). Adding an event is adding a row. */
@@ -137,8 +88,8 @@ export const EVENTS: readonly HookEvent[] = [
       'Triggers when an appointment is booked, from the front desk, online booking or another app.',
     filters: APPOINTMENT_FILTERS,
     sample: recent,
-    extensions: patient,
-    history: appointments(['created_at']),
+    extensions: [WITH_PATIENT],
+    transfer: appointments(['created_at']),
   },
   {
     key: TRIGGER.appointmentUpdated,
@@ -151,16 +102,14 @@ export const EVENTS: readonly HookEvent[] = [
       'Triggers when an appointment changes (rescheduled, moved to another practitioner, its status…); the changed fields and their previous values come with it. For one status, the Appointment Confirmed, Patient Arrived, Appointment Completed and Appointment No-Show triggers are simpler.',
     filters: [...APPOINTMENT_FILTERS, NEW_STATUS],
     sample: recent,
-    extensions: patient,
-    derive: appointmentChanges,
-    extraOutputFields: appointmentChangeFields,
+    extensions: [WITH_CHANGES, WITH_PATIENT],
     sampleData: {
       ...appointment.sample,
       status: 'arrived',
       updated_at: '2026-11-24T10:24:37+03:00',
       changes: { status: ['confirmed', 'arrived'] },
     },
-    history: appointments(['updated_at']),
+    transfer: appointments(['updated_at']),
   },
   {
     key: TRIGGER.appointmentCancelled,
@@ -172,7 +121,7 @@ export const EVENTS: readonly HookEvent[] = [
     description: 'Triggers when an appointment is cancelled, with the reason and time of the cancellation.',
     filters: APPOINTMENT_FILTERS,
     sample: recent,
-    extensions: patient,
+    extensions: [WITH_PATIENT],
     sampleData: {
       ...appointment.sample,
       status: 'cancelled',
@@ -180,7 +129,7 @@ export const EVENTS: readonly HookEvent[] = [
       cancelled_at: '2026-11-23T18:12:40+03:00',
       updated_at: '2026-11-23T18:12:40+03:00',
     },
-    history: appointments(['cancelled_at', 'updated_at'], 'cancelled'),
+    transfer: appointments(['cancelled_at', 'updated_at'], 'cancelled'),
   },
   became(
     TRIGGER.appointmentConfirmed,
@@ -224,8 +173,8 @@ export const EVENTS: readonly HookEvent[] = [
     description: 'Triggers when the clinic issues an invoice.',
     filters: [CLINIC_BRANCH],
     sample: recent,
-    extensions: patient,
-    history: invoices(),
+    extensions: [WITH_PATIENT],
+    transfer: invoices(),
   },
   {
     key: TRIGGER.invoicePaid,
@@ -237,7 +186,8 @@ export const EVENTS: readonly HookEvent[] = [
     description: 'Triggers when an invoice is paid in full, with its payments.',
     filters: [CLINIC_BRANCH],
     sample: recent,
-    extensions: patient,
+    // The list does not show when an invoice was paid.
+    extensions: [WITH_PATIENT, unknownInTransfer({ paid_at: null })],
     sampleData: {
       ...invoice.sample,
       status: 'paid',
@@ -246,7 +196,7 @@ export const EVENTS: readonly HookEvent[] = [
       due_halalas: 0,
       payments: [{ method: 'card', scheme: 'mada', last4: '4417', amount_halalas: 46000 }],
     },
-    history: invoices('paid'),
+    transfer: invoices('paid'),
   },
   {
     key: TRIGGER.claimUpdated,
@@ -259,7 +209,7 @@ export const EVENTS: readonly HookEvent[] = [
       "Triggers when an insurance claim's status or outcome changes (approved, partial, rejected…).",
     filters: [CLAIM_OUTCOME],
     sample: recent,
-    extensions: patient,
+    extensions: [WITH_PATIENT],
   },
   {
     key: TRIGGER.patientErased,
@@ -290,7 +240,7 @@ export const EVENTS: readonly HookEvent[] = [
       keeps: (r) => r.kind !== 'credit_note',
       at: 'issued_at',
     },
-    history: {
+    transfer: {
       path: '/receipts',
       paging: 'since_id',
       at: ['issued_at'],
@@ -307,7 +257,7 @@ export const EVENTS: readonly HookEvent[] = [
     description: 'Triggers when a till issues a credit note (a refund of a receipt).',
     filters: [CASHIER_BRANCH],
     sample: { kind: 'cursor', path: '/receipts', query: { kind: 'credit_note' }, at: 'issued_at' },
-    history: { path: '/receipts', paging: 'since_id', query: { kind: 'credit_note' }, at: ['issued_at'] },
+    transfer: { path: '/receipts', paging: 'since_id', query: { kind: 'credit_note' }, at: ['issued_at'] },
   },
   {
     key: TRIGGER.sessionClosed,
@@ -330,7 +280,7 @@ export const EVENTS: readonly HookEvent[] = [
     description: "Triggers when an item's stock at a branch falls to or below its reorder point.",
     filters: [CASHIER_BRANCH],
     sample: { kind: 'list', path: '/stock/levels', query: { low_only: true } },
-    history: {
+    transfer: {
       path: '/stock/levels',
       paging: BY_BRANCH_AND_VARIANT,
       query: { low_only: true },
@@ -361,6 +311,6 @@ export const EVENTS: readonly HookEvent[] = [
     filters: [],
     sample: { kind: 'list', path: '/customers', query: {} },
     extensions: [CONSENT_CHANNEL],
-    history: { path: '/customers', paging: BY_ID, at: ['created_at'] },
+    transfer: { path: '/customers', paging: BY_ID, at: ['created_at'] },
   },
 ];

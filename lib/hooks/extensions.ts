@@ -1,6 +1,9 @@
+/**
+ * Extensions rows list that are not a module of their own: the patient of a clinic item and the keys a Transfer item
+ * cannot tell (HookExtension, lib/hooks/types.ts). Appointment changes and the consent check have their own modules.
+ */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
-import type { Query } from '../http';
 import {
   INCLUDE_PATIENT_FIELD,
   NO_PATIENT,
@@ -10,63 +13,19 @@ import {
   wantsPatient,
   withPatients,
 } from '../patients';
-import type { OutputField } from '../resources/define';
-
-type Item = Record<string, unknown>;
-
-/**
- * Something a trigger adds to its items beyond the event's data, with the input that controls it: the patient of
- * a clinic item, or the consent check of a new customer. A row of the event table lists its extensions.
- */
-export interface HookExtension {
-  inputFields: ReadonlyArray<Record<string, unknown> & { key: string; label: string }>;
-  outputFields: OutputField[];
-  /** What the static sample gains. */
-  sample: Item;
-  /**
-   * The item with what the extension adds, or undefined when the Zap must not fire for it. The item is made for
-   * the call, so it may be completed in place. `listed` is true for sample items read from a list already narrowed
-   * by `listQuery`. It throws when what it adds cannot be known (a read that failed): the delivery then errors in
-   * the Zap history and is not remembered, so a replay or the partner's redelivery brings it again.
-   */
-  apply(
-    z: ZObject,
-    bundle: Bundle,
-    item: Item,
-    at: { occurredAt?: string; listed: boolean },
-  ): Item | undefined | Promise<Item | undefined>;
-  /**
-   * Refuses inputs the extension cannot honour, before the Zap subscribes, fires or lists anything: a value it
-   * cannot read must stop the Zap, never loosen what it fires on.
-   */
-  check?(z: ZObject, bundle: Bundle): void;
-  /** Extra query of the list a trigger's samples (and Transfer's pages) come from. */
-  listQuery?(input: Record<string, unknown>): Query;
-  /**
-   * A page of Transfer at once: what `apply` adds to each item, in as few requests as it can, failing the call as
-   * `apply` does (Zapier asks for the page again) rather than leaving fields empty. Without it, `apply` runs per item.
-   */
-  applyPage?(z: ZObject, bundle: Bundle, items: Item[]): Promise<Array<Item | undefined>>;
-  /** The largest Transfer page that keeps the extension's requests within the interface's limits. */
-  transferPageSize?(input: Record<string, unknown>): number | undefined;
-}
+import type { HookExtension, Item } from './types';
 
 /** The patient's name, phone, email and file number on every clinic item that carries `patient_id` (CONTRACT §8). */
 export const WITH_PATIENT: HookExtension = {
   inputFields: [INCLUDE_PATIENT_FIELD],
   outputFields: PATIENT_OUTPUT_FIELDS,
   sample: { patient: PATIENT_SAMPLE },
-  // Without the patient, at once (no request, so no promise); with it, once its read answers. The item is made
-  // for this call (itemOf), so the patient is added to it in place rather than to a copy of every member.
-  apply(z, bundle, item) {
-    if (!wantsPatient(bundle.inputData)) {
-      item.patient = NO_PATIENT;
-      return item;
-    }
-    return fetchPatient(z, bundle, item.patient_id).then((patient) => {
-      item.patient = patient;
-      return item;
-    });
+  // The item is made for this call (itemOf), so the patient is added to it in place rather than to a copy.
+  async apply(z, bundle, item) {
+    item.patient = wantsPatient(bundle.inputData)
+      ? await fetchPatient(z, bundle, item.patient_id)
+      : NO_PATIENT;
+    return item;
   },
   // One read per distinct patient of the page, never cached between pages: contact data stays out of z.cache.
   async applyPage(z, bundle, items) {
@@ -76,7 +35,17 @@ export const WITH_PATIENT: HookExtension = {
   transferPageSize: (input) => (wantsPatient(input) ? SETTINGS.transferPageSizeWithPatient : undefined),
 };
 
-export { CONSENT_CHANNEL, CONSENT_CHANNELS } from './consent';
+/**
+ * Keys a live item always has that a Transfer list cannot tell, with their empty values, so an item of the past has
+ * the keys of a live one (Invoice Paid's `paid_at`, a status trigger's `previous_status`). A key the listed object
+ * does show keeps its value. Their output fields are the resource's or another extension's.
+ */
+export const unknownInTransfer = (blanks: Item): HookExtension => ({
+  fromData: (_data, item, making) =>
+    making.transfer
+      ? Object.fromEntries(Object.entries(blanks).filter(([k]) => !Object.hasOwn(item, k)))
+      : {},
+});
 
 /** Every extension's input check (HookExtension.check), in the row's order. */
 export const checkInputs = (extensions: readonly HookExtension[] | undefined, z: ZObject, bundle: Bundle) => {

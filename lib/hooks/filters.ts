@@ -134,19 +134,19 @@ const chosen = (wanted: unknown): string[] =>
     .filter(Boolean);
 
 /**
- * Whether an object passes the filters the Zap builder set (blank filters pass everything). A `history` object (a
+ * Whether an object passes the filters the Zap builder set (blank filters pass everything). A `transfer` object (a
  * list's, for Transfer) has no record of its changes: a filter on what changed holds when the field has the value.
  */
 export const passes = (
   filters: readonly Filter[],
   input: Record<string, unknown>,
   item: Record<string, unknown>,
-  options: { history?: boolean } = {},
+  options: { transfer?: boolean } = {},
 ): boolean =>
   filters.every((flt) => {
     const wanted = input[flt.key];
     if (wanted === undefined || wanted === null || chosen(wanted).length === 0) return true;
-    if (flt.changed && !options.history) {
+    if (flt.changed && !options.transfer) {
       const changed = item.changed_fields;
       if (!Array.isArray(changed) || !changed.includes(flt.field)) return false;
     }

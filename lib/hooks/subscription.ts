@@ -3,8 +3,9 @@ import { clientFor, type ApiClient } from '../http';
 import { AppMessageError, languageOf, say } from '../i18n';
 import { APIS } from '../interfaces';
 import { path } from '../paths';
-import type { HookEvent } from './events';
-import type { SubscribeData } from './factory';
+import { checkInputs } from './extensions';
+import { isObject } from './item';
+import type { HookBundle, HookEvent, SubscribeData } from './types';
 
 type SubscriptionBundle = Pick<Bundle, 'authData' | 'targetUrl'> & {
   subscribeData?: Partial<SubscribeData>;
@@ -12,9 +13,6 @@ type SubscriptionBundle = Pick<Bundle, 'authData' | 'targetUrl'> & {
 
 /** Subscriptions read when looking for the ones a lost answer left behind: far beyond any account's limit. */
 const LIST_LIMIT = 1000;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** A subscription id as both specs give it (an integer, or its digits); anything else never reaches a path. */
 export const subscriptionId = (value: unknown): number | undefined => {
@@ -96,3 +94,12 @@ export const unsubscribe = async (z: ZObject, bundle: SubscriptionBundle, def: H
   }
   return { removed: await clientFor(z, bundle, def.api).remove(path`/webhooks/${id}`) };
 };
+
+/** The trigger's performSubscribe: an input that could never pass (an unknown Consent Channel) subscribes nothing. */
+export const makePerformSubscribe = (def: HookEvent) => (z: ZObject, bundle: HookBundle) => {
+  checkInputs(def.extensions, z, bundle as Bundle);
+  return subscribe(z, bundle, def);
+};
+
+export const makePerformUnsubscribe = (def: HookEvent) => (z: ZObject, bundle: HookBundle) =>
+  unsubscribe(z, bundle, def);

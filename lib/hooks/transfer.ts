@@ -1,49 +1,107 @@
 /**
- * Zapier Transfer: performList in bulk read pages through a trigger's past objects, each presented as a live
- * delivery of it would be. Page-number lists are paged by key (paging.ts); the receipts by their own cursor.
+ * Zapier Transfer: performList in bulk read pages through a trigger's past objects, each made into the item a live
+ * delivery of it would make. Page-number lists are paged by key (paging.ts); the receipts by their own cursor. Where
+ * the next call starts is kept with `z.cursor`.
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
-import { clientFor } from '../http';
+import { clientFor, type Query } from '../http';
 import { languageOf, say } from '../i18n';
+import { declareInputs, input, later } from '../inputs';
 import { APIS } from '../interfaces';
-import type { HookEvent } from './events';
-import type { HookBundle } from './factory';
 import { filterQuery, passes } from './filters';
-import { positionOf, rangeQuery, savePosition, type HistorySource } from './history';
-import { isObject, itemOf } from './item';
-import { ListOrderError, readOn } from './paging';
+import { extendPage, isObject, itemOf } from './item';
+import { ListOrderError, readOn, type Key, type Place } from './paging';
+import type { HookBundle, HookEvent, Item, TransferSource } from './types';
 
-/** A listed object as the item a live delivery of it makes, with what the list cannot tell left empty. */
-const historyItem = (def: HookEvent, source: HistorySource, data: Record<string, unknown>) => {
-  const at = source.at.map((k) => data[k]).find((v): v is string => typeof v === 'string');
-  const item: Record<string, unknown> = itemOf(def, data, '', at);
-  item.event_id = `${def.event}:${String(item.id)}`;
-  for (const [k, v] of Object.entries(source.blank ?? {})) if (!Object.hasOwn(item, k)) item[k] = v;
-  return item;
+/** The two inputs of a trigger whose Transfer can be limited to dates (only Transfer reads them), and their check. */
+const rangeInputs = (by: string) =>
+  declareInputs(
+    {
+      transfer_from: input.date({
+        label: 'Transfer From',
+        altersDynamicFields: false,
+        helpText: `Only used when you move past data with Zapier Transfer: the first ${by} to move (e.g. 2025-01-01). Leave blank to start from the oldest. Live events are not affected.`,
+      }),
+      transfer_to: input.date({
+        label: 'Transfer Before',
+        altersDynamicFields: false,
+        helpText: `Only used with Zapier Transfer: move what has a ${by} before this day (e.g. 2026-01-01 for everything up to the end of 2025). Leave blank to move everything. Live events are not affected.`,
+      }),
+    },
+    [later('transfer_from', 'transfer_to')],
+  );
+
+export const transferRangeFields = (by: string) => rangeInputs(by).fields;
+
+/** The list query of the dates the Zap builder gave, checked before any request. */
+const rangeQuery = (z: ZObject, bundle: Bundle, source: TransferSource): Query => {
+  if (!source.range) return {};
+  const range = rangeInputs(source.range.by).parse(z, bundle);
+  return { [source.range.from]: range.transfer_from, [source.range.to]: range.transfer_to };
 };
 
-/** What the row's extensions add to a page of Transfer, dropping the items one of them refuses. */
-const extendPage = async (
-  def: HookEvent,
-  z: ZObject,
-  bundle: HookBundle,
-  items: Array<Record<string, unknown>>,
-  listed: boolean,
-) => {
-  let out: Array<Record<string, unknown> | undefined> = items;
-  for (const x of def.extensions ?? []) {
-    const present = out.filter((i): i is Record<string, unknown> => !!i);
-    out = x.applyPage
-      ? await x.applyPage(z, bundle as Bundle, present)
-      : await Promise.all(
-          present.map((i) =>
-            x.apply(z, bundle as Bundle, i, { occurredAt: i.occurred_at as string, listed }),
-          ),
-        );
+/**
+ * Where the next call of a transfer starts, kept with `z.cursor` between calls: a place in a paged list, a
+ * `since_id` of the receipts cursor (null: the start), or done.
+ */
+type Position = Place | { since: string | null } | { done: true };
+
+const startOf = (source: TransferSource): Position =>
+  source.paging === 'since_id' ? { since: null } : { at: 0, after: null };
+
+const isKey = (v: unknown): v is Key =>
+  Array.isArray(v) && v.length > 0 && v.every((k) => typeof k === 'string' || Number.isFinite(k));
+
+const isPlace = (p: Record<string, unknown>): boolean =>
+  Number.isInteger(p.at) &&
+  (p.at as number) >= 0 &&
+  (p.after === null || isKey(p.after)) &&
+  (p.size === undefined || (Number.isInteger(p.size) && (p.size as number) >= 1)) &&
+  (p.moved === undefined || (Array.isArray(p.moved) && p.moved.every((id) => typeof id === 'string')));
+
+const isPosition = (v: unknown): v is Position => {
+  if (!v || typeof v !== 'object') return false;
+  const p = v as Record<string, unknown>;
+  return isPlace(p) || p.since === null || typeof p.since === 'string' || p.done === true;
+};
+
+/**
+ * Where this call starts. Page 0 always starts from the beginning, whatever an earlier transfer left; a later page
+ * continues where the last call stopped. Zapier keeps the cursor an hour: without it the place is lost, and the
+ * transfer says so rather than start again (every object twice) or stop early (some never).
+ */
+const positionOf = async (z: ZObject, bundle: Bundle, source: TransferSource): Promise<Position> => {
+  const page = Number(bundle.meta?.page ?? 0);
+  if (!page) return startOf(source);
+  const saved = await z.cursor.get();
+  let position: unknown;
+  try {
+    position = typeof saved === 'string' ? JSON.parse(saved) : undefined;
+  } catch {
+    position = undefined;
   }
-  return out.filter((i): i is Record<string, unknown> => !!i);
+  if (isPosition(position)) return position;
+  throw new z.errors.Error(
+    say(languageOf(bundle), {
+      en: `Zapier no longer holds where this transfer stopped (page ${page}); it keeps the place for an hour. Start the transfer again.`,
+      ar: `لم يعد Zapier يحتفظ بموضع توقف هذا النقل (الصفحة ${page})؛ فهو يحتفظ به ساعة. ابدأ النقل من جديد.`,
+    }),
+    'transfer_place_lost',
+    400,
+  );
 };
+
+const savePosition = (z: ZObject, position: Position) => z.cursor.set(JSON.stringify(position));
+
+/** A listed object as the item a live delivery of it makes; its own time as `occurred_at`. */
+const transferItem = (def: HookEvent, source: TransferSource, data: Item) =>
+  itemOf(
+    def,
+    data,
+    { occurredAt: source.at.map((k) => data[k]).find((v): v is string => typeof v === 'string') },
+    { transfer: true },
+  );
 
 /** The message of a list that does not come in its declared order, or changed faster than a call could follow. */
 const listTrouble = (z: ZObject, bundle: HookBundle, def: HookEvent, what: 'order' | 'shifted') => {
@@ -71,7 +129,12 @@ const listTrouble = (z: ZObject, bundle: HookBundle, def: HookEvent, what: 'orde
  * end. One list request a call as a rule (more while filters the list cannot apply leave a page empty, which would
  * end the transfer, or while the list changed under the place); where the next call starts is kept with `z.cursor`.
  */
-export const readHistory = async (def: HookEvent, source: HistorySource, z: ZObject, bundle: HookBundle) => {
+export const readTransferPage = async (
+  def: HookEvent,
+  source: TransferSource,
+  z: ZObject,
+  bundle: HookBundle,
+) => {
   const input = bundle.inputData ?? {};
   const narrowed = Object.assign({}, ...(def.extensions ?? []).map((x) => x.listQuery?.(input) ?? {}));
   const query = {
@@ -120,8 +183,8 @@ export const readHistory = async (def: HookEvent, source: HistorySource, z: ZObj
     const items = objects
       .filter(isObject)
       .filter((o) => !source.keeps || source.keeps(o))
-      .map((o) => historyItem(def, source, o))
-      .filter((i) => passes(def.filters, input, i, { history: true }));
+      .map((o) => transferItem(def, source, o))
+      .filter((i) => passes(def.filters, input, i, { transfer: true }));
     const kept = await extendPage(def, z, bundle, items, Object.keys(narrowed).length > 0);
     if (kept.length) {
       await savePosition(z, position);

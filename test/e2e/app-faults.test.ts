@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SubscribeData } from '../../lib/hooks/factory';
+import type { SubscribeData } from '../../lib/hooks/types';
 import { failure, frontDeskBooking, startWorld, type Json, type World } from './app-helpers';
 
 let w: World;

@@ -6,7 +6,7 @@
  */
 import { WITH_PATIENT } from '../../lib/hooks/extensions';
 import { EVENTS } from '../../lib/hooks/events';
-import type { SubscribeData } from '../../lib/hooks/factory';
+import type { SubscribeData } from '../../lib/hooks/types';
 import { expectSarSiblings, freeSlot, startWorld, type Json, type World } from './app-helpers';
 import { frontDeskBooking } from './app-helpers';
 

@@ -5,15 +5,15 @@
  * never a silent drop and never a send.
  */
 import nock from 'nock';
-import App from '../index';
-import { EVENTS } from '../lib/hooks/events';
-import type { SubscribeData } from '../lib/hooks/factory';
-import { CONSENTING_CUSTOMER, data, delivered, HOOK_TARGET_URL, type Json, replay, reply } from './fixtures';
-import { call } from './support/call';
-import { nxCache } from './support/nx-cache';
-import { given } from './support/recorder';
-import { cursorStandIn, transferPage } from './support/transfer';
-import { appTester, AUTH, cashierApi, cashierPath, delivery, messageOf, strays, useNock } from './helpers';
+import App from '../../index';
+import { EVENTS } from '../../lib/hooks/events';
+import type { SubscribeData } from '../../lib/hooks/types';
+import { CONSENTING_CUSTOMER, data, delivered, HOOK_TARGET_URL, type Json, replay, reply } from '../fixtures';
+import { call } from '../support/call';
+import { nxCache } from '../support/nx-cache';
+import { given } from '../support/recorder';
+import { cursorStandIn, transferPage } from '../support/transfer';
+import { appTester, AUTH, cashierApi, cashierPath, delivery, messageOf, strays, useNock } from '../helpers';
 
 useNock();
 

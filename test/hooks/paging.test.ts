@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import nock from 'nock';
-import App from '../index';
+import App from '../../index';
 import {
   ListOrderError,
   MOVED_REMEMBERED,
@@ -15,11 +15,11 @@ import {
   type Order,
   type Place,
   type ReadPage,
-} from '../lib/hooks/paging';
-import { body } from './fixtures';
-import { AUTH, appTester, clinicApi, clinicPath, useNock } from './helpers';
-import { ModelList, checkTransfer, scenarioArb, type Row } from './support/model-list';
-import { cursorStandIn, transferPage } from './support/transfer';
+} from '../../lib/hooks/paging';
+import { body } from '../fixtures';
+import { AUTH, appTester, clinicApi, clinicPath, useNock } from '../helpers';
+import { ModelList, checkTransfer, scenarioArb, type Row } from '../support/model-list';
+import { cursorStandIn, transferPage } from '../support/transfer';
 
 const ORDER: Order = {
   fields: [{ field: 'k' }, { field: 'id' }],

@@ -3,12 +3,23 @@
  * answers are recorded from the sandbox's history (scripts/record.ts, transfer-*); each test asserts the requests
  * it expects, page by page, and compares every item with the item a live delivery of the same object makes.
  */
-import App from '../index';
-import { EVENTS, type HookEvent } from '../lib/hooks/events';
-import type { SubscribeData } from '../lib/hooks/factory';
-import { sampleKeysOf } from '../scripts/checks/definition';
-import { body, definition, delivered, pathOf, queryOf, recorded, replay, reply, type Json } from './fixtures';
-import { given, recording } from './support/recorder';
+import App from '../../index';
+import { EVENTS } from '../../lib/hooks/events';
+import type { HookEvent } from '../../lib/hooks/types';
+import type { SubscribeData } from '../../lib/hooks/types';
+import { sampleKeysOf } from '../../scripts/checks/definition';
+import {
+  body,
+  definition,
+  delivered,
+  pathOf,
+  queryOf,
+  recorded,
+  replay,
+  reply,
+  type Json,
+} from '../fixtures';
+import { given, recording } from '../support/recorder';
 import {
   appTester,
   AUTH,
@@ -20,8 +31,8 @@ import {
   delivery,
   messageOf,
   useNock,
-} from './helpers';
-import { cursorStandIn, transferAll, transferPage } from './support/transfer';
+} from '../helpers';
+import { cursorStandIn, transferAll, transferPage } from '../support/transfer';
 
 useNock();
 beforeEach(() => {
@@ -508,8 +519,8 @@ describe('a status trigger: Appointment Completed', () => {
 
 describe('outside a transfer, and events without a list', () => {
   it('every trigger with a list can page (z.cursor keeps the place); the others cannot', () => {
-    for (const def of EVENTS) expect(!!operation(def.key).canPaginate).toBe(!!def.history);
-    expect(EVENTS.filter((e) => !e.history).map((e) => e.key)).toEqual([
+    for (const def of EVENTS) expect(!!operation(def.key).canPaginate).toBe(!!def.transfer);
+    expect(EVENTS.filter((e) => !e.transfer).map((e) => e.key)).toEqual([
       'claim_updated',
       'patient_erased',
       'session_closed',
@@ -517,14 +528,14 @@ describe('outside a transfer, and events without a list', () => {
     ]);
   });
 
-  it.each(EVENTS.filter((e) => !e.history).map((e) => [e.key] as const))(
+  it.each(EVENTS.filter((e) => !e.transfer).map((e) => [e.key] as const))(
     '%s has no past to move: [] at once, nothing asked',
     async (key) => {
       await expect(transfer(key)).resolves.toEqual([[]]);
     },
   );
 
-  it.each(EVENTS.filter((e) => e.history).map((e) => [e.key] as const))(
+  it.each(EVENTS.filter((e) => e.transfer).map((e) => [e.key] as const))(
     '%s: "load more" outside a transfer asks nothing and finds nothing beyond the recent objects',
     async (key) => {
       const items = await tester(operation(key).performList, {

@@ -1,9 +1,22 @@
 import nock from 'nock';
-import App from '../index';
-import { body, HOOK_TARGET_URL, replay, reply } from './fixtures';
-import { call } from './support/call';
-import { given } from './support/recorder';
-import { appTester, AUTH, cashierApi, cashierPath, clinicApi, clinicPath, strays, useNock } from './helpers';
+import App from '../../index';
+import { body, HOOK_TARGET_URL, replay, reply } from '../fixtures';
+import { call } from '../support/call';
+import { given } from '../support/recorder';
+import { EVENTS } from '../../lib/hooks/events';
+import { definition } from '../fixtures';
+import { apiOf, op as hookOp, pathOf, run as runHook, subscribeData, TARGET } from '../support/hooks';
+import {
+  appTester,
+  AUTH,
+  cashierApi,
+  cashierPath,
+  CASHIER_TOKEN,
+  clinicApi,
+  clinicPath,
+  strays,
+  useNock,
+} from '../helpers';
 
 /* Subscribing leaves one subscription a Zap holds the secret of; unsubscribing deletes only what it names. */
 
@@ -247,5 +260,102 @@ describe('performUnsubscribe', () => {
       }),
     ).resolves.toEqual({ removed: true });
     expect(scope.isDone()).toBe(true);
+  });
+});
+
+/*
+ * What the scenarios need of the sandbox when they are recorded (RECORD=1). The subscriptions are made one after
+ * another on one sandbox, in the order of the event table; an unsubscription removes a subscription made first
+ * (the clinic's, then the cashier's).
+ */
+given('webhook-subscribe', { shared: true });
+// Record mode: the look before subscribing, on an account without subscriptions (a Zap's first subscribe).
+given('webhook-list-empty', {});
+given('webhook-unsubscribe', {
+  setup: async (sb) => {
+    for (const [base, token, event] of [
+      [sb.clinicBaseUrl, sb.tokens.clinicOwner, 'appointment.created'],
+      [sb.cashierBaseUrl, sb.tokens.cashierOwner, 'receipt.issued'],
+    ]) {
+      await call(`${base}/webhooks`, { token, body: { target_url: HOOK_TARGET_URL, event } });
+    }
+  },
+});
+
+describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) => {
+  it('subscribes with POST /webhooks {target_url, event} and keeps what perform needs', async () => {
+    // The recording subscribed each trigger in the order of the event table (status triggers share an event).
+    const pick = EVENTS.indexOf(def);
+    const answer = body('webhook-subscribe', pick);
+    const scope = apiOf(def)
+      .get(pathOf(def, '/webhooks'))
+      .query({ page: '1', per_page: '100' })
+      .reply(replay('webhook-list-empty', { api: def.api }))
+      .post(pathOf(def, '/webhooks'), { target_url: TARGET, event: def.event })
+      .matchHeader('content-type', 'application/json')
+      .reply(replay('webhook-subscribe', pick));
+    const result = await runHook(hookOp(def.key).performSubscribe, {
+      authData: AUTH,
+      targetUrl: TARGET,
+      inputData: {},
+    });
+    expect(answer.data).toMatchObject({ event: def.event, target_url: TARGET });
+    expect(result).toEqual({ ...subscribeData(def, answer.id), secret: answer.secret });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('unsubscribes with DELETE /webhooks/{id}, and takes a 404 as already gone', async () => {
+    // The subscription the recording removed (and then found gone).
+    const removed = definition('webhook-unsubscribe', { api: def.api, status: 204 });
+    const id = Number(removed.path.split('/').pop());
+    apiOf(def)
+      .delete(removed.path)
+      .reply(replay('webhook-unsubscribe', { api: def.api, status: 204 }));
+    await expect(
+      runHook(hookOp(def.key).performUnsubscribe, {
+        authData: AUTH,
+        subscribeData: subscribeData(def, id),
+        inputData: {},
+      }),
+    ).resolves.toEqual({ removed: true });
+    apiOf(def)
+      .delete(removed.path)
+      .reply(replay('webhook-unsubscribe', { api: def.api, status: 404 }));
+    await expect(
+      runHook(hookOp(def.key).performUnsubscribe, {
+        authData: AUTH,
+        subscribeData: subscribeData(def, id),
+        inputData: {},
+      }),
+    ).resolves.toEqual({ removed: false });
+  });
+});
+
+describe('Accept-Language', () => {
+  it('asks the interface for Arabic messages when the connection is in Arabic', async () => {
+    const def = EVENTS.find((e) => e.key === 'stock_low')!;
+    nock(new URL(process.env.CASHIER_BASE_URL!).origin, {
+      reqheaders: { authorization: `Bearer ${CASHIER_TOKEN}`, 'accept-language': 'ar' },
+    })
+      .get(cashierPath('/webhooks'))
+      .query({ page: '1', per_page: '100' })
+      .reply(...reply('webhook-list-empty', { api: 'cashier' }))
+      .post(cashierPath('/webhooks'), { target_url: TARGET, event: 'stock.low' })
+      .reply(replay('webhook-subscribe', { sent: { event: 'stock.low' } }));
+    await runHook(hookOp(def.key).performSubscribe, {
+      authData: { ...AUTH, language: 'ar' },
+      targetUrl: TARGET,
+      inputData: {},
+    });
+  });
+
+  it('subscribing without the interface token fails before any request, naming the token', async () => {
+    const def = EVENTS.find((e) => e.key === 'receipt_issued')!;
+    const error = await runHook(hookOp(def.key).performSubscribe, {
+      authData: { clinic_api_token: 'x' },
+      targetUrl: TARGET,
+      inputData: {},
+    }).catch((e: Error) => e);
+    expect((error as Error).message).toMatch(/Cashier API Token/);
   });
 });
