@@ -237,3 +237,36 @@ describe('messages are rendered in one place', () => {
     expect(picking.map((file) => path.relative(ROOT, file))).toEqual([]);
   });
 });
+
+describe('the definition’s own words are English first', () => {
+  /** Words a Zap builder reads in the editor (labels, help, descriptions, choices), by where they are; samples are data. */
+  const uiText = (node: unknown, at: string, out: Array<[string, string]> = []): Array<[string, string]> => {
+    if (Array.isArray(node)) node.forEach((v, i) => uiText(v, `${at}[${i}]`, out));
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === 'sample') continue;
+        const where = `${at}.${key}`;
+        if (typeof value === 'string' && ['label', 'helpText', 'description', 'noun'].includes(key)) {
+          out.push([where, value]);
+        } else if (key === 'choices' && value && typeof value === 'object' && !Array.isArray(value)) {
+          for (const [k, v] of Object.entries(value))
+            if (typeof v === 'string') out.push([`${where}.${k}`, v]);
+        } else uiText(value, where, out);
+      }
+    }
+    return out;
+  };
+  const texts = uiText(App, 'App');
+
+  it('reads the definition’s labels and help', () => {
+    expect(texts.length).toBeGreaterThan(100);
+    expect(texts.map(([where]) => where)).toContain('App.authentication.fields[2].choices.ar');
+  });
+
+  it('no label, help text, description or choice begins in Arabic', () => {
+    const arabicFirst = texts.filter(
+      ([, text]) => ARABIC.test(text) && !/^[^\u0600-\u06FF]*[A-Za-z]/.test(text),
+    );
+    expect(arabicFirst).toEqual([]);
+  });
+});
