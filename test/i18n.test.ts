@@ -41,7 +41,9 @@ const createPerform = (key: string) =>
   (App.creates as Record<string, { operation: { perform: unknown } }>)[key]!.operation.perform as Fn;
 const triggerOp = (event: string, fn: 'perform' | 'performSubscribe' | 'performUnsubscribe') => {
   const key = EVENTS.find((e) => e.event === event)!.key;
-  return (App.triggers as Record<string, { operation: Record<string, unknown> }>)[key]!.operation[fn] as Fn;
+  return (App.triggers as unknown as Record<string, { operation: Record<string, unknown> }>)[key]!.operation[
+    fn
+  ] as Fn;
 };
 
 /** A booking whose only fault is the one a row gives it. */
