@@ -84,8 +84,9 @@ export const authentication = {
       type: 'string' as const,
       required: false,
       default: 'en',
-      choices: { en: 'English', ar: 'العربية (Arabic)' },
-      helpText: 'Language of error messages from the interfaces and from this app.',
+      choices: { en: 'English', ar: 'Arabic (العربية)' },
+      helpText:
+        "Language of error messages from the interfaces and from this app. With Arabic, the app's own messages give the English first, then the Arabic; the interfaces' own words come in Arabic.",
     },
     {
       key: 'clinic_base_url',

@@ -215,9 +215,12 @@ export const explain = (
   }
 };
 
-/** Introduces the server's own words, which are quoted once, as they came (in the language asked for). */
+/**
+ * Introduces the server's own words, which are quoted once, as they came (in the language asked for). The colon
+ * follows both languages of the introduction, so the quote comes right after the words that announce it.
+ */
 const serverSaid = (lang: Lang, api: Api, message: string): string =>
-  `${say(lang, { en: `The ${APIS[api].name.en} interface said:`, ar: `رد واجهة ${APIS[api].name.ar}` })} "${message}"`;
+  `${say(lang, { en: `The ${APIS[api].name.en} interface said`, ar: `رد واجهة ${APIS[api].name.ar}` })}: "${message}"`;
 
 /**
  * Statuses an operation handles itself, passed with its request: `handle` come back to it (a search's 404: nothing

@@ -8,16 +8,16 @@ export const languageOf = (bundle: Pick<Bundle, 'authData'>): Lang =>
 /** A message of the app's own, in both languages. */
 export type Bilingual = Record<Lang, string>;
 
-/** Between the Arabic and the English of one message. */
+/** Between the English and the Arabic of one message. */
 export const BETWEEN = ' — ';
 
 /**
  * The one place where a message of the app's own becomes text. Zapier's publishing rules want every message a
- * Zap builder sees in English: a connection in English gets the English, one in Arabic gets the Arabic first and
- * its English after it.
+ * Zap builder sees in English, first (CONTRACT §8): a connection in English gets the English, one in Arabic gets the
+ * English and then its Arabic.
  */
 export const say = (lang: Lang, text: Bilingual): string =>
-  lang === 'ar' && text.ar !== text.en ? `${text.ar}${BETWEEN}${text.en}` : text.en;
+  lang === 'ar' && text.ar !== text.en ? `${text.en}${BETWEEN}${text.ar}` : text.en;
 
 /**
  * Text that reads left to right inside Arabic (a phone number, a time with its offset), between Unicode's

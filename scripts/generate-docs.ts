@@ -70,7 +70,7 @@ const COMMON = [
   '**Amounts** come twice: in riyals as text with two decimals (e.g. _Total (SAR)_ `"460.00"`), and in halalas as a whole number (_Total (Halalas)_ `46000`). Map the SAR one into other apps; the halalas one is for arithmetic. Amounts you type are riyals, like `12.50` (VAT included where the field says so).',
   '**Phones** you type may be in any Saudi form (`0501234567`, `+966 50 123 4567`); they are sent as `+966501234567`.',
   '**Searches** that find nothing are not errors: the step reports that nothing was found, and you decide in the Zap editor whether the Zap goes on.',
-  "**Errors** say what went wrong and what to do, in the connection's language (English or Arabic).",
+  '**Errors** say what went wrong and what to do, in English; a connection in Arabic reads the English, then `—` and the Arabic.',
 ];
 
 const OWN: Record<Api, string[]> = {

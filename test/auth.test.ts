@@ -343,7 +343,7 @@ describe('connection (CONTRACT §1)', () => {
       },
     );
 
-    it('refuses a private cashier address in Arabic, then English, naming the cashier field', async () => {
+    it('refuses a private cashier address in English, then Arabic, naming the cashier field', async () => {
       const stop = strays();
 
       const err = await failure(
@@ -358,7 +358,7 @@ describe('connection (CONTRACT §1)', () => {
 
       expect(stop()).toEqual([]);
       expect(err.message).toMatch(
-        /^Cashier Base Address: يشير إلى عنوان في شبكة خاصة.* — Cashier Base Address: names a private/,
+        /^Cashier Base Address: names a private.* — Cashier Base Address: يشير إلى عنوان في شبكة خاصة/,
       );
     });
 

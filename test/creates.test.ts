@@ -250,7 +250,7 @@ describe('book_appointment', () => {
       expect(await refused(startsAt)).toMatch(message);
     });
 
-    it('says it in Arabic first, the time in Arabic words', async () => {
+    it('says it in English first, then in Arabic with the time in Arabic words', async () => {
       const stop = strays();
       const error = await failure(
         appTester(
@@ -260,7 +260,7 @@ describe('book_appointment', () => {
       );
       expect(stop()).toEqual([]);
       expect(messageOf(error)).toMatch(
-        /^يرجى تصحيح ما يلي: Start Time: في حدود 5 دقائق من الآن \(قُرئ الثلاثاء 24 نوفمبر 2026، 10:00 ص بتوقيت الرياض\).* — Please fix: Start Time: is within 5 minutes of now/,
+        /^Please fix: Start Time: is within 5 minutes of now.* — يرجى تصحيح ما يلي: Start Time: في حدود 5 دقائق من الآن \(قُرئ الثلاثاء 24 نوفمبر 2026، 10:00 ص بتوقيت الرياض\)/,
       );
     });
 
@@ -381,7 +381,7 @@ describe('book_appointment', () => {
       expect(messageOf(revoked) + messageOf(invalid)).not.toMatch(/already taken/);
     });
 
-    it('in Arabic first, then English', async () => {
+    it('in English first, then Arabic', async () => {
       clinicApi('ar')
         .post(clinicPath('/appointments'), { ...sent('book-appointment'), external_ref: 'web-5503' })
         .reply(replay('book-appointment-slot-taken-ar'));
@@ -396,7 +396,7 @@ describe('book_appointment', () => {
       );
       expect(messageOf(error)).toMatch(
         new RegExp(
-          `^هذا الوقت محجوز: اختر وقتًا آخر، أو استخدم Find Appointment لرؤية مواعيد المريض\\. — ${escape(TAKEN)} رد واجهة العيادة`,
+          `^${escape(TAKEN)} — هذا الوقت محجوز: اختر وقتًا آخر، أو استخدم Find Appointment لرؤية مواعيد المريض\\. The clinic interface said — رد واجهة العيادة: ".+"$`,
         ),
       );
     });
@@ -416,7 +416,7 @@ for (const scenario of ['book-appointment-slot-taken', 'book-appointment-slot-ta
 }
 
 describe('messages in the connection’s language', () => {
-  it('names what to fix in Arabic, before any request', async () => {
+  it('names what to fix in English, then Arabic, before any request', async () => {
     const error = await failure(
       appTester(
         perform('create_order') as never,
@@ -430,13 +430,14 @@ describe('messages in the connection’s language', () => {
         } as never,
       ) as Promise<unknown>,
     );
-    expect(messageOf(error)).toMatch(/^يرجى تصحيح ما يلي: /);
+    // English first, which Zapier's publishing rules want in every message…
+    expect(messageOf(error)).toMatch(/^Please fix: .*Branch: is not an id: choose from the list/);
+    expect(messageOf(error)).toMatch(/Order Lines #1, Quantity: must be more than 0/);
+    // …then the same in Arabic.
+    expect(messageOf(error)).toMatch(/ — يرجى تصحيح ما يلي: /);
     expect(messageOf(error)).toMatch(/Branch: ليس معرّفًا: اختر من القائمة أو اربط معرّفًا من خطوة سابقة/);
     expect(messageOf(error)).toMatch(/Order Lines #1, Quantity: يجب أن يكون أكبر من 0/);
     expect(messageOf(error)).toMatch(/فيه أكثر من منزلتين عشريتين/);
-    // …then the same in English, which Zapier's publishing rules want in every message.
-    expect(messageOf(error)).toMatch(/ — Please fix: .*Branch: is not an id: choose from the list/);
-    expect(messageOf(error)).toMatch(/Order Lines #1, Quantity: must be more than 0/);
   });
 });
 
@@ -459,7 +460,7 @@ describe('phones in Arabic messages read left to right', () => {
       ) as Promise<unknown>,
     );
     expect(stop()).toEqual([]);
-    const [arabic] = messageOf(error).split(' — ');
+    const [, arabic] = messageOf(error).split(' — ');
     expect(arabic).toMatch(/^يرجى تصحيح ما يلي: Patient Phone: /);
     expect(arabic).toContain('"\u2066+966 12\u2069" ليس رقم هاتف');
     expect(arabic).toContain('مثل \u20660501234567\u2069 أو \u2066+966501234567\u2069');

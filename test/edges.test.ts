@@ -300,14 +300,14 @@ describe('{{bundle.…}} and {{process.…}} in text inputs are refused naming t
     expect(messageOf(error)).toMatch(/remove the double curly braces, or map the value from an earlier step/);
   });
 
-  it('in Arabic too, the Arabic first and the English after it', async () => {
+  it('in Arabic too, the English first and the Arabic after it', async () => {
     const { error } = await outcome(
       run(operation('creates', 'book_appointment').perform, {
         authData: { ...AUTH, language: 'ar' },
         inputData: { ...BOOKING, note: '{{bundle.inputData.note}}' },
       }),
     );
-    expect(messageOf(error)).toMatch(/^يرجى تصحيح ما يلي: Note: يحتوي .+ — Please fix: Note: holds/);
+    expect(messageOf(error)).toMatch(/^Please fix: Note: holds .+ — يرجى تصحيح ما يلي: Note: يحتوي/);
   });
 
   it('sends braces core does not refuse as the text typed (Book Appointment’s note)', async () => {

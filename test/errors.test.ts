@@ -1,6 +1,7 @@
 import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
+import { BETWEEN } from '../lib/i18n';
 import type { Api } from '../lib/interfaces';
 import type { Sandbox } from '../sandbox';
 import { body, data, definition, HOOK_TARGET_URL, pathOf, replay, reply, sent, type Json } from './fixtures';
@@ -389,7 +390,7 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
       }
     });
 
-    it('in Arabic: Accept-Language ar is sent and the explanation is Arabic, then its English', async () => {
+    it('in Arabic: Accept-Language ar is sent and the explanation is English, then its Arabic', async () => {
       const answer = clinicError(code, 'ar');
       const serverMessage: string = answer[1].message;
       expect(serverMessage).toMatch(/[\u0600-\u06FF]{3,}/);
@@ -401,11 +402,14 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
       expectKind(err, kind);
       const text = userMessage(err);
       expect(text).toContain(serverMessage);
-      // The app's own part, without the server's words: Arabic first, then the same explanation in English
-      // (Zapier's publishing rules want English in every message).
+      // The app's own part, without the server's words: English first, then the same explanation in Arabic
+      // (Zapier's publishing rules want English in every message, first).
       const own = text.split(serverMessage).join('');
-      expect(own).toMatch(/^[^A-Za-z]*[\u0600-\u06FF]{3,}/);
-      for (const re of says) expect(own).toMatch(re);
+      expect(own).toMatch(/^[^\u0600-\u06FF]*[A-Za-z]{3,}/);
+      const english = own.split(BETWEEN)[0]!;
+      expect(english).not.toMatch(/[\u0600-\u06FF]/);
+      expect(own.slice(english.length + BETWEEN.length)).toMatch(/^[^A-Za-z]*[\u0600-\u06FF]{3,}/);
+      for (const re of says) expect(english).toMatch(re);
       for (const name of names) expect(own).toContain(name);
       for (const e of fieldErrors(answer[1])) expect(text).toContain(`${fields[e.field]![1]}: ليس تاريخًا`);
       if (kind === 'error') expect(JSON.parse(err.message)).toMatchObject({ code, status });

@@ -441,7 +441,7 @@ describe('base addresses that would carry a token where it must not go are refus
     );
     expect(stop()).toEqual([]);
     expect(messageOf(error)).toMatch(
-      /^Cashier Base Address: .*لم يُرسَل شيء.* — Cashier Base Address: .*nothing was sent/i,
+      /^Cashier Base Address: .*nothing was sent.* — Cashier Base Address: .*لم يُرسَل شيء/i,
     );
     expect(messageOf(error)).not.toMatch(/s3cret-pass/);
     count('bad base address (action)');

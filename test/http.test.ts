@@ -322,7 +322,7 @@ describe('the interface client', () => {
       );
     });
 
-    it('says it in Arabic when the connection is in Arabic', async () => {
+    it('says it in English, then Arabic, when the connection is in Arabic', async () => {
       // hand-built: an empty 200, which the sandbox never sends.
       clinicApi('ar').get(clinicPath('/meta')).reply(200, '');
 
@@ -331,7 +331,7 @@ describe('the interface client', () => {
           authData: { ...AUTH, language: 'ar' },
         }),
       ).rejects.toThrow(
-        /أرسلت واجهة العيادة ردًا فارغًا \(HTTP 200\).* — .*clinic interface sent an empty answer/,
+        /clinic interface sent an empty answer \(HTTP 200\).* — .*أرسلت واجهة العيادة ردًا فارغًا/,
       );
     });
 

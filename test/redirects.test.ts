@@ -124,7 +124,7 @@ describe('redirects from the configured server are refused, never followed', () 
     nock.cleanAll();
   });
 
-  it('says it in Arabic, then English, on an Arabic connection', async () => {
+  it('says it in English, then Arabic, on an Arabic connection', async () => {
     clinicApi('ar')
       .get(clinicPath('/ping'))
       .reply(302, '', { Location: `http://${clinicHost}/partner/v1/ping` });
@@ -134,7 +134,7 @@ describe('redirects from the configured server are refused, never followed', () 
     );
 
     expect(err.message).toMatch(
-      /^ردّت واجهة العيادة بإعادة توجيه \(HTTP 302\).* — The clinic interface answered with a redirect \(HTTP 302\)/,
+      /^The clinic interface answered with a redirect \(HTTP 302\).* — ردّت واجهة العيادة بإعادة توجيه \(HTTP 302\)/,
     );
   });
 

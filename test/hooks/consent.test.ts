@@ -295,14 +295,14 @@ describe('New Customer: a value that names no single channel never widens the ga
     },
   );
 
-  it('says it in Arabic first on an Arabic connection, then in English', async () => {
+  it('says it in English first on an Arabic connection, then in Arabic', async () => {
     const err = await run(op.perform, {
       authData: { ...AUTH, language: 'ar' },
       inputData: { consent_channel: 'text' },
       subscribeData,
       ...delivery({ secret: SECRET, path: TARGET_PATH, envelope: envelope() }),
     }).catch((e: unknown) => e);
-    expect(messageOf(err)).toMatch(/^يجب أن تسمّي Consent Channel .+ — Consent Channel must name one channel/);
+    expect(messageOf(err)).toMatch(/^Consent Channel must name one channel.+ — يجب أن تسمّي Consent Channel /);
   });
 
   it('performSubscribe refuses before POST /webhooks, so the Zap does not turn on', async () => {
