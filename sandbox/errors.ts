@@ -65,10 +65,6 @@ export const envelope = (error: ApiError, lang: Lang) => ({
   details: error.details,
 });
 
-/** Every code with its status and both messages, for the README and GET /sandbox. */
-export const codeTable = () =>
-  Object.entries(CODES).map(([code, info]) => ({ code, status: info.status, en: info.en, ar: info.ar }));
-
 /* Field problems of validation_failed (data/messages.json): details.errors = [{field, message}] in the request's language. */
 const PROBLEMS: Record<keyof typeof MESSAGES.problems, Record<Lang, string>> = MESSAGES.problems;
 

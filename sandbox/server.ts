@@ -183,15 +183,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   mount(app, getWorld, CLINIC_PREFIX, clinicRoutes, gates.clinic);
   mount(app, getWorld, CASHIER_PREFIX, cashierRoutes, gates.cashier);
 
-  const reset = async () => {
-    world.webhooks.stop();
-    await world.webhooks.settle();
-    world.store = createStore(clock.now(), random, seed, history);
-    world.faults.length = 0;
-    world.requests.length = 0;
-    limiter.reset();
-  };
-  mountControl(app, getWorld, { reset, resetRateLimits: () => limiter.reset() });
+  mountControl(app, getWorld, () => limiter.reset());
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
@@ -273,11 +265,6 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     injectFault: (f: FaultSpec) => makeFault(world, f).id,
     /** The faults injected since the last clear, with the `times` each has left (0: used up). */
     faults: () => world.faults.map((f) => ({ ...f })),
-    clearFaults: () => {
-      world.faults.length = 0;
-    },
-    /** Fresh data, no subscriptions or deliveries, rate limits and faults cleared; same port, tokens and clock. */
-    reset,
     close: async () => {
       world.webhooks.stop();
       clock.dispose();

@@ -28,8 +28,6 @@ export type Room = Seed['clinic']['rooms'][number];
 export type Payer = Seed['clinic']['payers'][number];
 export type CashierBranch = Seed['cashier']['branches'][number];
 export type Category = Seed['cashier']['categories'][number];
-/** `markup_percent`: percent added to catalogue prices, rounded to 50 halalas. */
-export type PriceList = Seed['cashier']['priceLists'][number];
 
 /* Clinic */
 
@@ -105,7 +103,6 @@ export const newCashierData = (tenantId: number) => ({
   branches: structuredClone(SEED.cashier.branches),
   categories: structuredClone(SEED.cashier.categories),
   items: [] as Item[],
-  priceLists: structuredClone(SEED.cashier.priceLists),
   receipts: [] as Receipt[],
   sessions: [] as TillSession[],
   stock: [] as StockLevel[],
