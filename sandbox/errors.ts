@@ -163,9 +163,3 @@ export const sendJson = (reply: FastifyReply, status: number, body: unknown): Fa
   if (status === 204 || body === undefined) return reply.code(status).send();
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
 };
-
-/** An ApiError's answer: its headers and the envelope. */
-export const sendError = (reply: FastifyReply, error: ApiError, lang: Lang): FastifyReply => {
-  for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-  return sendJson(reply, error.status, envelope(error, lang));
-};
