@@ -35,24 +35,6 @@ export const itemView = (i: Item) => ({
   variants: i.variants.map(variantView),
 });
 
-const roundTo50 = (n: number) => Math.round(n / 50) * 50;
-
-export const priceListView = (pl: CashierData['priceLists'][number], items: Item[]) => ({
-  id: pl.id,
-  name: pl.name,
-  name_ar: pl.name_ar,
-  prices: items.flatMap((i) =>
-    i.variants.map((v) => ({
-      item_id: i.id,
-      variant_id: v.id,
-      plu: `V${v.id}`,
-      price_halalas: pl.markup_percent
-        ? roundTo50(v.price_halalas * (1 + pl.markup_percent / 100))
-        : v.price_halalas,
-    })),
-  ),
-});
-
 export const consentOf = (c: Customer) => {
   const latest = c.consents[c.consents.length - 1];
   return !c.erased && !!latest?.granted ? latest : undefined;

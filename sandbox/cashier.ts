@@ -10,7 +10,6 @@ import {
   customerView,
   itemView,
   orderView,
-  priceListView,
   receiptView,
   stockView,
   zReportView,
@@ -90,10 +89,6 @@ const listStock = list(
 
 const branches = list((ctx: RouteContext) => cashierOf(ctx).branches, branchView);
 const categories = list((ctx: RouteContext) => cashierOf(ctx).categories, categoryView);
-const priceLists = list(
-  (ctx: RouteContext) => cashierOf(ctx).priceLists,
-  (pl, ctx) => priceListView(pl, cashierOf(ctx).items),
-);
 
 export const cashierRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
@@ -107,7 +102,6 @@ export const cashierRoutes: PartnerRoute[] = [
     one((ctx) => cashierOf(ctx).items, itemView, idParam),
   ),
   route('PUT', '/items/{id}', 'pos:write', updateItem),
-  get('/price-lists', 'pos:read', priceLists),
   get('/customers', 'pos:read', listCustomers),
   get('/receipts', 'pos:read', { schema: receiptsQuery }, listReceipts),
   get(

@@ -126,14 +126,6 @@ export const payInvoice = op(PAYMENT_WRITE, ({ world, lang, params }: OpContext,
   return answer(inv, inv.due_halalas === 0 ? [emitInvoice(world, 'invoice.paid', inv)] : []);
 });
 
-/** POST /sandbox/clinic/invoices/{id}/void (no event: the spec shows none). */
-export const voidInvoice = ({ world, params }: OpContext) => {
-  const inv = byId(world.store.clinic.invoices, params.id);
-  if (inv.status === 'paid' || inv.status === 'void') throw invalidTransition(inv.status, 'void');
-  inv.status = 'void';
-  return answer(inv, []);
-};
-
 /* Claims. */
 
 /** Emits claim.updated; the answer is the claim and that event. */

@@ -71,11 +71,6 @@ export class SandboxClock {
     this.arm();
   }
 
-  /** Sandbox times of the timers still waiting, earliest first. */
-  pending(): number[] {
-    return this.timers.map((t) => t.at);
-  }
-
   /**
    * Moves sandbox time forward by `ms`, running every timer that falls due on the way, each at its own time and
    * in order, and waiting for what they start (e.g. a retried delivery) before going on.

@@ -1,8 +1,8 @@
 /**
  * Sandbox-only endpoints under /sandbox: what in life happens on a till, at the front desk or in the back
- * office, plus the sandbox's own knobs (clock, config, planned endpoints, faults, tokens). No token needed.
- * Answers that made events carry them: `{data, events: [{event, event_id, deliveries}]}`; add `?wait=true` to
- * answer only after the first delivery attempts are done.
+ * office, plus the knobs the suites turn (config, planned endpoints, faults, tokens). No token needed.
+ * Answers that made events carry them: `{data, events: [{event, event_id, deliveries}]}`; `?wait=true` answers
+ * only after the first delivery attempts are done.
  */
 import type { FastifyInstance } from 'fastify';
 import { abilitiesOf } from './auth';
@@ -15,10 +15,9 @@ import {
   recordConsent,
   setStock,
 } from './cashier-ops';
-import { orderView, sessionView } from './cashier-views';
-import { CASHIER_PREFIX } from './cashier';
-import { CLINIC_PREFIX, plannableEndpoints } from './clinic';
-import { createClaim, issueInvoice, payInvoice, updateClaim, voidInvoice } from './clinic-billing';
+import { orderView } from './cashier-views';
+import { plannableEndpoints } from './clinic';
+import { createClaim, issueInvoice, payInvoice, updateClaim } from './clinic-billing';
 import {
   BOOKING,
   BOOKING_REQUIRED,
@@ -27,14 +26,14 @@ import {
   erasePatient,
   patientView,
 } from './clinic-ops';
-import { Checker, codeTable, found, idParam, refuse, byId } from './errors';
+import { Checker, idParam, refuse, byId } from './errors';
 import { makeFault } from './faults';
 import { mount, type Method, type Route } from './routing';
+import type { ApiClientRecord } from './store';
 import { newClient } from './store/records';
 import { S, body as schemaBody, op } from './validate';
-import { clientView, clockView, configView, deliveryDetail, openapi, patchConfig } from './control-views';
-import { deliveryRecord, deliveryView, subscriptionView } from './webhooks';
-import { FAULT_KINDS, type OpContext, type World } from './world';
+import { deliveryView } from './webhooks';
+import { CONFIG_DEFAULTS, FAULT_KINDS, settingKey, type OpContext, type Setting, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
 
@@ -55,7 +54,6 @@ const TOKEN_WRITE = schemaBody(
   ['interface', 'abilities'],
 );
 const PLANNED_WRITE = schemaBody({ endpoint: S.str(), planned: S.bool }, ['endpoint']);
-const CLOCK_ADVANCE = schemaBody({ ms: S.int({ min: 0 }), seconds: S.int({ min: 0 }) });
 const FAULT_WRITE = schemaBody(
   {
     path_prefix: S.str(),
@@ -72,32 +70,27 @@ const FAULT_WRITE = schemaBody(
   ['path_prefix'],
 );
 
-/** Hooks the server gives the control endpoints for what only it can do. */
-export interface ControlHooks {
-  reset: () => Promise<void>;
-  resetRateLimits: () => void;
-}
+const clientView = (c: ApiClientRecord) => ({
+  name: c.key,
+  interface: c.api,
+  token: c.token,
+  tenant_id: c.tenantId,
+  abilities: [...c.abilities],
+  owner: c.owner,
+});
+
+/** The settings as PATCH /sandbox/config names them, then the clock's scale and the planned list. */
+const configView = (w: World) => ({
+  ...Object.fromEntries(Object.keys(CONFIG_DEFAULTS).map((k) => [settingKey(k), w.config[k as Setting]])),
+  time_scale: w.clock.timeScale,
+  planned: [...w.config.planned],
+});
 
 const BOOKING_AT_DESK = schemaBody({ ...BOOKING, source: S.str() }, BOOKING_REQUIRED);
 
 const data = (value: unknown) => ({ data: value });
 
-const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
-  route('GET', '', ({ world }) =>
-    data({
-      clinic_base_url: `${world.baseUrl}${CLINIC_PREFIX}`,
-      cashier_base_url: `${world.baseUrl}${CASHIER_PREFIX}`,
-      tokens: world.store.clients.map(clientView),
-      refs: world.store.refs,
-      config: configView(world),
-      clock: clockView(world),
-      plannable_endpoints: plannableEndpoints(),
-      error_codes: codeTable(),
-      readme: 'sandbox/README.md',
-    }),
-  ),
-  route('GET', '/openapi.json', ({ world }) => openapi(world)),
-  route('GET', '/tokens', ({ world }) => data(world.store.clients.map(clientView))),
+const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
   made(
     route(
       'POST',
@@ -126,20 +119,6 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
     ),
   ),
   route(
-    'POST',
-    '/tokens/{token}/revoke',
-    op(schemaBody({ what: S.oneOf(['token', 'client']) }, [], true), ({ world, params }: OpContext, b) => {
-      const client = found(
-        world.store.clients.find((c) => c.token === params.token || c.key === params.token),
-      );
-      if (b?.what === 'client') client.clientRevoked = true;
-      else client.tokenRevoked = true;
-      return data(clientView(client));
-    }),
-  ),
-  route('GET', '/refs', ({ world }) => data(world.store.refs)),
-  route('GET', '/config', ({ world }) => data(configView(world))),
-  route(
     'PATCH',
     '/config',
     op(
@@ -153,14 +132,14 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
         time_scale: S.nonNegative,
       }),
       ({ world }: OpContext, b) => {
-        patchConfig(world, b);
+        for (const k of Object.keys(CONFIG_DEFAULTS)) {
+          const value = (b as Record<string, unknown>)[settingKey(k)];
+          if (value !== undefined) Object.assign(world.config, { [k]: value });
+        }
         if (b.time_scale !== undefined) world.clock.setTimeScale(b.time_scale);
         return data(configView(world));
       },
     ),
-  ),
-  route('GET', '/planned', ({ world }) =>
-    data({ planned: [...world.config.planned], plannable: plannableEndpoints() }),
   ),
   route(
     'POST',
@@ -178,37 +157,7 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
       return data({ planned: [...world.config.planned] });
     }),
   ),
-  route('POST', '/rate-limits/reset', () => hooks.resetRateLimits()),
-  route('GET', '/clock', ({ world }) => data(clockView(world))),
-  route(
-    'POST',
-    '/clock/advance',
-    op(CLOCK_ADVANCE, async ({ world, lang }: OpContext, { ms, seconds }) => {
-      if (ms === undefined && seconds === undefined) throw refuse(lang, 'ms', 'required');
-      await world.clock.advance(ms ?? (seconds ?? 0) * 1000);
-      await world.webhooks.settle();
-      return data(clockView(world));
-    }),
-  ),
-  route('POST', '/reset', () => hooks.reset()),
-  route('GET', '/subscriptions', ({ world }) =>
-    data(
-      world.store.subscriptions.map((s) => ({
-        ...subscriptionView(s),
-        interface: s.api,
-        client_id: s.clientId,
-        secret: s.secret,
-      })),
-    ),
-  ),
-  route('GET', '/deliveries', ({ world, query: q }) =>
-    data(
-      world.webhooks
-        .deliveries({ event: q.event, subscriptionId: q.subscription_id, status: q.status, api: q.interface })
-        .map(deliveryRecord),
-    ),
-  ),
-  route('GET', '/deliveries/{id}', ({ world, params }) => data(deliveryDetail(world, idParam(params.id)))),
+  route('POST', '/rate-limits/reset', resetRateLimits),
   route('POST', '/deliveries/{id}/resend', async ({ world, params }) =>
     data(deliveryView(await world.webhooks.resend(idParam(params.id)))),
   ),
@@ -236,29 +185,7 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
   route('DELETE', '/faults', ({ world }) => {
     world.faults.length = 0;
   }),
-  route('GET', '/requests', ({ world }) => {
-    const counts = new Map<string, number>();
-    for (const r of world.requests) {
-      const key = `${r.method} ${r.path} ${r.tokenName ?? r.token ?? '-'}`;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-    }
-    return data({ total: world.requests.length, by_request: Object.fromEntries(counts) });
-  }),
-  route('DELETE', '/requests', ({ world }) => {
-    world.requests.length = 0;
-  }),
-
   /* Clinic: front desk and back office. */
-  route('GET', '/clinic/reference', ({ world }) => {
-    const {
-      branches,
-      practitioners,
-      appointmentTypes: appointment_types,
-      rooms,
-      payers,
-    } = world.store.clinic;
-    return data({ branches, practitioners, appointment_types, rooms, payers });
-  }),
   route('GET', '/clinic/patients/{id}', ({ world, params }) => {
     const p = byId(world.store.clinic.patients, params.id);
     return data({ ...patientView(p), stored: p });
@@ -273,7 +200,6 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
   route('PATCH', '/clinic/appointments/{id}', changeAppointment),
   made(route('POST', '/clinic/invoices', issueInvoice)),
   route('POST', '/clinic/invoices/{id}/payments', payInvoice),
-  route('POST', '/clinic/invoices/{id}/void', voidInvoice),
   made(route('POST', '/clinic/claims', createClaim)),
   route('PATCH', '/clinic/claims/{id}', updateClaim),
   route('POST', '/clinic/patients/{id}/erase', erasePatient),
@@ -281,9 +207,6 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
   /* Cashier: tills and back office. */
   made(route('POST', '/cashier/receipts', issueReceipt)),
   made(route('POST', '/cashier/receipts/{id}/credit-note', issueCreditNote)),
-  route('GET', '/cashier/sessions', ({ world }) =>
-    data(world.store.cashier.sessions.map((s) => sessionView(world.store.cashier, s))),
-  ),
   route('POST', '/cashier/sessions/{id}/close', closeSession),
   route('GET', '/cashier/orders', ({ world, query }) =>
     data(
@@ -299,5 +222,5 @@ const routes = (hooks: ControlHooks): Array<Route<OpContext>> => [
   route('POST', '/cashier/customers/{id}/consent', recordConsent),
 ];
 
-export const mountControl = (app: FastifyInstance, world: () => World, hooks: ControlHooks): void =>
-  mount(app, world, CONTROL_PREFIX, routes(hooks));
+export const mountControl = (app: FastifyInstance, world: () => World, resetRateLimits: () => void): void =>
+  mount(app, world, CONTROL_PREFIX, routes(resetRateLimits));

@@ -65,10 +65,6 @@ export const envelope = (error: ApiError, lang: Lang) => ({
   details: error.details,
 });
 
-/** Every code with its status and both messages, for the README and GET /sandbox. */
-export const codeTable = () =>
-  Object.entries(CODES).map(([code, info]) => ({ code, status: info.status, en: info.en, ar: info.ar }));
-
 /* Field problems of validation_failed (data/messages.json): details.errors = [{field, message}] in the request's language. */
 const PROBLEMS: Record<keyof typeof MESSAGES.problems, Record<Lang, string>> = MESSAGES.problems;
 
@@ -166,10 +162,4 @@ export const schemaFailure = (errors: readonly SchemaError[], lang: Lang): ApiEr
 export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply => {
   if (status === 204 || body === undefined) return reply.code(status).send();
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));
-};
-
-/** An ApiError's answer: its headers and the envelope. */
-export const sendError = (reply: FastifyReply, error: ApiError, lang: Lang): FastifyReply => {
-  for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-  return sendJson(reply, error.status, envelope(error, lang));
 };

@@ -26,30 +26,15 @@ import { AJV_OPTIONS, parseQuery } from './validate';
 import { deliveryRecord, WebhookEngine } from './webhooks';
 import { CONFIG_DEFAULTS, type FaultSpec, type RequestRecord, type SandboxConfig, type World } from './world';
 
-/**
- * Options of startSandbox. The config's settings (rate limits, hold-back, webhook limit, loopback receivers,
- * delivery time-out) as SandboxConfig names them, CONFIG_DEFAULTS when not given.
- */
+/** Options of startSandbox, with their defaults in sandbox/README.md ("From tests"). */
 export type SandboxOptions = Partial<Omit<SandboxConfig, 'planned'>> & {
-  /** Port on 127.0.0.1; 0 picks a free one. Default 4010. */
   port?: number;
-  /** Sandbox ms per real ms: 1 real time (default), 1000 lets a 60 s back-off pass in 60 ms, 0 stands still. */
   timeScale?: number;
-  /** Sandbox time at start (ms since the epoch or an ISO string); real time by default. */
   startTime?: number | string;
-  /** Clinic endpoints answering 501, as "METHOD /path" (see plannableEndpoints); none by default. */
   planned?: string[];
-  /** Business data (patients, appointments, receipts…); false keeps tokens and reference data only. Default true. */
   seed?: boolean;
-  /**
-   * Months of past receipts, credit notes, invoices, appointments and customers before the seed's own days, for
-   * Zapier Transfer: `true` for the default counts (1000 receipts, 300 each of the others), or counts of your own.
-   * Needs `seed`. Default none.
-   */
   history?: boolean | Partial<HistoryCounts>;
-  /** Seed of the id generator (default 20261121): the same seed and calls give the same ids. */
   randomSeed?: number;
-  /** No log lines. Default false. */
   quiet?: boolean;
 };
 
@@ -183,15 +168,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   mount(app, getWorld, CLINIC_PREFIX, clinicRoutes, gates.clinic);
   mount(app, getWorld, CASHIER_PREFIX, cashierRoutes, gates.cashier);
 
-  const reset = async () => {
-    world.webhooks.stop();
-    await world.webhooks.settle();
-    world.store = createStore(clock.now(), random, seed, history);
-    world.faults.length = 0;
-    world.requests.length = 0;
-    limiter.reset();
-  };
-  mountControl(app, getWorld, { reset, resetRateLimits: () => limiter.reset() });
+  mountControl(app, getWorld, () => limiter.reset());
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
@@ -227,7 +204,6 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   ) as Record<TokenName, string>;
 
   return {
-    /** Origin, e.g. http://127.0.0.1:4010. */
     url,
     port,
     clinicBaseUrl: `${url}${CLINIC_PREFIX}`,
@@ -238,7 +214,6 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
       return world.store.refs;
     },
     clock: {
-      /** Sandbox time, ms since the epoch. */
       now: () => clock.now(),
       nowSeconds: () => clock.nowSeconds(),
       /** Moves sandbox time forward, running (and waiting for) every retry that falls due. */
@@ -251,9 +226,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
       },
       setTimeScale: (scale: number) => clock.setTimeScale(scale),
     },
-    /** What the sandbox lets a test change while it runs (rate limits, hold-back, webhook limit, planned…). */
     config: world.config,
-    /** Requests received by the partner interfaces (by default; `interface: 'sandbox'` for the control ones). */
     requestCount: (filter?: RequestFilter) => world.requests.filter((r) => matches(r, filter)).length,
     requests: (filter?: RequestFilter) =>
       world.requests.filter((r) => matches(r, filter)).map((r) => ({ ...r })),
@@ -263,21 +236,9 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     deliveries: (filter: { event?: string; subscriptionId?: number; status?: DeliveryStatus } = {}) =>
       world.webhooks.deliveries(filter).map(toRecord),
     subscriptions: () => world.store.subscriptions.map((s) => ({ ...s, events: [...s.events] })),
-    /** Waits for every delivery attempt queued or in flight (not for retries waiting on the clock). */
     settle: () => world.webhooks.settle(),
-    /**
-     * The next `times` (1) requests whose path starts with `pathPrefix` (and match `method` and `token` when given)
-     * get the fault's answer: by default (`kind: 'status'`) `status` with `{error, message, details}`; see FaultSpec
-     * and sandbox/README.md ("Faults") for the other kinds and `when`. Answers the fault's id.
-     */
     injectFault: (f: FaultSpec) => makeFault(world, f).id,
-    /** The faults injected since the last clear, with the `times` each has left (0: used up). */
     faults: () => world.faults.map((f) => ({ ...f })),
-    clearFaults: () => {
-      world.faults.length = 0;
-    },
-    /** Fresh data, no subscriptions or deliveries, rate limits and faults cleared; same port, tokens and clock. */
-    reset,
     close: async () => {
       world.webhooks.stop();
       clock.dispose();

@@ -18,18 +18,11 @@ export type Tenant = Omit<Seed['tenants'][number], 'api' | 'status'> & {
   api: Api;
   status: 'active' | 'suspended' | 'closed';
 };
-export type ClinicBranch = Seed['clinic']['branches'][number];
 export type Practitioner = { id: string } & Seed['clinic']['practitioners'][number];
 /** `field`: booking without a practitioner picks a free one of this field. */
 export type AppointmentType = Omit<Seed['clinic']['appointmentTypes'][number], 'field'> & {
   field: 'dental' | 'dermatology';
 };
-export type Room = Seed['clinic']['rooms'][number];
-export type Payer = Seed['clinic']['payers'][number];
-export type CashierBranch = Seed['cashier']['branches'][number];
-export type Category = Seed['cashier']['categories'][number];
-/** `markup_percent`: percent added to catalogue prices, rounded to 50 halalas. */
-export type PriceList = Seed['cashier']['priceLists'][number];
 
 /* Clinic */
 
@@ -105,7 +98,6 @@ export const newCashierData = (tenantId: number) => ({
   branches: structuredClone(SEED.cashier.branches),
   categories: structuredClone(SEED.cashier.categories),
   items: [] as Item[],
-  priceLists: structuredClone(SEED.cashier.priceLists),
   receipts: [] as Receipt[],
   sessions: [] as TillSession[],
   stock: [] as StockLevel[],

@@ -738,7 +738,7 @@ describe('sandbox: clinic and cashier interfaces', () => {
     ).toBe(true);
     await call(clinic('/ping'), { token: sb.tokens.clinicOwner });
     await call(clinic('/ping'), { token: sb.tokens.clinicOwner });
-    await call(control('/refs'));
+    await call(control('/faults'));
     expect(sb.requestCount()).toBe(3);
     expect(sb.requestCount({ token: 'clinicOwner', path: '/partner/v1/ping' })).toBe(2);
     expect(sb.requestCount({ token: sb.tokens.cashierReadOnly })).toBe(1);
