@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   cloneDefinition,
   loadDefinition,
@@ -59,6 +61,14 @@ export const describeRules = (
 
     it.each(rules.map((rule) => [`${rule.id} ${rule.title}`, rule] as const))('%s', (_name, rule) => {
       expect(rule.check(definition)).toEqual([]);
+    });
+
+    it("each has its row in docs/publishing.md's table of checks", () => {
+      const text = readFileSync(join(__dirname, '../../docs/publishing.md'), 'utf8');
+      const listed = [...text.matchAll(/^\| ([A-Z][A-Z0-9-]*(?:, [A-Z][A-Z0-9-]*)*) +\|/gm)].flatMap((m) =>
+        m[1]!.split(', '),
+      );
+      expect(listed).toEqual(expect.arrayContaining(enforced));
     });
   });
 
