@@ -228,6 +228,8 @@ export const ZAPIER_RULES: readonly Rule[] = [
   },
   {
     // Zapier asks it of visible steps; hidden dropdown triggers too, so D005 can see the fields a dropdown names.
+    // Not left to validate: its sample constraint runs on a step validated alone, never within the whole app, so
+    // `validate --without-style` passes an app whose steps have no sample.
     id: 'D012',
     title: 'every operation has a sample, hidden ones too',
     check: (d) =>
