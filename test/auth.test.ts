@@ -2,7 +2,7 @@ import { isSealed } from '../lib/safety';
 import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { connectionLabel, testAuth } from '../authentication';
-import { connectionLabelProblem } from '../scripts/checks/rules';
+import { connectionLabelProblem } from '../scripts/checks/house-rules';
 import { body, data, replay, reply } from './fixtures';
 import { given } from './support/recorder';
 import {

@@ -15,6 +15,7 @@ export interface FieldDef {
   required?: boolean;
   list?: boolean;
   default?: string;
+  dict?: boolean;
   dynamic?: string;
   search?: string;
   choices?: unknown;

@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { body, replay, type Json } from './fixtures';
-import { clockAtRecording } from './support/recorder';
-import { App, appTester, AUTH, clinicApi, clinicPath, useNock } from './helpers';
+import { body, replay, type Json } from '../fixtures';
+import { clockAtRecording } from '../support/recorder';
+import { App, appTester, AUTH, clinicApi, clinicPath, useNock } from '../helpers';
 
 /*
  * The dropdown lists added so every id field has one (Zapier checks D004, D014): invoices from the clinic, and

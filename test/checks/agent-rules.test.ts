@@ -1,11 +1,11 @@
-import { AGENT_RULES, agentProblems, GROUP_ABOVE } from '../scripts/checks/agent-rules';
+import { AGENT_RULES, agentProblems, GROUP_ABOVE } from '../../scripts/checks/agent-rules';
 import {
   cloneDefinition,
   loadDefinition,
   staticFields,
   type AppDefinition,
-} from '../scripts/checks/definition';
-import { App } from './helpers';
+} from '../../scripts/checks/definition';
+import { App } from '../helpers';
 
 /*
  * The definitions an AI agent reads (Zapier MCP, the Zapier SDK): every action and search passes the AGENT-* rules,
