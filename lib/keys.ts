@@ -19,6 +19,8 @@ export const TRIGGER = {
   patientArrived: 'patient_arrived',
   appointmentCompleted: 'appointment_completed',
   appointmentNoShow: 'appointment_no_show',
+  // appointment.updated whose start time moved (CONTRACT §8)
+  appointmentRescheduled: 'appointment_rescheduled',
 } as const;
 
 export const CREATE = {

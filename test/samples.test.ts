@@ -14,7 +14,8 @@ type Sample = Record<string, unknown>;
 type Operations = Record<string, { operation: { sample?: Sample } }>;
 
 /** Times an object is planned for (an appointment's start): an event may come before them. */
-const PLANNED = new Set(['starts_at', 'ends_at']);
+// Times an appointment is planned for, now and before a reschedule (`previous_starts_at`): not times something happened.
+const PLANNED = new Set(['starts_at', 'ends_at', 'previous_starts_at', 'previous_ends_at']);
 
 const operations = (['triggers', 'searches', 'creates'] as const).flatMap((kind) =>
   Object.entries(App[kind] as unknown as Operations).flatMap(([key, { operation }]) =>

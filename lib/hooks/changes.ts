@@ -37,6 +37,16 @@ export const statusBecame =
     return isPair(pair) && pair[1] === status && pair[0] !== status;
   };
 
+/** Whether an appointment.updated delivery shows `field` moved (`changes[field]` = [old, new], the two differing). */
+export const moved =
+  (field: string) =>
+  (raw: Record<string, unknown>): boolean => {
+    const changes =
+      raw.changes && typeof raw.changes === 'object' ? (raw.changes as Record<string, unknown>) : {};
+    const pair = Object.hasOwn(changes, field) ? changes[field] : undefined;
+    return isPair(pair) && pair[0] !== pair[1];
+  };
+
 export const appointmentChangeFields: OutputField[] = [
   { key: 'changed_fields', label: 'Changed Fields', type: 'string', list: true },
   ...TRACKED.map((field): OutputField => {

@@ -2,7 +2,7 @@
 import { TRIGGER } from '../keys';
 import { appointment, claim, invoice, patientErasure } from '../resources/clinic';
 import { creditNote, customer, orderStatusChange, receipt, session, stockLevel } from '../resources/cashier';
-import { WITH_CHANGES, statusBecame } from './changes';
+import { WITH_CHANGES, moved, statusBecame } from './changes';
 import { CONSENT_CHANNEL } from './consent';
 import { WITH_PATIENT, unknownInTransfer } from './extensions';
 import {
@@ -163,6 +163,31 @@ export const EVENTS: readonly HookEvent[] = [
     'Triggers when an appointment is marked as a no-show: to offer the patient a new time.',
     '2026-11-24T11:15:00+03:00',
   ),
+  {
+    key: TRIGGER.appointmentRescheduled,
+    event: 'appointment.updated',
+    api: 'clinic',
+    resource: appointment,
+    noun: 'Appointment',
+    label: 'Appointment Rescheduled',
+    description:
+      'Triggers when an appointment’s start time moves, with the previous start and the new one in words: for a "your appointment has moved" message.',
+    filters: APPOINTMENT_FILTERS,
+    sample: recent,
+    sampleData: {
+      ...appointment.sample,
+      starts_at: '2026-11-25T16:00:00+03:00',
+      ends_at: '2026-11-25T16:30:00+03:00',
+      updated_at: '2026-11-23T11:42:05+03:00',
+      changes: {
+        starts_at: [appointment.sample.starts_at, '2026-11-25T16:00:00+03:00'],
+        ends_at: [appointment.sample.ends_at, '2026-11-25T16:30:00+03:00'],
+      },
+    },
+    when: moved('starts_at'),
+    // No transfer: the appointments list shows where an appointment is now, not that it moved.
+    extensions: [WITH_CHANGES, WITH_PATIENT],
+  },
   {
     key: TRIGGER.invoiceIssued,
     event: 'invoice.issued',

@@ -212,6 +212,32 @@ const CASES: Record<string, Case> = {
     listed: 'recent',
     idPattern: ULID,
   },
+  appointment_rescheduled: {
+    prepare: (w) => frontDeskBooking(w),
+    // The front desk moves the visit to another free slot: the update carries the start's old and new values.
+    cause: async (w, booked) => {
+      const res = await w.control(`/clinic/appointments/${booked.id}`, {
+        method: 'PATCH',
+        body: { starts_at: freeSlot() },
+      });
+      expect(res.status).toBe(200);
+      return booked.id;
+    },
+    held: appointmentOf,
+    fields: APPOINTMENT_FIELDS,
+    money: false,
+    check: (item, held, sent) => {
+      const [before, after] = sent.data.changes.starts_at as [string, string];
+      expect(Date.parse(after)).toBe(Date.parse(held.starts_at));
+      expect(before).not.toBe(after);
+      expect(item.changed_fields).toContain('starts_at');
+      expect(item).toMatchObject({ previous_starts_at: before, starts_at: held.starts_at });
+      expect(item.starts_at_text_en).toEqual(expect.stringMatching(/\d{4}, \d{1,2}:\d\d [AP]M$/));
+      expect(item.patient).toEqual(expect.objectContaining({ name_en: expect.any(String) }));
+    },
+    listed: 'recent',
+    idPattern: ULID,
+  },
   appointment_cancelled: {
     prepare: (w) => frontDeskBooking(w),
     // The app's own action cancels.

@@ -318,7 +318,7 @@ describe('New Customer: a value that names no single channel never widens the ga
   });
 
   it('performSubscribe goes ahead with a label in any case', async () => {
-    const pick = EVENTS.indexOf(def);
+    const pick = { sent: { event: def.event } };
     const scope = cashierApi()
       .get(cashierPath('/webhooks'))
       .query({ page: '1', per_page: '100' })

@@ -268,7 +268,8 @@ describe('performUnsubscribe', () => {
  * another on one sandbox, in the order of the event table; an unsubscription removes a subscription made first
  * (the clinic's, then the cashier's).
  */
-given('webhook-subscribe', { shared: true });
+// One account subscribes every row's Zap: more than the sandbox's default limit of 20 an interface.
+given('webhook-subscribe', { shared: true, sandbox: { webhookLimit: 100 } });
 // Record mode: the look before subscribing, on an account without subscriptions (a Zap's first subscribe).
 given('webhook-list-empty', {});
 given('webhook-unsubscribe', {
@@ -284,23 +285,29 @@ given('webhook-unsubscribe', {
 
 describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) => {
   it('subscribes with POST /webhooks {target_url, event} and keeps what perform needs', async () => {
-    // The recording subscribed each trigger in the order of the event table (status triggers share an event).
-    const pick = EVENTS.indexOf(def);
-    const answer = body('webhook-subscribe', pick);
+    // Each trigger's Zap has a hook address of its own, so the recording holds one subscription per row, found by
+    // its address (status triggers share an event): a new row records its own, the others stay as they are.
+    const target = `${TARGET}${def.key}/`;
+    const pick = { sent: { target_url: target } };
     const scope = apiOf(def)
       .get(pathOf(def, '/webhooks'))
       .query({ page: '1', per_page: '100' })
       .reply(replay('webhook-list-empty', { api: def.api }))
-      .post(pathOf(def, '/webhooks'), { target_url: TARGET, event: def.event })
+      .post(pathOf(def, '/webhooks'), { target_url: target, event: def.event })
       .matchHeader('content-type', 'application/json')
       .reply(replay('webhook-subscribe', pick));
     const result = await runHook(hookOp(def.key).performSubscribe, {
       authData: AUTH,
-      targetUrl: TARGET,
+      targetUrl: target,
       inputData: {},
     });
-    expect(answer.data).toMatchObject({ event: def.event, target_url: TARGET });
-    expect(result).toEqual({ ...subscribeData(def, answer.id), secret: answer.secret });
+    const answer = body('webhook-subscribe', pick);
+    expect(answer.data).toMatchObject({ event: def.event, target_url: target });
+    expect(result).toEqual({
+      ...subscribeData(def, answer.id),
+      target_path: new URL(target).pathname,
+      secret: answer.secret,
+    });
     expect(scope.isDone()).toBe(true);
   });
 
@@ -341,7 +348,7 @@ describe('Accept-Language', () => {
       .query({ page: '1', per_page: '100' })
       .reply(...reply('webhook-list-empty', { api: 'cashier' }))
       .post(cashierPath('/webhooks'), { target_url: TARGET, event: 'stock.low' })
-      .reply(replay('webhook-subscribe', { sent: { event: 'stock.low' } }));
+      .reply(replay('webhook-subscribe', { sent: { event: 'stock.low', target_url: TARGET } }));
     await runHook(hookOp(def.key).performSubscribe, {
       authData: { ...AUTH, language: 'ar' },
       targetUrl: TARGET,

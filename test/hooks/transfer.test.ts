@@ -521,6 +521,7 @@ describe('outside a transfer, and events without a list', () => {
   it('every trigger with a list can page (z.cursor keeps the place); the others cannot', () => {
     for (const def of EVENTS) expect(!!operation(def.key).canPaginate).toBe(!!def.transfer);
     expect(EVENTS.filter((e) => !e.transfer).map((e) => e.key)).toEqual([
+      'appointment_rescheduled',
       'claim_updated',
       'patient_erased',
       'session_closed',
