@@ -5,12 +5,10 @@ export {
   array,
   boolean,
   enum,
-  looseObject,
   NEVER,
   number,
   object,
   preprocess,
   string,
   union,
-  unknown,
 } from 'zod';
