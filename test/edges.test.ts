@@ -1,6 +1,6 @@
 import { isFieldKey, retryAfterSeconds } from '../lib/error-body';
 import { holdsCoreTemplate } from '../lib/curlies';
-import { UNSAFE_KEYS } from '../lib/resources/define';
+import { UNSAFE_KEYS } from '../lib/resources/present';
 import * as cashier from '../lib/resources/cashier';
 import * as clinic from '../lib/resources/clinic';
 import { data, delivered, deliveredAsSent, replay, reply, type Json } from './fixtures';
