@@ -133,6 +133,8 @@ export const presenterOf = (fields: Fields, loose: boolean): ObjectPresenter => 
       nested: field.children && presenterOf(field.children, !!field.looseChildren),
     };
   });
+  // The members with a SAR sibling, once per table: most of a table's members have none.
+  const amounts = members.filter((m) => m.sar !== undefined);
   return (data, level) => {
     const out: Record<string, unknown> = {};
     for (const member of members) {
@@ -148,7 +150,7 @@ export const presenterOf = (fields: Fields, loose: boolean): ObjectPresenter => 
         (extra ??= []).push(k);
       }
     }
-    for (const member of members) if (member.sar !== undefined) addSar(out, member.key, member.sar);
+    for (const member of amounts) addSar(out, member.key, member.sar!);
     if (extra !== undefined) addSars(out, extra);
     return out;
   };
