@@ -283,14 +283,23 @@ const redirected = (api: Api, status: number, lang: Lang): Error => {
   );
 };
 
-/** What the client marked on a request: the interface it was sent to, and the statuses its operation handles. */
-export interface Marked extends Handled {
+/**
+ * How an answer's errors are to be handled: the interface the request went to, and what its operation handles
+ * itself. It travels with the request in core's `middlewareData`, the channel core gives a request to its
+ * afterResponse; written by `errorHandlingOf` and read by `handlingOf`, both here, so its shape has one place.
+ */
+export interface ErrorHandling extends Handled {
   api: Api;
 }
 
-const markOf = (response: HttpResponse): Marked | undefined => {
-  const mark = response.request.middlewareData as Partial<Marked> | undefined;
-  return mark?.api === 'clinic' || mark?.api === 'cashier' ? (mark as Marked) : undefined;
+/** The request option that carries a request's error handling to `mapErrors` (lib/http.ts sets it). */
+export const errorHandlingOf = (api: Api, handled: Handled): { middlewareData: ErrorHandling } => ({
+  middlewareData: { api, handle: handled.handle, halt: handled.halt, words: handled.words },
+});
+
+const handlingOf = (response: HttpResponse): ErrorHandling | undefined => {
+  const given = response.request.middlewareData as Partial<ErrorHandling> | undefined;
+  return given?.api === 'clinic' || given?.api === 'cashier' ? (given as ErrorHandling) : undefined;
 };
 
 /**
@@ -299,11 +308,18 @@ const markOf = (response: HttpResponse): Marked | undefined => {
  */
 export const mapErrors = (response: HttpResponse, z: ZObject, bundle: Bundle): HttpResponse => {
   if (response.status < 300) return response;
-  const mark = markOf(response);
+  const handling = handlingOf(response);
   // The client never follows a redirect (lib/http.ts): the answer is refused here, once, whatever the operation
   // handles, since core's throwForStatus lets a 3xx through. Its body and Location are not repeated.
-  if (mark && response.status < 400) throw redirected(mark.api, response.status, languageOf(bundle));
+  if (handling && response.status < 400) throw redirected(handling.api, response.status, languageOf(bundle));
   if (response.status < 400) return response;
-  if (!mark || mark.handle?.includes(response.status)) return response;
-  throw toZapierError(z, response, mark.api, languageOf(bundle), mark.halt?.[response.status], mark.words);
+  if (!handling || handling.handle?.includes(response.status)) return response;
+  throw toZapierError(
+    z,
+    response,
+    handling.api,
+    languageOf(bundle),
+    handling.halt?.[response.status],
+    handling.words,
+  );
 };

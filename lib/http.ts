@@ -1,6 +1,6 @@
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
 import { requestTimeoutMs, SETTINGS } from './config';
-import type { Handled, Marked } from './errors';
+import { errorHandlingOf, type Handled } from './errors';
 import { AppMessageError, joined, languageOf, say, type Bilingual, type Lang } from './i18n';
 import { APIS, requireBaseUrl, requireToken, type Api } from './interfaces';
 
@@ -146,12 +146,7 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
       redirect: 'manual',
       // The error mapper (lib/errors.ts, mapErrors) leaves the statuses the caller handles to it; core must too.
       skipThrowForStatus: !!options.handle?.length,
-      middlewareData: {
-        api,
-        handle: options.handle,
-        halt: options.halt,
-        words: options.words,
-      } satisfies Marked,
+      ...errorHandlingOf(api, options),
     };
     if (options.body !== undefined) request.body = JSON.stringify(options.body);
     let response: HttpResponse;
