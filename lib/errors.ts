@@ -35,10 +35,10 @@ const NOT_VALID: Bilingual = { en: 'is not valid', ar: 'غير صالح' };
 const problemText = (code: string | undefined): Bilingual =>
   (code !== undefined && Object.hasOwn(PROBLEMS, code) ? PROBLEMS[code] : undefined) ?? NOT_VALID;
 
-type Kind = 'auth' | 'halt' | 'throttle' | 'error';
+type ErrorKind = 'auth' | 'halt' | 'throttle' | 'error';
 
 interface Explained {
-  kind: Kind;
+  kind: ErrorKind;
   text: Bilingual;
 }
 

@@ -66,7 +66,7 @@ export interface Run {
 export const MOVED_REMEMBERED = 1000;
 
 const isObject = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
-const positiveInt = (v: unknown) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : undefined);
+const positiveIntOf = (v: unknown) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : undefined);
 const count = (v: unknown) => (Number.isInteger(v) && (v as number) >= 0 ? (v as number) : undefined);
 
 export const keyOf = (o: Obj, fields: readonly SortField[]): Key =>
@@ -141,7 +141,7 @@ export const readOn = async (
       if (compareKeys(keys[i - 1]!, keys[i]!) >= 0) throw new ListOrderError(order.fields.at(-1)!.field);
     }
     // The server's own page size when it says it: one that gives fewer than asked is not at the end.
-    const given = positiveInt(answer.meta.per_page);
+    const given = positiveIntOf(answer.meta.per_page);
     if (given && given < asked.perPage) size = Math.min(size, given);
     const start = (asked.page - 1) * (given ?? asked.perPage);
     const total = given ? count(answer.meta.total) : undefined;

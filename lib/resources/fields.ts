@@ -3,7 +3,7 @@ import { sarKeyOf } from '../money';
 /*
  * A resource's field table: each field's label, how Zapier shows it, and its kind, the type rule the presenter
  * (`./present.ts`) applies to it. The table is data: the presenter reads it, `outputFieldsOf` lists it for Zapier,
- * and the types of a presented item are derived from it (`Parsed`), so a field is declared once for all three.
+ * and the types of a presented item are derived from it (`FieldValues`), so a field is declared once for all three.
  */
 
 /** Output field as Zapier's schema takes it. */
@@ -47,11 +47,11 @@ type Nullable<F, T> = F extends { required: true } ? T : T | null | undefined;
 
 /** The type of a field's presented value, from its kind (as the presenter's rule for that kind gives it). */
 type ValueOf<F> = F extends { kind: 'rows'; children: infer C extends Fields }
-  ? Array<Parsed<C>> | null | undefined
+  ? Array<FieldValues<C>> | null | undefined
   : F extends { kind: 'object'; children: infer C extends Fields; looseChildren: true }
-    ? (Parsed<C> & Record<string, unknown>) | null | undefined
+    ? (FieldValues<C> & Record<string, unknown>) | null | undefined
     : F extends { kind: 'object'; children: infer C extends Fields }
-      ? Parsed<C> | null | undefined
+      ? FieldValues<C> | null | undefined
       : F extends { kind: 'any' }
         ? unknown
         : F extends { kind: 'integer' }
@@ -70,7 +70,7 @@ type MayBeAbsent<F extends Fields> = {
  * A presented object with these fields: the fields that may be absent are optional. Of a table not known (any
  * resource), any members.
  */
-export type Parsed<F extends Fields> = string extends keyof F
+export type FieldValues<F extends Fields> = string extends keyof F
   ? Record<string, unknown>
   : { [K in Exclude<keyof F, MayBeAbsent<F>>]: ValueOf<F[K]> } & { [K in MayBeAbsent<F>]?: ValueOf<F[K]> };
 
