@@ -338,4 +338,27 @@ export const HOUSE_RULES: readonly Rule[] = [
         return problems;
       }),
   },
+  {
+    // The interfaces allow 120 requests a minute per API client; a step costs one to three. Steps of one interface
+    // share one throttle only when their configurations are identical and the scope leaves `action` out.
+    id: 'APP-THROTTLE',
+    title:
+      'every action and search declares a throttle of at most 60 steps a minute, keyed by its interface, shared on the connection',
+    check: (d) =>
+      operationsOf(d, ['creates', 'searches']).flatMap(({ where, action }) => {
+        const t = (action.operation as { throttle?: Record<string, unknown> }).throttle;
+        if (!t) return [`${where}: no throttle`];
+        const problems: string[] = [];
+        if (t.window !== 60 || typeof t.limit !== 'number' || t.limit > 60) {
+          problems.push(`${where}: the throttle must allow at most 60 steps in a 60 s window`);
+        }
+        if (t.key !== 'clinic' && t.key !== 'cashier')
+          problems.push(`${where}: the throttle's key must name its interface`);
+        const scope = Array.isArray(t.scope) ? t.scope : [];
+        if (!scope.includes('auth') || scope.includes('action')) {
+          problems.push(`${where}: the throttle's scope must be the connection (auth), not the action`);
+        }
+        return problems;
+      }),
+  },
 ];

@@ -24,10 +24,28 @@ const ENFORCED = [
   'APP-NO-PLACEHOLDER-LINK',
   'APP-SEARCH-DROPDOWN',
   'APP-FIND-OR-CREATE',
+  'APP-THROTTLE',
 ];
 
 /** For each rule: ways to break the definition, each returning a fragment the rule's problems must name. */
 const BREAKERS: Record<string, Record<string, Breaker>> = {
+  'APP-THROTTLE': {
+    'an action without a throttle': (d) => {
+      delete (op(d, 'creates', 'create_order').operation as { throttle?: unknown }).throttle;
+      return 'creates.create_order: no throttle';
+    },
+    'a throttle of one action alone': (d) => {
+      (op(d, 'searches', 'find_patient').operation as { throttle: { scope: string[] } }).throttle.scope = [
+        'action',
+      ];
+      return "searches.find_patient: the throttle's scope must be the connection";
+    },
+    'a limit above the interfaces’ half minute': (d) => {
+      (op(d, 'creates', 'book_appointment').operation as { throttle: { limit: number } }).throttle.limit =
+        120;
+      return 'creates.book_appointment: the throttle must allow at most 60';
+    },
+  },
   'APP-ID-LABEL': {
     'an input labelled "… ID"': (d) => {
       input(d, 'creates', 'book_appointment', 'patient_id').label = 'Patient ID';
