@@ -3,6 +3,7 @@ import { defineTrigger } from 'zapier-platform-core';
 import { SETTINGS } from './config';
 import { clientFor, isLastPage, unwrapOne, type Query } from './http';
 import type { Api } from './interfaces';
+import { CHOICES_READ } from './keys';
 
 export interface Option {
   id: string;
@@ -120,12 +121,6 @@ export interface Cascade {
   /** Optional: they narrow the choices when given, and the field still offers choices without them. */
   narrowedBy?: readonly string[];
 }
-
-/**
- * The field member under which the inputs a dropdown reads are declared, space-separated: the serialized definition
- * keeps no trace of what a function reads, and the offline checks (APP-CHOICES-DEPENDS) need to see it.
- */
-export const CHOICES_READ = 'choices_read';
 
 /*
  * A parent's value narrows the choices only when it is a plain id: one mapped from an earlier step arrives in the
