@@ -2,6 +2,8 @@ import { defineCreate } from 'zapier-platform-core';
 import { invalidFields } from '../lib/errors';
 import { derivedBookingRef, writeResult } from '../lib/idempotency';
 import { START_LEAD_MINUTES } from '../lib/input-times';
+import { LIST } from '../lib/dropdown-lists';
+import { choicesOf } from '../lib/dropdowns';
 import { anyOf, declareInputs, input } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
@@ -14,18 +16,20 @@ const inputs = declareInputs(
     branch_id: input.positiveInt({
       group: 'visit',
       label: 'Branch',
-      helpText: 'The clinic branch where the appointment takes place.',
+      helpText:
+        'The clinic branch where the appointment takes place: choose one seen in recent appointments, or map a Branch ID from an earlier step.',
       placeholder: '1',
-      dynamic: dynamicRef(DROPDOWN.clinicBranches),
+      ...choicesOf(LIST.clinicBranches),
       type: 'integer',
       required: true,
     }),
     appointment_type_id: input.positiveInt({
       group: 'visit',
       label: 'Appointment Type',
-      helpText: 'The kind of visit, as set up in the back office under Settings → Appointment Types.',
+      helpText:
+        'The kind of visit, as set up in the back office under Settings → Appointment Types. The list shows the types seen in recent appointments with the chosen Practitioner, or at the chosen Branch when no Practitioner is chosen.',
       placeholder: '4',
-      dynamic: dynamicRef(DROPDOWN.appointmentTypes),
+      ...choicesOf(LIST.appointmentTypes, { dependsOn: ['branch_id'], narrowedBy: ['practitioner_id'] }),
       type: 'integer',
       required: true,
     }),
@@ -61,9 +65,10 @@ const inputs = declareInputs(
     practitioner_id: input.ulid({
       group: 'visit',
       label: 'Practitioner',
-      helpText: 'The doctor or therapist. Leave blank to let the clinic assign one.',
+      helpText:
+        'The doctor or therapist: the list shows those seen in recent appointments at the chosen Branch. Leave blank to let the clinic assign one.',
       placeholder: '01J9X4T2R7N5P3M1K8H6G4F2D0',
-      dynamic: dynamicRef(DROPDOWN.practitioners),
+      ...choicesOf(LIST.practitioners, { dependsOn: ['branch_id'] }),
     }),
     note: input.text({
       group: 'visit',

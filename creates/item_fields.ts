@@ -1,3 +1,5 @@
+import { LIST } from '../lib/dropdown-lists';
+import { choicesOf } from '../lib/dropdowns';
 import { input } from '../lib/inputs';
 import { DROPDOWN, dynamicRef } from '../lib/keys';
 
@@ -60,9 +62,12 @@ export const existingVariantsInput = (help: string) =>
     {
       variant_id: input.positiveInt({
         label: 'Existing Variant',
-        helpText: `${help} Choose the stored variant this row changes, or leave blank to match by SKU or Barcode.`,
+        helpText: `${help} Choose the stored variant of the Item this row changes, or leave blank to match by SKU or Barcode.`,
         placeholder: '118',
-        dynamic: dynamicRef(DROPDOWN.variants),
+        // The chosen item's own variants; every item's while the Item is mapped rather than chosen.
+        ...choicesOf((given) => (given.item_id ? LIST.variantsOfItem : LIST.variants), {
+          dependsOn: ['item_id'],
+        }),
       }),
       ...variantRow(ARABIC_NAME),
     },

@@ -1,16 +1,20 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineTrigger } from 'zapier-platform-core';
 import { SETTINGS } from './config';
-import { clientFor, type Query } from './http';
+import { clientFor, isLastPage, unwrapOne, type Query } from './http';
 import type { Api } from './interfaces';
+import { CHOICES_READ } from './keys';
 
 export interface Option {
   id: string;
   label: string;
 }
 
-export interface DropdownDef {
-  key: string;
+/** The values of the step's other inputs a list reads, by key: only those given as plain ids. */
+export type Given = Readonly<Record<string, string>>;
+
+/** A list of options, read from one interface: what a dropdown offers, however Zapier asks for it. */
+export interface ListDef {
   noun: string;
   /** For the dropdown's label, when the noun does not just take an "s" ("Branches"). */
   plural?: string;
@@ -20,9 +24,11 @@ export interface DropdownDef {
    * sessions): the dropdown then offers nothing, and the Zap builder maps the id from an earlier step or adds the
    * search step Zapier offers beside it (Zapier checks D004, D014).
    */
-  path?: string;
-  /** Extra query of the list call (e.g. only upcoming appointments). */
-  query?: () => Query;
+  path?: string | ((given: Given) => string);
+  /** The path answers one object, whose options `options` makes (an item's variants): one page, no paging. */
+  one?: boolean;
+  /** Extra query of the list call (e.g. only upcoming appointments, only one branch's). */
+  query?: (given: Given) => Query;
   /** The options one page of objects yields; by default one per object, labelled by `label`. */
   options?: (rows: Array<Record<string, unknown>>) => Option[];
   label?: (o: Record<string, unknown>) => string;
@@ -30,22 +36,50 @@ export interface DropdownDef {
   paged?: boolean;
 }
 
-/** One page of a dropdown: Zapier counts pages from 0, the interfaces from 1. */
-export const dropdownPerform =
-  (def: DropdownDef) =>
-  async (z: ZObject, bundle: Bundle): Promise<Option[]> => {
-    if (!def.path) return [];
-    const page = def.paged === false ? 1 : Number(bundle.meta?.page ?? 0) + 1;
-    if (def.paged === false && Number(bundle.meta?.page ?? 0) > 0) return [];
-    const { data } = await clientFor(z, bundle, def.api).page<Record<string, unknown>>(def.path, {
-      ...def.query?.(),
+/** A list behind a hidden dropdown trigger. */
+export interface DropdownDef extends ListDef {
+  key: string;
+}
+
+const isRecord = (o: unknown): o is Record<string, unknown> => !!o && typeof o === 'object';
+
+/** One page of a list (pages count from 1, as the interfaces do), and whether the interface shows it is the last. */
+const readPage = async (
+  list: ListDef,
+  z: ZObject,
+  bundle: Bundle,
+  page: number,
+  given: Given,
+): Promise<{ options: Option[]; last: boolean }> => {
+  if (!list.path) return { options: [], last: true };
+  const client = clientFor(z, bundle, list.api);
+  const where = typeof list.path === 'function' ? list.path(given) : list.path;
+  let rows: Array<Record<string, unknown>>;
+  let last = true;
+  if (list.one) {
+    rows = [unwrapOne(await client.get(where))];
+  } else {
+    const { data, meta } = await client.page<unknown>(where, {
+      ...list.query?.(given),
       page,
       per_page: SETTINGS.maxPerPage,
     });
-    const rows = data.filter((o): o is Record<string, unknown> => !!o && typeof o === 'object');
-    if (def.options) return def.options(rows);
-    const label = def.label ?? ((o) => String(o.name ?? o.id));
-    return rows.map((o) => ({ id: String(o.id), label: label(o) }));
+    rows = data.filter(isRecord);
+    last = isLastPage(page, data, meta);
+  }
+  if (list.options) return { options: list.options(rows), last };
+  const label = list.label ?? ((o) => String(o.name ?? o.id));
+  return { options: rows.map((o) => ({ id: String(o.id), label: label(o) })), last };
+};
+
+/** One page of a dropdown trigger: Zapier counts pages from 0, the interfaces from 1. */
+export const dropdownPerform =
+  (def: ListDef) =>
+  async (z: ZObject, bundle: Bundle): Promise<Option[]> => {
+    const zapierPage = Number(bundle.meta?.page ?? 0);
+    if (def.paged === false && zapierPage > 0) return [];
+    const page = def.paged === false ? 1 : zapierPage + 1;
+    return (await readPage(def, z, bundle, page, {})).options;
   };
 
 /** A hidden polling trigger that feeds a dynamic dropdown, with "load more" paging. */
@@ -63,7 +97,7 @@ export const dropdownTrigger = (def: DropdownDef) => {
     },
     operation: {
       type: 'polling',
-      canPaginate: !!def.path && def.paged !== false,
+      canPaginate: !!def.path && def.paged !== false && !def.one,
       perform: dropdownPerform(def),
       sample: { id: '1', label: `${def.noun} 1` },
       outputFields: [
@@ -72,6 +106,83 @@ export const dropdownTrigger = (def: DropdownDef) => {
       ],
     },
   });
+};
+
+/** What a `choices.perform` answers: one page of options, and the token of the next (null on the last). */
+export interface ChoicesPage {
+  results: Option[];
+  paging_token: string | null;
+}
+
+/** Which of the step's other inputs a dropdown's choices follow. */
+export interface Cascade {
+  /** Filled first: Zapier enables the field once they are, and clears it when one of them changes. */
+  dependsOn?: readonly string[];
+  /** Optional: they narrow the choices when given, and the field still offers choices without them. */
+  narrowedBy?: readonly string[];
+}
+
+/*
+ * A parent's value narrows the choices only when it is a plain id: one mapped from an earlier step arrives in the
+ * editor as its `{{…}}` reference, and a typed name ("Olaya") is no id; either leaves the list whole rather than
+ * ask the interface for a branch called "{{12__branch_id}}".
+ */
+const PLAIN_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+const givenOf = (bundle: Bundle, keys: readonly string[]): Given => {
+  const out: Record<string, string> = {};
+  for (const key of keys) {
+    const v: unknown = bundle.inputData?.[key];
+    const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
+    if (PLAIN_ID.test(s)) out[key] = s;
+  }
+  return out;
+};
+
+interface Token {
+  page: number;
+  /** Options already offered, for derived lists whose pages repeat them. */
+  seen?: string[];
+}
+
+const tokenOf = (raw: unknown): Token => {
+  if (typeof raw !== 'string' || !raw) return { page: 1 };
+  try {
+    const t = JSON.parse(raw) as Partial<Token>;
+    const page = Number.isSafeInteger(t.page) && t.page! > 1 ? t.page! : 1;
+    return { page, seen: Array.isArray(t.seen) ? t.seen.map(String) : undefined };
+  } catch {
+    return { page: 1 };
+  }
+};
+
+/**
+ * A dynamic dropdown on core's `choices: { perform }`: the field members that make one (spread into the input's
+ * declaration), its choices read from `list` as the cascade's inputs are given. `list` may be chosen by what is
+ * given (an item's own variants once the item is known, every variant before). A derived list (`paged: false`)
+ * pages too: each page offers only options no earlier page offered.
+ */
+export const choicesOf = (list: ListDef | ((given: Given) => ListDef), cascade: Cascade = {}) => {
+  const dependsOn = [...(cascade.dependsOn ?? [])];
+  const reads = [...dependsOn, ...(cascade.narrowedBy ?? [])];
+  const perform = async (z: ZObject, bundle: Bundle): Promise<ChoicesPage> => {
+    const given = givenOf(bundle, reads);
+    const def = typeof list === 'function' ? list(given) : list;
+    const token = tokenOf((bundle.meta as { paging_token?: unknown } | undefined)?.paging_token);
+    const { options, last } = await readPage(def, z, bundle, token.page, given);
+    if (def.paged !== false) {
+      return { results: options, paging_token: last ? null : JSON.stringify({ page: token.page + 1 }) };
+    }
+    const seen = new Set(token.seen);
+    const results = options.filter((o) => !seen.has(o.id));
+    const next = { page: token.page + 1, seen: [...seen, ...results.map((o) => o.id)] };
+    return { results, paging_token: last ? null : JSON.stringify(next) };
+  };
+  return {
+    choices: { perform },
+    ...(dependsOn.length ? { dependsOn } : {}),
+    ...(reads.length ? { meta: { [CHOICES_READ]: reads.join(' ') } } : {}),
+  };
 };
 
 /** Options from the distinct values of one field of a list (clinic lists that have no endpoint of their own). */

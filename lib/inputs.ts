@@ -1,5 +1,6 @@
 import type { z as Zod } from 'zod';
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import type { ChoicesPage } from './dropdowns';
 import {
   BilingualError,
   INPUT_MESSAGES,
@@ -52,7 +53,7 @@ const maxChars = (n: number) => text().max(n, m('max_chars'));
  * An id field with a dropdown is filled by choosing or mapping, not typing: its message says so (a name typed where
  * the id goes, "Olaya" for a branch, is the usual mistake).
  */
-const hasList = (shown: Shown<boolean>) => shown.dynamic !== undefined;
+const hasList = (shown: Shown<boolean>) => shown.dynamic !== undefined || shown.choices !== undefined;
 
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 const ulid = (shown: Shown<boolean>) =>
@@ -139,7 +140,11 @@ export interface InputField {
   dynamic?: string;
   search?: string;
   type?: 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime';
-  choices?: Record<string, string>;
+  /** Static choices, or a dropdown filled by a perform as it opens (lib/dropdowns.ts, choicesOf). */
+  choices?: Record<string, string> | DynamicChoices;
+  /** Inputs filled before this one; Zapier clears it when one of them changes. */
+  dependsOn?: string[];
+  meta?: Record<string, string>;
   default?: string;
   altersDynamicFields?: boolean;
   /** The key of one of the operation's `inputFieldGroups`, under which the editor shows the field. */
@@ -148,19 +153,24 @@ export interface InputField {
   children?: InputField[];
 }
 
+export interface DynamicChoices {
+  perform: (z: ZObject, bundle: Bundle) => Promise<ChoicesPage>;
+}
+
 /** How an input shows in the editor, and the name its value is sent under. */
 export interface Shown<R extends boolean> extends Omit<
   InputField,
   'key' | 'required' | 'choices' | 'children'
 > {
   required?: R;
+  choices?: DynamicChoices;
   /** The request's name for the value (`customer.name`: a member of an object); the key when not given. */
   to?: string;
 }
 
 /** One input: how it shows, whether it is required, and its rule (built with zod on first use). */
 export interface Input<S extends Zod.ZodType = Zod.ZodType, R extends boolean = boolean> {
-  shown: Shown<R> & { choices?: Record<string, string> };
+  shown: Omit<Shown<R>, 'choices'> & { choices?: InputField['choices'] };
   required: R;
   rule: () => S;
   children?: Record<string, Input>;

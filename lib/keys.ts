@@ -64,6 +64,13 @@ export const DROPDOWN = {
 type DropdownKey = (typeof DROPDOWN)[keyof typeof DROPDOWN];
 type SearchKey = (typeof SEARCH)[keyof typeof SEARCH];
 
+/**
+ * The field `meta` member under which a `choices.perform` dropdown declares the inputs it reads, space-separated:
+ * the serialized definition keeps no trace of what a function reads, and the offline checks (APP-CHOICES-DEPENDS)
+ * need to see it.
+ */
+export const CHOICES_READ = 'choices_read';
+
 /** `dynamic` reference of a dropdown: `<trigger>.<value field>.<label field>`. */
 export const dynamicRef = (key: DropdownKey, value = 'id', label = 'label'): string =>
   `${key}.${value}.${label}`;

@@ -8,8 +8,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EVENTS } from '../lib/hooks/events';
 import type { Api } from '../lib/interfaces';
-import { CREATE, DROPDOWN, SEARCH, TRIGGER } from '../lib/keys';
+import { CHOICES_READ, CREATE, DROPDOWN, SEARCH, TRIGGER } from '../lib/keys';
 import {
+  hasChoicesPerform,
   inputFieldsOf,
   loadDefinition,
   operationsOf,
@@ -140,7 +141,7 @@ const cell = (text: string) => text.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\
 
 const choicesOf = (field: FieldDef): string | undefined => {
   const choices = field.choices;
-  if (!choices || typeof choices !== 'object') return undefined;
+  if (!choices || typeof choices !== 'object' || hasChoicesPerform(field)) return undefined;
   const entries = Array.isArray(choices)
     ? choices.map((c: unknown) =>
         typeof c === 'string'
@@ -167,11 +168,32 @@ const TYPE_NOTES: Record<string, string> = {
 const offersOptions = (definition: AppDefinition, ref: string) =>
   !/offers nothing/.test(definition.triggers[ref.split('.')[0] ?? '']?.display.description ?? '');
 
-const notesOf = (definition: AppDefinition, field: FieldDef): string => {
+/**
+ * A `choices: { perform }` dropdown, which no hidden trigger names: what its choices follow (the inputs it reads,
+ * choicesOf's declaration) and which of them clear it when they change (`dependsOn`).
+ */
+const performDropdownNote = (fields: readonly FieldDef[], field: FieldDef): string => {
+  const labelOf = (key: string) => fields.find((f) => f.key === key)?.label ?? key;
+  const read = String(field.meta?.[CHOICES_READ] ?? '')
+    .split(' ')
+    .filter(Boolean);
+  const follows = read.length ? `, its choices following ${listed(read.map(labelOf))}` : '';
+  const clears = field.dependsOn?.length
+    ? ` Changing ${listed(field.dependsOn.map(labelOf), 'or')} clears it.`
+    : '';
+  return `Dropdown, filled as it opens${follows}.${clears}`;
+};
+
+const listed = (words: readonly string[], and = 'and') =>
+  words.length > 1 ? `${words.slice(0, -1).join(', ')} ${and} ${words[words.length - 1]}` : (words[0] ?? '');
+
+const notesOf = (definition: AppDefinition, field: FieldDef, fields: readonly FieldDef[] = []): string => {
   const notes: string[] = [];
   const choices = choicesOf(field);
   if (field.dynamic && offersOptions(definition, field.dynamic)) {
     notes.push(`Dropdown of ${dropdownLabel(definition, field.dynamic)}.`);
+  } else if (hasChoicesPerform(field)) {
+    notes.push(performDropdownNote(fields, field));
   } else if (!choices && TYPE_NOTES[field.type ?? '']) {
     notes.push(TYPE_NOTES[field.type ?? '']!);
   }
@@ -193,10 +215,11 @@ const inputsTable = (definition: AppDefinition, action: ActionDef): string => {
     })),
   ]);
   if (!rows.length) return '_No fields to fill in._';
+  const all = rows.map((r) => r.field);
   const lines = rows.map(({ label, key, field }) => {
     const help = field.children
       ? 'Line items: add one row per entry, with the fields below.'
-      : [field.helpText ?? '', notesOf(definition, field)].filter(Boolean).join(' ');
+      : [field.helpText ?? '', notesOf(definition, field, all)].filter(Boolean).join(' ');
     return `| ${cell(label)} | \`${key}\` | ${field.required ? 'yes' : 'no'} | ${cell(help)} |`;
   });
   return ['| Field | Key | Required | Help |', '|---|---|---|---|', ...lines].join('\n');

@@ -2,7 +2,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import nock from 'nock';
 import { data, definition, replay, reply, type Json } from './fixtures';
 import { clockAtRecording } from './support/recorder';
-import { App, appTester, AUTH, cashierApi, cashierPath, useNock } from './helpers';
+import { App, appTester, AUTH, cashierApi, cashierPath, clinicApi, clinicPath, useNock } from './helpers';
 
 /* The branch dropdown (hidden trigger branch_list over the cashier's GET /branches). */
 
@@ -157,5 +157,207 @@ describe('dynamic and search references', () => {
       const [search] = ref.split('.');
       expect({ where, ref, exists: !!App.searches?.[search!] }).toEqual({ where, ref, exists: true });
     }
+  });
+});
+
+/*
+ * The `choices: { perform }` dropdowns, run through the definition as Zapier runs them: each perform is found in
+ * the step's input fields and called with the step's other inputs. A child's choices follow its parent's value, and
+ * the request shows it.
+ */
+
+type ChoicesPerform = (
+  z: ZObject,
+  bundle: Bundle,
+) => Promise<{ results: Option[]; paging_token: string | null }>;
+type FieldWithChoices = {
+  key: string;
+  choices?: { perform?: ChoicesPerform };
+  children?: FieldWithChoices[];
+};
+
+/** The choices perform of `path` (`variants[]variant_id` for a line-item child) in creates.`key`. */
+const choicesOf = (key: string, path: string): ChoicesPerform => {
+  const [parent, child] = path.split('[]');
+  const fields = (App.creates?.[key]?.operation.inputFields ?? []) as FieldWithChoices[];
+  let field = fields.find((f) => f.key === parent);
+  if (child) field = field?.children?.find((f) => f.key === child);
+  const perform = field?.choices?.perform;
+  if (typeof perform !== 'function') throw new Error(`creates.${key}.${path} has no choices.perform`);
+  return perform;
+};
+
+const choose = (key: string, path: string, inputData: object, paging_token?: string) =>
+  appTester(choicesOf(key, path), {
+    authData: AUTH,
+    inputData,
+    ...(paging_token ? { meta: { paging_token } } : {}),
+  } as never);
+
+/** What the recorded appointments give for `field`: distinct values, most frequent first. */
+const distinctIn = (fixture: string, field: string): string[] => {
+  const counts = new Map<string, number>();
+  for (const a of data(fixture) as Json[])
+    counts.set(String(a[field]), (counts.get(String(a[field])) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([v]) => v);
+};
+
+/** An interceptor of GET /appointments that keeps the query it was asked with. */
+const appointmentsAsked = (fixture: string) => {
+  const asked: Array<Record<string, string>> = [];
+  clinicApi()
+    .get(clinicPath('/appointments'))
+    .query((q) => {
+      asked.push(q as Record<string, string>);
+      return true;
+    })
+    .reply(replay(fixture));
+  return asked;
+};
+
+describe('Book Appointment: Branch → Practitioner → Appointment Type (choices.perform)', () => {
+  beforeEach(clockAtRecording);
+  afterEach(() => jest.useRealTimers());
+
+  it('Practitioner lists those of the chosen branch: two branches, two lists, each asked for its branch', async () => {
+    const lists: string[][] = [];
+    for (const branch of ['1', '2']) {
+      const fixture = `choices-practitioners-branch-${branch}`;
+      const asked = appointmentsAsked(fixture);
+      const { results, paging_token } = await choose('book_appointment', 'practitioner_id', {
+        branch_id: branch,
+      });
+      expect(asked).toEqual([expect.objectContaining({ branch_id: branch, page: '1', per_page: '100' })]);
+      expect(asked[0]).not.toHaveProperty('practitioner_id');
+      expect(data(fixture).every((a: Json) => String(a.branch_id) === branch)).toBe(true);
+      expect(results.map((o) => o.id)).toEqual(distinctIn(fixture, 'practitioner_id'));
+      expect(results[0]?.label).toMatch(/^Practitioner \w+ · \d+ recent appointments?$/);
+      expect(paging_token).toBeNull();
+      lists.push(results.map((o) => o.id));
+    }
+    expect(lists[0]!.length).toBeGreaterThan(0);
+    expect(lists[1]!.length).toBeGreaterThan(0);
+    expect(lists[0]).not.toEqual(lists[1]);
+  });
+
+  it('Appointment Type lists the types seen with the chosen practitioner, or at the branch without one', async () => {
+    const atBranch = appointmentsAsked('choices-types-branch-2');
+    const branchOnly = await choose('book_appointment', 'appointment_type_id', { branch_id: '2' });
+    expect(atBranch).toEqual([expect.objectContaining({ branch_id: '2' })]);
+    expect(atBranch[0]).not.toHaveProperty('practitioner_id');
+
+    const practitioner = distinctIn('choices-practitioners-branch-2', 'practitioner_id')[0]!;
+    const withHim = appointmentsAsked('choices-types-practitioner');
+    const narrowed = await choose('book_appointment', 'appointment_type_id', {
+      branch_id: '2',
+      practitioner_id: practitioner,
+    });
+    expect(withHim).toEqual([expect.objectContaining({ branch_id: '2', practitioner_id: practitioner })]);
+
+    expect(branchOnly.results.map((o) => o.id)).toEqual(
+      distinctIn('choices-types-branch-2', 'appointment_type_id'),
+    );
+    expect(narrowed.results.map((o) => o.id)).toEqual(
+      distinctIn('choices-types-practitioner', 'appointment_type_id'),
+    );
+    expect(narrowed.results.length).toBeLessThan(branchOnly.results.length);
+    expect(narrowed.results[0]?.label).toMatch(/^Appointment Type \d+ · \d+ recent appointments?$/);
+  });
+
+  it('Branch lists the branches of recent appointments, and reads no other input', async () => {
+    const asked = appointmentsAsked('dropdown-appointments-60-days');
+    const { results } = await choose('book_appointment', 'branch_id', { practitioner_id: 'X' });
+    expect(asked).toEqual([expect.not.objectContaining({ practitioner_id: expect.anything() })]);
+    expect(results.map((o) => o.id)).toEqual(distinctIn('dropdown-appointments-60-days', 'branch_id'));
+  });
+
+  it('a mapped Branch ({{…}}) narrows nothing: every recent practitioner is offered', async () => {
+    const asked = appointmentsAsked('dropdown-appointments-60-days');
+    await choose('book_appointment', 'practitioner_id', { branch_id: '{{12__branch_id}}' });
+    expect(asked).toEqual([expect.not.objectContaining({ branch_id: expect.anything() })]);
+  });
+
+  it('pages with a paging_token while the appointments have more, never offering a practitioner twice', async () => {
+    // hand-built: three pages of two appointments, which the sandbox's few recent appointments cannot show.
+    const page = (n: number, rows: Array<[string, number]>) =>
+      clinicApi()
+        .get(clinicPath('/appointments'))
+        .query((q) => q.page === String(n) && q.branch_id === '1')
+        .reply(200, {
+          data: rows.map(([practitioner_id, i]) => ({ id: `A${n}${i}`, branch_id: 1, practitioner_id })),
+          meta: { total: 6, page: n, per_page: 2 },
+        });
+    page(1, [
+      ['P1', 1],
+      ['P2', 2],
+    ]);
+    page(2, [
+      ['P2', 3],
+      ['P3', 4],
+    ]);
+    page(3, [
+      ['P1', 5],
+      ['P4', 6],
+    ]);
+
+    const first = await choose('book_appointment', 'practitioner_id', { branch_id: '1' });
+    expect(first.results.map((o) => o.id)).toEqual(['P1', 'P2']);
+    expect(first.paging_token).toEqual(expect.any(String));
+    const second = await choose(
+      'book_appointment',
+      'practitioner_id',
+      { branch_id: '1' },
+      first.paging_token!,
+    );
+    expect(second.results.map((o) => o.id)).toEqual(['P3']);
+    const third = await choose(
+      'book_appointment',
+      'practitioner_id',
+      { branch_id: '1' },
+      second.paging_token!,
+    );
+    expect(third.results.map((o) => o.id)).toEqual(['P4']);
+    expect(third.paging_token).toBeNull();
+  });
+});
+
+describe('Update Item: a variant row lists the chosen Item’s variants (choices.perform)', () => {
+  it('two items, two lists, each read from its item', async () => {
+    const lists: string[][] = [];
+    for (const item of ['311', '312']) {
+      const fixture = `choices-variants-item-${item}`;
+      cashierApi()
+        .get(cashierPath(`/items/${item}`))
+        .reply(replay(fixture));
+      const { results, paging_token } = await choose('update_item', 'variants[]variant_id', {
+        item_id: item,
+      });
+      const stored = data(fixture) as Json;
+      expect(results.map((o) => o.id)).toEqual(stored.variants.map((v: Json) => String(v.id)));
+      expect(results[0]?.label).toContain(stored.name_en);
+      expect(paging_token).toBeNull();
+      lists.push(results.map((o) => o.id));
+    }
+    expect(lists[0]!.length).toBeGreaterThan(0);
+    expect(lists[0]).not.toEqual(lists[1]);
+  });
+
+  it('offers every item’s variants, page by page, while the Item is mapped rather than chosen', async () => {
+    // hand-built: a catalogue over two pages (the recorded one fits in one).
+    const items = (n: number) =>
+      cashierApi()
+        .get(cashierPath('/items'))
+        .query({ page: String(n), per_page: '100' })
+        .reply(200, {
+          data: [{ id: 300 + n, name_en: `Item ${n}`, variants: [{ id: 100 + n }] }],
+          meta: { total: 150, page: n, per_page: 100 },
+        });
+    items(1);
+    items(2);
+    const first = await choose('update_item', 'variants[]variant_id', { item_id: '{{7__id}}' });
+    expect(first.results.map((o) => o.id)).toEqual(['101']);
+    const second = await choose('update_item', 'variants[]variant_id', { item_id: '' }, first.paging_token!);
+    expect(second.results.map((o) => o.id)).toEqual(['102']);
+    expect(second.paging_token).toBeNull();
   });
 });

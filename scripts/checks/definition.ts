@@ -19,6 +19,9 @@ export interface FieldDef {
   dynamic?: string;
   search?: string;
   choices?: unknown;
+  /** Inputs a `choices.perform` dropdown follows: filled first, and clearing it when they change. */
+  dependsOn?: string[];
+  meta?: Record<string, unknown>;
   computed?: boolean;
   primary?: boolean;
   children?: FieldDef[];
@@ -87,6 +90,16 @@ export const isPerform = (value: unknown): boolean =>
   typeof value === 'function' ||
   (typeof value === 'string' && value.startsWith('$func$')) ||
   (!!value && typeof value === 'object' && 'url' in value);
+
+/** Whether a field's choices come from a perform (core's `choices: { perform }`), not a static list. */
+export const hasChoicesPerform = (field: FieldDef): boolean =>
+  !!field.choices &&
+  typeof field.choices === 'object' &&
+  !Array.isArray(field.choices) &&
+  isPerform((field.choices as { perform?: unknown }).perform);
+
+/** A dropdown filled as it opens: a hidden trigger's (`dynamic`) or a perform's. */
+export const hasDynamicDropdown = (field: FieldDef): boolean => !!field.dynamic || hasChoicesPerform(field);
 
 export interface OperationRef {
   kind: Kind;

@@ -1,5 +1,7 @@
 import {
   flattenSample,
+  hasChoicesPerform,
+  hasDynamicDropdown,
   inputFieldsOf,
   isPerform,
   operationsOf,
@@ -16,6 +18,7 @@ import {
   withoutCode,
   type Rule,
 } from './reading';
+import { CHOICES_READ } from '../../lib/keys';
 
 /*
  * The house's own rules (APP-*): what this app promises its Zap builders beyond Zapier's checks (English text,
@@ -317,8 +320,56 @@ export const HOUSE_RULES: readonly Rule[] = [
     title: 'every search-powered field has a dynamic dropdown too',
     check: (d) =>
       inputFieldsOf(d)
-        .filter((ref) => ref.field.search && !ref.field.dynamic)
+        .filter((ref) => ref.field.search && !hasDynamicDropdown(ref.field))
         .map((ref) => `${ref.where}: has search "${ref.field.search}" but no dynamic dropdown`),
+  },
+  {
+    // A dropdown whose choices follow another input must say so in `dependsOn`, or Zapier keeps a choice made for
+    // the old parent (a practitioner of another branch) when the parent changes. The definition keeps no trace of
+    // what a perform reads, so choicesOf (lib/dropdowns.ts) declares it in the field's meta, where this rule reads it.
+    id: 'APP-CHOICES-DEPENDS',
+    title:
+      'a choices.perform dropdown that reads other inputs has dependsOn, naming earlier inputs of its operation that it reads',
+    check: (d) =>
+      operationsOf(d).flatMap((op) => {
+        const top = staticFields(op.action.operation.inputFields);
+        const lists = [
+          { fields: top, at: (f: FieldDef) => `${op.where}.inputFields.${f.key}`, before: [] as string[] },
+          ...top
+            .filter((f) => f.children)
+            .map((parent) => ({
+              fields: staticFields(parent.children),
+              at: (f: FieldDef) => `${op.where}.inputFields.${parent.key}[]${f.key}`,
+              // A child may follow an input above its line items, or a sibling before it.
+              before: top.slice(0, top.indexOf(parent)).map((f) => f.key),
+            })),
+        ];
+        return lists.flatMap(({ fields, at, before }) =>
+          fields.flatMap((field, i) => {
+            if (!hasChoicesPerform(field)) return [];
+            const earlier = new Set([...before, ...fields.slice(0, i).map((f) => f.key)]);
+            const known = new Set([...earlier, ...top.map((f) => f.key), ...fields.map((f) => f.key)]);
+            const read = String(field.meta?.[CHOICES_READ] ?? '')
+              .split(' ')
+              .filter(Boolean);
+            const dependsOn = field.dependsOn ?? [];
+            return [
+              ...(read.length && !dependsOn.length
+                ? [`${at(field)}: its choices read ${read.join(', ')} but it has no dependsOn`]
+                : []),
+              ...dependsOn
+                .filter((k) => !earlier.has(k))
+                .map((k) => `${at(field)}: dependsOn ${k} is no earlier input of the operation`),
+              ...dependsOn
+                .filter((k) => !read.includes(k))
+                .map((k) => `${at(field)}: dependsOn ${k}, which its choices do not read`),
+              ...read
+                .filter((k) => k === field.key || !known.has(k))
+                .map((k) => `${at(field)}: its choices read ${k}, no other input of the operation`),
+            ];
+          }),
+        );
+      }),
   },
   {
     // What validate leaves of D015: the schema says a pair's key is its search's own, but validate checks only that

@@ -1,6 +1,8 @@
 import {
   authFieldsOf,
   flattenSample,
+  hasChoicesPerform,
+  hasDynamicDropdown,
   inputFieldsOf,
   isPerform,
   operationsOf,
@@ -70,6 +72,9 @@ const wordsOf = (text: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .split(' ')
     .filter((w) => w && !STOP_WORDS.has(w));
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === 'object' && !Array.isArray(v);
 
 const LOOKS_LIKE_DATE = /^\d{4}-\d{2}-\d{2}(?:$|[T ])/;
 
@@ -146,14 +151,21 @@ export const ZAPIER_RULES: readonly Rule[] = [
     title: 'every id input has a dropdown or a search',
     check: (d) =>
       idInputs(d)
-        .filter((ref) => !ref.field.dynamic && !ref.field.search)
+        .filter((ref) => !hasDynamicDropdown(ref.field) && !ref.field.search)
         .map((ref) => `${ref.where}: an id input without a dynamic dropdown or search`),
   },
   {
+    // A `choices: { perform }` dropdown is the other kind Zapier takes: its perform must be a function (or a
+    // request), not a trigger's key written where the function goes.
     id: 'D005',
-    title: 'every dynamic dropdown points at an existing trigger and its fields',
-    check: (d) =>
-      inputFieldsOf(d)
+    title:
+      'every dynamic dropdown points at an existing trigger and its fields, or lists its choices by a perform',
+    check: (d) => [
+      ...inputFieldsOf(d)
+        .filter((ref) => isRecord(ref.field.choices) && 'perform' in ref.field.choices)
+        .filter((ref) => !hasChoicesPerform(ref.field))
+        .map((ref) => `${ref.where}: choices.perform is not a function or request`),
+      ...inputFieldsOf(d)
         .filter((ref) => ref.field.dynamic)
         .flatMap((ref) => {
           const [key, value, label] = ref.field.dynamic!.split('.');
@@ -164,6 +176,7 @@ export const ZAPIER_RULES: readonly Rule[] = [
             .filter((k): k is string => !!k && !outputHas(op, k))
             .map((k) => `${ref.where}: dynamic "${ref.field.dynamic}": trigger ${key} has no field ${k}`);
         }),
+    ],
   },
   {
     id: 'D006',

@@ -23,6 +23,7 @@ const ENFORCED = [
   'APP-CONNECTION-LABEL',
   'APP-NO-PLACEHOLDER-LINK',
   'APP-SEARCH-DROPDOWN',
+  'APP-CHOICES-DEPENDS',
   'APP-FIND-OR-CREATE',
   'APP-THROTTLE',
 ];
@@ -208,6 +209,42 @@ const BREAKERS: Record<string, Record<string, Breaker>> = {
     'a search-powered field without dropdown': (d) => {
       delete input(d, 'creates', 'book_appointment', 'patient_id').dynamic;
       return 'creates.book_appointment.inputFields.patient_id';
+    },
+    'a search-powered field whose choices have no perform': (d) => {
+      const field = input(d, 'creates', 'update_item', 'item_id');
+      delete field.dynamic;
+      field.choices = { perform: undefined };
+      return 'creates.update_item.inputFields.item_id';
+    },
+  },
+  'APP-CHOICES-DEPENDS': {
+    'a dropdown whose choices read the Branch, without dependsOn': (d) => {
+      delete input(d, 'creates', 'book_appointment', 'practitioner_id').dependsOn;
+      return 'creates.book_appointment.inputFields.practitioner_id: its choices read branch_id but it has no dependsOn';
+    },
+    'a line-item dropdown whose choices read the Item, without dependsOn': (d) => {
+      delete input(d, 'creates', 'update_item', 'variants[]variant_id').dependsOn;
+      return 'creates.update_item.inputFields.variants[]variant_id: its choices read item_id';
+    },
+    'dependsOn naming no input of the operation': (d) => {
+      input(d, 'creates', 'book_appointment', 'practitioner_id').dependsOn = ['clinic_branch_id'];
+      return 'dependsOn clinic_branch_id is no earlier input of the operation';
+    },
+    'dependsOn naming a later input': (d) => {
+      const field = input(d, 'creates', 'book_appointment', 'appointment_type_id');
+      field.dependsOn = ['practitioner_id'];
+      field.meta = { choices_read: 'practitioner_id' };
+      return 'dependsOn practitioner_id is no earlier input';
+    },
+    'choices reading an input the operation lacks': (d) => {
+      input(d, 'creates', 'book_appointment', 'appointment_type_id').meta = {
+        choices_read: 'branch_id doctor_id',
+      };
+      return 'its choices read doctor_id, no other input of the operation';
+    },
+    'dependsOn an input its choices do not read': (d) => {
+      input(d, 'creates', 'book_appointment', 'practitioner_id').dependsOn = ['branch_id', 'starts_at'];
+      return 'dependsOn starts_at, which its choices do not read';
     },
   },
   'APP-FIND-OR-CREATE': {

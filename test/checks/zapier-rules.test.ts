@@ -71,6 +71,14 @@ const BREAKERS: Record<string, Record<string, Breaker>> = {
       delete input(d, 'creates', 'create_order', 'lines[]variant_id').dynamic;
       return 'lines[]variant_id';
     },
+    'an id whose choices.perform dropdown is gone': (d) => {
+      delete input(d, 'creates', 'book_appointment', 'branch_id').choices;
+      return 'creates.book_appointment.inputFields.branch_id';
+    },
+    'a line-item id whose choices have no perform': (d) => {
+      input(d, 'creates', 'update_item', 'variants[]variant_id').choices = {};
+      return 'variants[]variant_id';
+    },
   },
   D005: {
     'a dropdown naming no trigger': (d) => {
@@ -78,8 +86,12 @@ const BREAKERS: Record<string, Record<string, Breaker>> = {
       return 'names no trigger';
     },
     'a dropdown naming a field its trigger lacks': (d) => {
-      input(d, 'creates', 'book_appointment', 'branch_id').dynamic = 'clinic_branch_list.uuid.label';
+      input(d, 'searches', 'find_appointment', 'branch_id').dynamic = 'clinic_branch_list.uuid.label';
       return 'has no field uuid';
+    },
+    'a choices dropdown naming a trigger where its perform goes': (d) => {
+      input(d, 'creates', 'book_appointment', 'practitioner_id').choices = { perform: 'practitioner_list' };
+      return 'creates.book_appointment.inputFields.practitioner_id: choices.perform is not a function or request';
     },
   },
   D006: {

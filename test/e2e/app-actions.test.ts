@@ -2,8 +2,10 @@
  * The app's actions, searches, connection test and dropdowns end to end, over real HTTP against the sandbox:
  * each result is checked against what the sandbox holds afterwards.
  */
+import { createAppTester } from 'zapier-platform-core';
 import { DROPDOWN } from '../../lib/keys';
-import { expectSarSiblings, failure, freeSlot, startWorld, type Json, type World } from './app-helpers';
+import { saudiTime } from '../../lib/time';
+import { App, expectSarSiblings, failure, freeSlot, startWorld, type Json, type World } from './app-helpers';
 import { frontDeskBooking } from './app-helpers';
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -512,5 +514,57 @@ describe('app: dropdowns against the sandbox', () => {
     for (const key of [DROPDOWN.branches, DROPDOWN.patients, DROPDOWN.invoices, DROPDOWN.practitioners]) {
       expect([key, await page(key, 1)]).toEqual([key, []]);
     }
+  });
+});
+
+describe('app: Book Appointment’s Branch → Practitioner → Appointment Type against the sandbox', () => {
+  type Choices = { results: Array<{ id: string; label: string }>; paging_token: string | null };
+  type Field = { key: string; choices?: { perform?: unknown } };
+  const fields = (App.creates?.book_appointment?.operation.inputFields ?? []) as Field[];
+  const choose = (key: string, inputData: Record<string, string>) => {
+    const perform = fields.find((f) => f.key === key)?.choices?.perform;
+    if (typeof perform !== 'function') throw new Error(`book_appointment.${key} has no choices.perform`);
+    return createAppTester(App)(
+      perform as never,
+      { authData: w.authData, inputData } as never,
+    ) as Promise<Choices>;
+  };
+
+  /** What the sandbox holds: the distinct values of `field` in the last 60 days' appointments matching `filter`. */
+  const held = async (field: string, filter: Record<string, string>) => {
+    const from = saudiTime(new Date(Date.now() - 60 * 24 * 3600 * 1000));
+    const query = new URLSearchParams({ ...filter, from, per_page: '100' });
+    const rows = (await w.clinic(`/appointments?${query}`)).body.data as Json[];
+    return [...new Set(rows.map((a) => String(a[field])))].sort();
+  };
+  const ids = (c: Choices) => c.results.map((o) => o.id).sort();
+
+  it('each list follows the one above it, as the sandbox holds the appointments', async () => {
+    const branches = await choose('branch_id', {});
+    expect(ids(branches)).toEqual(await held('branch_id', {}));
+    expect(ids(branches)).toEqual(expect.arrayContaining(['1', '2']));
+
+    const practitioners: Record<string, string[]> = {};
+    for (const branch of ['1', '2']) {
+      const listed = await choose('practitioner_id', { branch_id: branch });
+      practitioners[branch] = ids(listed);
+      expect([branch, ids(listed)]).toEqual([branch, await held('practitioner_id', { branch_id: branch })]);
+      expect(listed.paging_token).toBeNull();
+    }
+    expect(practitioners['1']).not.toEqual(practitioners['2']);
+
+    const practitioner = practitioners['2']![0]!;
+    const atBranch = await choose('appointment_type_id', { branch_id: '2' });
+    const withPractitioner = await choose('appointment_type_id', {
+      branch_id: '2',
+      practitioner_id: practitioner,
+    });
+    expect(ids(atBranch)).toEqual(await held('appointment_type_id', { branch_id: '2' }));
+    expect(ids(withPractitioner)).toEqual(
+      await held('appointment_type_id', { branch_id: '2', practitioner_id: practitioner }),
+    );
+    expect(ids(atBranch)).toEqual(expect.arrayContaining(ids(withPractitioner)));
+    for (const o of [...branches.results, ...withPractitioner.results])
+      expect(o.label).toMatch(/recent appointment/);
   });
 });
