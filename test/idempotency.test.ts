@@ -34,6 +34,9 @@ describe('writeResult', () => {
       object: { id: 7 },
       duplicate: false,
     });
-    expect(writeResult(201, { data: { id: 7, duplicate: true } })).toEqual({ object: { id: 7 }, duplicate: true });
+    expect(writeResult(201, { data: { id: 7, duplicate: true } })).toEqual({
+      object: { id: 7 },
+      duplicate: true,
+    });
   });
 });

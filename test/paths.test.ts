@@ -9,10 +9,13 @@ describe('path', () => {
     expect(path`/branches`).toBe('/branches');
   });
 
-  it.each(['', ' ', '.', '..', '%2e%2e', '%2E', ' .. '])('refuses %j, which the URL parser would resolve', (id) => {
-    expect(isUnsafeSegment(id)).toBe(true);
-    expect(() => path`/orders/${id}/cancel`).toThrow(UnsafePathError);
-  });
+  it.each(['', ' ', '.', '..', '%2e%2e', '%2E', ' .. '])(
+    'refuses %j, which the URL parser would resolve',
+    (id) => {
+      expect(isUnsafeSegment(id)).toBe(true);
+      expect(() => path`/orders/${id}/cancel`).toThrow(UnsafePathError);
+    },
+  );
 
   it('refuses a number that is not a safe whole number, and anything not text or a number', () => {
     for (const id of [1.5, Number.NaN, 2 ** 60]) expect(() => path`/items/${id}`).toThrow(UnsafePathError);
