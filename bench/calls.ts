@@ -9,7 +9,7 @@ import { CONSENT_CHANNEL } from '../lib/hooks/consent';
 import { WITH_PATIENT } from '../lib/hooks/extensions';
 import type { SubscribeData } from '../lib/hooks/types';
 import { appConnection, type Sandbox } from '../sandbox';
-import { delivery } from '../test/support/delivery';
+import { delivery } from '../harness/delivery';
 import { ops, table, type Fn } from './shared';
 import { CUSTOMERS_GET, PATIENT_GET, startingSoonPolledTenTimes } from './starting-soon';
 

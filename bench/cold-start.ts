@@ -7,7 +7,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EVENTS } from '../lib/hooks/events';
 import type { HookEvent, SubscribeData } from '../lib/hooks/types';
-import { delivery } from '../test/support/delivery';
+import { delivery } from '../harness/delivery';
 import { median, nodeBin, table } from './shared';
 
 /* eslint-disable-next-line @typescript-eslint/no-require-imports */

@@ -12,7 +12,7 @@ import { errors as zErrors } from 'zapier-platform-core';
 import { makePerform } from '../lib/hooks/delivery';
 import { EVENTS } from '../lib/hooks/events';
 import type { HookEvent, SubscribeData } from '../lib/hooks/types';
-import { delivery } from '../test/support/delivery';
+import { delivery } from '../harness/delivery';
 import { median, table } from './shared';
 
 /**

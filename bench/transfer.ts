@@ -5,7 +5,7 @@
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
 import { appConnection, startSandbox } from '../sandbox';
-import { cursorStandIn, transferPage } from '../test/support/transfer';
+import { cursorStandIn, transferPage } from '../harness/transfer';
 import { ops, table, waitOutThrottle, type Fn } from './shared';
 
 /**

@@ -3,8 +3,8 @@
 // and loads the app from the unpacked copy through core's own wrapper, as Zapier's runtime does. Fails if the zip
 // lacks any of the bundle's dist/ files (the app, and zod's and the phone library's parts it requires on first use) or
 // any trigger of the contract, if the entry exports the app under `default` (which the runtime would
-// not unwrap), if it carries the sandbox or a package the bundle already holds or only dev tools need, or if it is
-// over 1.5× the one-trigger app's build. test/e2e/shipped.test.ts runs deliveries and actions through
+// not unwrap), if it carries the sandbox, another development folder (harness/, test/…) or a package the bundle
+// already holds or only dev tools need, or if it is over 1.5× the one-trigger app's build. test/e2e/shipped.test.ts runs deliveries and actions through
 // the same build.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -46,7 +46,7 @@ const checkBuild = (built) => {
 
   const problems = [];
   const stray = built.app.names.filter((n) =>
-    /^sandbox\/|node_modules\/(clinic-pos-sandbox|fastify|encoding|iconv-lite|zod|libphonenumber-js)\//.test(
+    /^(sandbox|harness|test|bench|scripts)\/|node_modules\/(clinic-pos-sandbox|fastify|encoding|iconv-lite|zod|libphonenumber-js)\//.test(
       `${n}/`,
     ),
   );

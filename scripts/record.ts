@@ -1,6 +1,6 @@
 /**
  * `npm run record`: the deliveries, which no unit test's request can record (the tests record their answers
- * themselves: `RECORD=1 npx jest <file>`, test/support/recorder.ts). The app receives deliveries; it does not
+ * themselves: `RECORD=1 npx jest <file>`, test/support/recorder.ts; what both share is in harness/recording.ts). The app receives deliveries; it does not
  * request them.
  *
  * On a fresh sandbox (in-process, fixed port, seed and start time, clock standing still), the app subscribes a
@@ -19,15 +19,17 @@
  */
 import { join, relative } from 'node:path';
 import { startSandbox } from '../sandbox';
-import { call } from '../test/support/call';
-import { CONSENTING_CUSTOMER, DELIVERIES_DIR, type Json, type RecordedDelivery } from '../test/fixtures';
+import { call, type Json } from '../harness/call';
 import {
   closeReceiver,
+  CONSENTING_CUSTOMER,
+  DELIVERIES_DIR,
   received,
   receiverUrl,
   RECORD_SANDBOX,
   writeJsonFiles,
-} from '../test/support/recorder';
+  type RecordedDelivery,
+} from '../harness/recording';
 
 // Core reads this when it loads (quiet memory lines, no .env): set it before the app is required in main().
 process.env.NODE_ENV ??= 'test';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
 import { appConnection, sandboxPort, startSandbox, type Sandbox } from '../sandbox';
-import { startIntake, type Intake } from '../test/support/intake';
+import { startIntake, type Intake } from '../harness/intake';
 import { saudiTime } from '../lib/time';
 
 const root = join(__dirname, '..');

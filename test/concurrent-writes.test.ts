@@ -3,7 +3,6 @@ import nock from 'nock';
 import { createAppTester } from 'zapier-platform-core';
 import { validateAppDefinition } from 'zapier-platform-schema';
 import { SETTINGS } from '../lib/config';
-import { writeMemory, type WriteRecord } from '../lib/replay';
 import { cloneDefinition, loadDefinition, type AppDefinition } from '../scripts/checks/definition';
 import { data, reply, sent, WATER_INPUT } from './fixtures';
 import { App, AUTH, cashierApi, cashierPath, messageOf, useNock } from './helpers';
@@ -114,72 +113,6 @@ describe('item writes declare Zapier’s lock, per connection', () => {
       'create_item: name_en is not a required input',
     ]);
     expect(validateAppDefinition(broken((l) => (l.scope = ['app']))).errors).not.toEqual([]);
-  });
-});
-
-// ------------------------------------------------------------------------------------------------------ the claim
-
-describe('the nx claim of a write without idempotency key (lib/replay.ts)', () => {
-  /** A cache that honours nx, as Zapier's does; `answer` overrides what a refused nx write answers. */
-  const nxCache = (refused: false | null = false) => {
-    const store = new Map<string, unknown>();
-    const calls: unknown[][] = [];
-    return {
-      store,
-      calls,
-      cache: {
-        get: async (key: string) => store.get(key) ?? null,
-        set: async (...a: [string, unknown, number, string[], boolean?]) => {
-          calls.push(a);
-          if (a[4] === true && store.has(a[0])) return refused;
-          store.set(a[0], a[1]);
-          return true;
-        },
-      },
-    };
-  };
-  const pending: WriteRecord = { state: 'pending', at: '2026-11-24T07:00:00.000Z' };
-  const done: WriteRecord = { state: 'done', at: pending.at, id: 9 };
-
-  it('grants the attempt after what was found to one run only, through one nx write', async () => {
-    const { cache, calls } = nxCache();
-    const memory = writeMemory({ cache } as never);
-    expect(await memory.claim('k', undefined)).toBe('won');
-    expect(await memory.claim('k', undefined)).toBe('lost');
-    // The attempt after a lost answer, and after an item since deleted, are claims of their own.
-    expect(await memory.claim('k', pending)).toBe('won');
-    expect(await memory.claim('k', pending)).toBe('lost');
-    expect(await memory.claim('k', done)).toBe('won');
-    expect(calls[0]).toEqual(['k:after:none', 1, SETTINGS.writeMemoryTtlSeconds, ['auth'], true]);
-    expect(calls.map((c) => c[0])).toEqual([
-      'k:after:none',
-      'k:after:none',
-      `k:after:pending:${pending.at}`,
-      `k:after:pending:${pending.at}`,
-      `k:after:done:${pending.at}`,
-    ]);
-  });
-
-  it('a refusal answered null is lost too; a cache that fails is unavailable (the write goes ahead)', async () => {
-    const { cache } = nxCache(null);
-    const memory = writeMemory({ cache } as never);
-    await memory.claim('k', undefined);
-    expect(await memory.claim('k', undefined)).toBe('lost');
-    const down = writeMemory({ cache: { set: () => Promise.reject(new Error('down')) } } as never);
-    expect(await down.claim('k', undefined)).toBe('unavailable');
-  });
-
-  it('waits for the winner’s done record, not the one it found, and gives up after the wait', async () => {
-    waits(5, 100);
-    const { cache, store } = nxCache();
-    const memory = writeMemory({ cache } as never);
-    store.set('k', done);
-    // The done record it found (the item since deleted) is not the answer it waits for.
-    expect(await memory.awaitDone('k', done)).toBeUndefined();
-    store.set('k', pending);
-    setTimeout(() => store.set('k', { state: 'done', at: 'later', id: 10 }), 20);
-    expect(await memory.awaitDone('k', done)).toEqual({ state: 'done', at: 'later', id: 10 });
-    expect(await memory.awaitDone('k', pending)).toEqual({ state: 'done', at: 'later', id: 10 });
   });
 });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import App from '../index';
 import { data, ITEM_INPUT, ORDER_INPUT, replay, reply, sent, WATER_INPUT } from './fixtures';
-import { call } from './support/call';
+import { call } from '../harness/call';
 import { clockAtRecording, given } from './support/recorder';
 import {
   appTester,

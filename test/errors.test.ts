@@ -5,7 +5,7 @@ import { BETWEEN } from '../lib/i18n';
 import type { Api } from '../lib/interfaces';
 import type { Sandbox } from '../sandbox';
 import { body, data, definition, HOOK_TARGET_URL, pathOf, replay, reply, sent, type Json } from './fixtures';
-import { call } from './support/call';
+import { call } from '../harness/call';
 import { given, receiverUrl, type Given } from './support/recorder';
 import {
   App,

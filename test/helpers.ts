@@ -55,7 +55,7 @@ export const recordedPatientRead = (scenario: string, times = 1) => {
   return { scope, contact: contactOf(definition(scenario, pick).response.data) };
 };
 
-export { delivery, nowSeconds } from './support/delivery';
+export { delivery, nowSeconds } from '../harness/delivery';
 
 /**
  * Watches for requests no interceptor answers (with the network off none leaves: a request made where none should

@@ -5,7 +5,7 @@ import { SETTINGS } from '../lib/config';
 import { path } from '../lib/paths';
 import { writeMemory } from '../lib/replay';
 import { data, ITEM_INPUT, replay, reply, sent, WATER_INPUT } from './fixtures';
-import { call } from './support/call';
+import { call } from '../harness/call';
 import { clockAtRecording, given } from './support/recorder';
 import {
   App,

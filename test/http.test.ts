@@ -1,7 +1,7 @@
 import { clientFor, unwrapOne, type ApiClient } from '../lib/http';
 import type { Api } from '../lib/interfaces';
 import { body, data, HOOK_TARGET_URL, replay, reply } from './fixtures';
-import { call } from './support/call';
+import { call } from '../harness/call';
 import { given } from './support/recorder';
 import { appTester, AUTH, cashierApi, cashierPath, clinicApi, clinicPath, useNock } from './helpers';
 

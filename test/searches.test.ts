@@ -4,7 +4,7 @@ import App from '../index';
 import { halalasToSar } from '../lib/money';
 import { SEARCH } from '../lib/keys';
 import { body, data, definition, queryOf, replay, reply, type Json } from './fixtures';
-import { call } from './support/call';
+import { call } from '../harness/call';
 import { given } from './support/recorder';
 import {
   appTester,

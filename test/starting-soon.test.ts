@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import nock from 'nock';
 import { performStartingSoon } from '../triggers/appointment_starting_soon';
 import { data, definition, queryOf, replay, type Json } from './fixtures';
-import { call } from './support/call';
+import { call } from '../harness/call';
 import { given } from './support/recorder';
 import { App, appTester, AUTH, CLINIC, clinicApi, clinicPath, useNock, strays } from './helpers';
 

@@ -7,12 +7,12 @@
 import { createAppTester } from 'zapier-platform-core';
 import App from '../../index';
 import { appConnection, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox';
-import { call, type Answer, type Json } from '../support/call';
-import { startIntake, type Intake } from '../support/intake';
+import { call, type Answer, type Json } from '../../harness/call';
+import { startIntake, type Intake } from '../../harness/intake';
 
 export { App };
 
-export type { Answer, Json } from '../support/call';
+export type { Answer, Json } from '../../harness/call';
 
 export { call };
 

@@ -4,7 +4,7 @@
  * holds, read directly.
  */
 import { createAppTester } from 'zapier-platform-core';
-import { cursorStandIn, transferAll, transferPage } from '../support/transfer';
+import { cursorStandIn, transferAll, transferPage } from '../../harness/transfer';
 import { App, expectSarSiblings, startWorld, type Json, type World } from './app-helpers';
 
 type Fn = (z: unknown, bundle: unknown) => unknown;

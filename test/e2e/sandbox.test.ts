@@ -6,7 +6,7 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { verify } from '../../lib/signature';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { call, type Answer } from '../support/call';
+import { call, type Answer } from '../../harness/call';
 
 interface Received {
   path: string;

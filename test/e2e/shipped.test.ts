@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { EVENTS } from '../../lib/hooks/events';
 import { appConnection, startSandbox, type Sandbox } from '../../sandbox';
-import { delivery as signedDelivery } from '../support/delivery';
+import { delivery as signedDelivery } from '../../harness/delivery';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 type Metafile = { outputs: Record<string, { inputs: Record<string, unknown> }> };
@@ -154,6 +154,13 @@ it('ships zod and the phone library in files of their own beside the app, which 
     'require("./phone-parts.js")',
     'require("./zod-parts.js")',
   ]);
+});
+
+it('bundles from the app alone: no module of the development folders reaches dist/', () => {
+  const inputs = Object.values(meta.outputs).flatMap((output) => Object.keys(output.inputs));
+  expect(inputs.filter((input) => /^(harness|test|sandbox|scripts|bench)\//.test(input))).toEqual([]);
+  // The sources are there, so an empty list above is the app's own graph, not a metafile without paths.
+  expect(inputs).toContain('lib/hooks/delivery.ts');
 });
 
 it('a cold start and a first delivery of every hook trigger evaluate neither zod nor the phone library', async () => {

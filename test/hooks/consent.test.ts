@@ -9,10 +9,10 @@ import App from '../../index';
 import { EVENTS } from '../../lib/hooks/events';
 import type { SubscribeData } from '../../lib/hooks/types';
 import { CONSENTING_CUSTOMER, data, delivered, HOOK_TARGET_URL, type Json, replay, reply } from '../fixtures';
-import { call } from '../support/call';
+import { call } from '../../harness/call';
 import { nxCache } from '../support/nx-cache';
 import { given } from '../support/recorder';
-import { cursorStandIn, transferPage } from '../support/transfer';
+import { cursorStandIn, transferPage } from '../../harness/transfer';
 import { appTester, AUTH, cashierApi, cashierPath, delivery, messageOf, strays, useNock } from '../helpers';
 
 useNock();

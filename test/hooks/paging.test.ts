@@ -19,7 +19,7 @@ import {
 import { body } from '../fixtures';
 import { AUTH, appTester, clinicApi, clinicPath, useNock } from '../helpers';
 import { ModelList, checkTransfer, scenarioArb, type Row } from '../support/model-list';
-import { cursorStandIn, transferPage } from '../support/transfer';
+import { cursorStandIn, transferPage } from '../../harness/transfer';
 
 const ORDER: Order = {
   fields: [{ field: 'k' }, { field: 'id' }],

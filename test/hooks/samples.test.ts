@@ -3,7 +3,7 @@ import App from '../../index';
 import { EVENTS } from '../../lib/hooks/events';
 import { body, data, replay, type Json } from '../fixtures';
 import { given } from '../support/recorder';
-import { call } from '../support/call';
+import { call } from '../../harness/call';
 import {
   CURSOR_FIXTURE,
   cursorQuery,

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import App from '../../index';
 import { body, HOOK_TARGET_URL, replay, reply } from '../fixtures';
-import { call } from '../support/call';
+import { call } from '../../harness/call';
 import { given } from '../support/recorder';
 import { EVENTS } from '../../lib/hooks/events';
 import { definition } from '../fixtures';

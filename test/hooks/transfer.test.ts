@@ -32,7 +32,7 @@ import {
   messageOf,
   useNock,
 } from '../helpers';
-import { cursorStandIn, transferAll, transferPage } from '../support/transfer';
+import { cursorStandIn, transferAll, transferPage } from '../../harness/transfer';
 
 useNock();
 beforeEach(() => {

@@ -4,7 +4,7 @@ import * as cashier from '../../lib/resources/cashier';
 import * as clinic from '../../lib/resources/clinic';
 import { APP_VERSION } from '../../lib/version';
 import { App } from '../helpers';
-import { decoratedKeys, resourceSchemaOf, resourcesOf, type AnyResource } from '../support/schemas';
+import { resourceSchemaOf, resourcesOf } from '../support/schemas';
 
 /* Resources and their samples (clinic spec §2, cashier spec §2, CONTRACT §2, §5). */
 
@@ -57,32 +57,6 @@ describe('resources', () => {
     it('every amount in its sample, nested ones too, has the matching SAR sibling', () => {
       expect(moneyMismatches(resource.sample)).toEqual([]);
     });
-  });
-});
-
-describe('stock level (CONTRACT §2)', () => {
-  it('gets the id <branch_id>:<variant_id>', () => {
-    const level = cashier.stockLevel.present({
-      branch_id: 3,
-      variant_id: 41,
-      sku: 'DATE-CAKE',
-      name_ar: 'كعكة التمر',
-      qty: 2,
-      reorder_point: '5',
-      suggested_qty: '20',
-    });
-
-    expect(level.id).toBe('3:41');
-    expect(decoratedKeys(cashier.stockLevel as unknown as AnyResource)).toEqual(['id']);
-    expect(cashier.stockLevel.outputFields.map((o) => o.key)).toContain('id');
-    // Quantities are decimal strings; a number is read as one.
-    expect(level.qty).toBe('2');
-  });
-
-  it('two variants of one branch get different ids', () => {
-    const a = cashier.stockLevel.present({ branch_id: 1, variant_id: 118 });
-    const b = cashier.stockLevel.present({ branch_id: 11, variant_id: 18 });
-    expect(a.id).not.toBe(b.id);
   });
 });
 

@@ -6,7 +6,7 @@ import App from '../../index';
 import type { HookEvent, SubscribeData } from '../../lib/hooks/types';
 import { WITH_PATIENT } from '../../lib/hooks/extensions';
 import { data, delivered, deliveredAsSent, HOOK_TARGET_URL, reply } from '../fixtures';
-import { zapierHeaderName } from './intake';
+import { zapierHeaderName } from '../../harness/intake';
 import { clockAtRecording } from './recorder';
 import { appTester, cashierApi, cashierPath, clinicApi, clinicPath, contactOf } from '../helpers';
 

@@ -1,7 +1,7 @@
 /**
  * Recording the unit suites' fixtures from their own requests: the one place that turns an exchange with the
- * sandbox into a fixture definition, and the loopback receiver and JSON writer scripts/record.ts records the
- * deliveries with.
+ * sandbox into a fixture definition. What `npm run record` shares with it (the sandbox's seed, the loopback receiver,
+ * the JSON writer) is in harness/recording.ts.
  *
  * `RECORD=1 npx jest <file>` (`npm run record:tests` for every file): each interceptor a test answers with
  * `.reply(replay(name, pick))` forwards the test's request to a fresh in-process sandbox instead (fixed seed and
@@ -13,12 +13,9 @@
  * which does nothing outside record mode; a test that declares it in a `beforeEach` (as each row of the errors
  * suite does) gives each test of one scenario its own.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { text as readBody } from 'node:stream/consumers';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { closeReceiver, RECORD_SANDBOX, writeJsonFiles } from '../../harness/recording';
 import type { Sandbox, SandboxOptions, TokenName } from '../../sandbox';
 import {
   indexOf,
@@ -32,16 +29,7 @@ import {
 
 export const recording = process.env.RECORD === '1';
 
-/** Seed and start of every recording: 10:00 in Riyadh, the seed's appointments, receipts and sessions around it. */
-export const RECORD_SANDBOX: SandboxOptions = {
-  randomSeed: 20261121,
-  startTime: '2026-11-24T07:00:00Z',
-  timeScale: 0,
-  holdBackMs: 0,
-  rateLimitPerMinute: 100_000,
-  anonymousRateLimitPerMinute: 100_000,
-  quiet: true,
-};
+export { closeReceiver, RECORD_SANDBOX, receiverUrl, writeJsonFiles } from '../../harness/recording';
 
 /**
  * For a test whose request depends on the time ("upcoming", "the last 60 days"): the app's `Date` stands still at
@@ -129,25 +117,6 @@ export const toDefinition = (raw: RawExchange, sb: Sandbox, standIn?: string): D
     ...(Object.keys(headers).length ? { rawHeaders: headers } : {}),
     ...(note ? { note } : {}),
   };
-};
-
-/**
- * Writes JSON files as Prettier formats them, so a re-recording without a change leaves git clean. Prettier's own
- * CLI, once for all the files: its API loads modules dynamically, which jest does not allow.
- */
-export const writeJsonFiles = (files: Array<[string, unknown]>) => {
-  if (!files.length) return;
-  for (const [file, value] of files) {
-    mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, JSON.stringify(value));
-  }
-  execFileSync(
-    require.resolve('prettier/bin/prettier.cjs'),
-    ['--log-level', 'warn', '--write', ...files.map(([f]) => f)],
-    {
-      stdio: 'inherit',
-    },
-  );
 };
 
 /** What a scenario needs of the sandbox before the test's requests reach it (record mode only). */
@@ -281,48 +250,6 @@ export const forward = (name: string, pick: Pick) => {
     // The app gets what a replay of the recording will give it: the answer rewritten to the unit addresses.
     return def ? [def.status, def.response ?? '', def.rawHeaders ?? {}] : [res.status, text, rawHeaders];
   };
-};
-
-/** A POST the loopback receiver got: its path and query, headers (lower-case names) and raw body. */
-export interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-let receiver: Promise<{ url: string; server: Server }> | undefined;
-const receivedPosts: Received[] = [];
-/**
- * A loopback receiver of the sandbox's deliveries, started on first use: 204 under /ok/, 410 under /gone/ (the
- * subscription is switched off), 500 under /fail/; `received()` lists what it got. `closeReceiver` (after the file)
- * stops it.
- */
-export const receiverUrl = async (): Promise<string> => {
-  receiver ??= new Promise((resolve) => {
-    const server = createServer((req, res) => {
-      const status = req.url?.startsWith('/gone/') ? 410 : req.url?.startsWith('/fail/') ? 500 : 204;
-      void readBody(req).then((body) => {
-        const headers = Object.fromEntries(
-          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
-        );
-        receivedPosts.push({ path: String(req.url), headers, body });
-        res.writeHead(status).end();
-      });
-    });
-    server.listen(0, '127.0.0.1', () =>
-      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
-    );
-  });
-  return (await receiver).url;
-};
-export const received = (): Received[] => [...receivedPosts];
-export const closeReceiver = async () => {
-  const running = receiver;
-  receiver = undefined;
-  receivedPosts.length = 0;
-  if (running) {
-    const { server } = await running;
-    await new Promise((resolve) => server.close(resolve));
-  }
 };
 
 /** After each test in record mode: its sandboxes are stopped (the next test's scenarios start afresh). */

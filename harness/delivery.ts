@@ -3,7 +3,7 @@
  * build and the bench: the partner's five headers (`Http-` prefixed, Camel-Case, as PLATFORM-NOTES says), the raw
  * body and its parsed copy.
  */
-import { sign } from '../../lib/signature';
+import { sign } from '../lib/signature';
 
 export const nowSeconds = () => Math.floor(Date.now() / 1000);
 

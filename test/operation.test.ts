@@ -1,0 +1,45 @@
+import { errors, type ZObject } from 'zapier-platform-core';
+import { declareInputs, input } from '../lib/inputs';
+import { findOne, findOneOrList, performOn } from '../lib/operation';
+
+/* Each search made of these, against recorded answers: test/searches.test.ts. */
+
+const client = (found: Record<string, unknown> | undefined, rows: Array<Record<string, unknown>> = []) => ({
+  find: jest.fn(async () => found),
+  page: jest.fn(async () => ({ data: rows })),
+});
+
+describe('findOne and findOneOrList', () => {
+  it('answer the object found, presented, or nothing on a 404', async () => {
+    const c = client({ id: 1 });
+    expect(await findOne(c as never, '/patients/1', (o) => ({ ...o, shown: true }))).toEqual([
+      { id: 1, shown: true },
+    ]);
+    expect(c.find).toHaveBeenCalledWith('/patients/1', undefined, undefined);
+    expect(await findOne(client(undefined) as never, '/patients/2', (o) => o)).toEqual([]);
+  });
+
+  it('read one by id when given, else the first page of the list with its query', async () => {
+    const c = client({ id: 1 }, [{ id: 2 }, { id: 3 }]);
+    expect(await findOneOrList(c as never, '/orders/1', { path: '/orders', query: {} }, (o) => o.id)).toEqual(
+      [1],
+    );
+    expect(c.page).not.toHaveBeenCalled();
+    const list = { path: '/orders', query: { status: 'open' } };
+    expect(await findOneOrList(c as never, undefined, list, (o) => o.id)).toEqual([2, 3]);
+    expect(c.page).toHaveBeenCalledWith('/orders', { status: 'open' });
+  });
+});
+
+describe('performOn', () => {
+  it('checks the inputs before any request: bad input makes no client and reaches no run', async () => {
+    const inputs = declareInputs({ id: input.positiveInt({ label: 'Order', required: true }) });
+    const run = jest.fn();
+    const request = jest.fn();
+    const z = { errors, request } as unknown as ZObject;
+    const perform = performOn('cashier', inputs, run);
+    await expect(perform(z, { authData: {}, inputData: { id: 'x' } } as never)).rejects.toThrow(/Order/);
+    expect(run).not.toHaveBeenCalled();
+    expect(request).not.toHaveBeenCalled();
+  });
+});

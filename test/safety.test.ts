@@ -1,0 +1,64 @@
+import { errors } from 'zapier-platform-core';
+import { AppMessageError } from '../lib/i18n';
+import { isSealed, seal, sealApp, sealError } from '../lib/safety';
+
+/* The whole app walked for sealed functions, and hostile errors through it: test/hostile.test.ts. */
+
+describe('sealError', () => {
+  it('keeps the app’s own messages and core’s own-message errors, with enrichment off', () => {
+    const own = new AppMessageError('Booking Reference: too long');
+    expect(sealError(own)).toBe(own);
+    const halted = new errors.HaltedError('not yet');
+    expect(sealError(halted)).toBe(halted);
+    expect((halted as { doNotContextify?: boolean }).doNotContextify).toBe(true);
+  });
+
+  it('turns anything else into a message naming only the kind of problem, in the connection’s language', () => {
+    const leak = new SyntaxError('Unexpected token in {"secret":"whsec_1"}');
+    const sealed = sealError(leak, { authData: { language: 'ar' } });
+    expect(sealed).toBeInstanceOf(errors.Error);
+    expect(sealed.message).toContain('(SyntaxError)');
+    expect(sealed.message).toContain('واجه التطبيق');
+    expect(sealed.message).not.toContain('whsec_1');
+    expect(sealError('a string thrown').message).toContain('(string)');
+    const oddName = Object.assign(new Error('x'), { name: 'secret: whsec_1' });
+    expect(sealError(oddName).message).toContain('(Error)');
+  });
+});
+
+describe('seal and sealApp', () => {
+  it('seal an app’s functions once, each throwing only sealed errors', async () => {
+    const perform = async () => {
+      throw new TypeError('cannot read token_abc');
+    };
+    const app = sealApp({
+      version: '1.0.0',
+      authentication: { test: perform },
+      triggers: { t: { key: 't', operation: { perform, inputFields: [{ key: 'a' }, perform] } } },
+      hydrators: { h: perform },
+    });
+    const fns = [
+      app.authentication.test,
+      app.triggers.t.operation.perform,
+      app.triggers.t.operation.inputFields[1],
+      app.hydrators.h,
+    ];
+    for (const fn of fns) {
+      expect(isSealed(fn)).toBe(true);
+      await expect((fn as () => Promise<unknown>)()).rejects.toThrow(
+        /"The app met an unexpected problem \(TypeError\)/,
+      );
+    }
+    expect(app.triggers.t.operation.inputFields[0]).toEqual({ key: 'a' });
+    expect(seal(app.hydrators.h)).toBe(app.hydrators.h);
+    expect(isSealed(perform)).toBe(false);
+  });
+
+  it('pass a sealed function’s answer through unchanged', async () => {
+    expect(
+      await seal(async (_z: never, bundle: never) => ({ got: bundle }))({} as never, 1 as never),
+    ).toEqual({
+      got: 1,
+    });
+  });
+});
