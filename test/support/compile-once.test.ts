@@ -1,5 +1,5 @@
-import { prepareApp } from './support/compile-once';
-import { App, appTester } from './helpers';
+import { prepareApp } from './compile-once';
+import { App, appTester } from '../helpers';
 
 /*
  * The suites call the app through core's tester with each definition compiled once per file
