@@ -1,7 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor, unwrapOne } from './lib/http';
 import { languageOf, say } from './lib/i18n';
-import { hasToken, requireBaseUrl, type Api } from './lib/interfaces';
+import { hasToken, requireBaseUrl, type Api } from './lib/partner-apis';
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 const nameOf = (v: unknown): string | undefined =>

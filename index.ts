@@ -3,7 +3,7 @@ import { authentication } from './authentication';
 import { creates } from './creates';
 import { searches } from './searches';
 import { mapErrors } from './lib/errors';
-import { sealApp } from './lib/safety';
+import { sealApp } from './lib/seal';
 import { CREATE, SEARCH } from './lib/keys';
 import { hydratePatient } from './lib/patients';
 import { APP_VERSION } from './lib/version';
@@ -14,7 +14,7 @@ import { hookTriggers } from './triggers/hooks';
 const byKey = <T extends { key: string }>(items: readonly T[]): Record<string, T> =>
   Object.fromEntries(items.map((item) => [item.key, item]));
 
-// Every function is sealed: no error leaves the app with the bundle, a secret or a delivery in it (lib/safety.ts).
+// Every function is sealed: no error leaves the app with the bundle, a secret or a delivery in it (lib/seal.ts).
 const app = sealApp(
   defineApp({
     version: APP_VERSION,

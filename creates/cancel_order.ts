@@ -3,7 +3,7 @@ import { unwrapOne } from '../lib/http';
 import { declareInputs, input } from '../lib/inputs';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
-import { path } from '../lib/paths';
+import { path } from '../lib/path';
 import { order } from '../lib/resources/cashier';
 import { throttleOn } from '../lib/throttle';
 

@@ -2,11 +2,11 @@ import { defineCreate } from 'zapier-platform-core';
 import { unwrapOne } from '../lib/http';
 import { declareInputs } from '../lib/inputs';
 import { fingerprint } from '../lib/idempotency';
-import { itemHolds, toVariantWrite, type ItemWrite } from '../lib/items';
+import { itemHolds, toVariantWrite, type ItemWrite } from '../lib/catalogue-items';
 import { CREATE } from '../lib/keys';
 import { performOn } from '../lib/operation';
-import { path } from '../lib/paths';
-import { writeMemory } from '../lib/replay';
+import { path } from '../lib/path';
+import { writeMemory } from '../lib/write-memory';
 import { SETTINGS } from '../lib/config';
 import { writeLock } from '../lib/locks';
 import { languageOf, say } from '../lib/i18n';
@@ -64,7 +64,7 @@ const BUSY = {
 export const performCreateItem = performOn('cashier', inputs, async (z, bundle, input, client) => {
   const { variants: _rows, ...scalars } = inputs.request(input);
   const variants = (input.variants ?? []).filter((v) => Object.values(v).some((x) => x !== undefined));
-  // Rows become ItemWrite variants as Update Item writes them (lib/items.ts); a new item's rows name no stored id.
+  // Rows become ItemWrite variants as Update Item writes them (lib/catalogue-items.ts); a new item's rows name no stored id.
   const body: ItemWrite = {
     ...(scalars as ItemWrite),
     ...(variants.length ? { variants: variants.map((v) => toVariantWrite(v)) } : {}),

@@ -1,11 +1,11 @@
 import { defineCreate } from 'zapier-platform-core';
 import { unwrapOne } from '../lib/http';
 import { declareInputs, input } from '../lib/inputs';
-import { itemHolds, mergeVariants, type ItemWrite, type VariantWrite } from '../lib/items';
+import { itemHolds, mergeVariants, type ItemWrite, type VariantWrite } from '../lib/catalogue-items';
 import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { writeLock } from '../lib/locks';
 import { performOn } from '../lib/operation';
-import { path } from '../lib/paths';
+import { path } from '../lib/path';
 import { item } from '../lib/resources/cashier';
 import { existingVariantsInput, itemInputs } from './item_fields';
 import { throttleOn } from '../lib/throttle';
@@ -50,7 +50,7 @@ const inputs = declareInputs(
  * The item is read first, always, and right before the write: the variants are merged into what is stored (PUT
  * replaces arrays), and an update the item already holds (a replay whose first run went through, answer lost or
  * not) is not sent again. A replayed row without id is matched to the variant the first run made (by SKU, barcode,
- * or Arabic name and price: lib/items.ts), so it is never added twice. Zapier's lock on the item id keeps two runs
+ * or Arabic name and price: lib/catalogue-items.ts), so it is never added twice. Zapier's lock on the item id keeps two runs
  * from reading the same variants and each writing back its own, which would delete the other's new variant; it
  * cannot hold off an edit made elsewhere between the read and the write (docs/assumptions.md).
  */

@@ -1,7 +1,7 @@
 import type { ListDef, Option } from './dropdowns';
 import { distinctOptions } from './dropdowns';
 import { halalasToSar } from './money';
-import { path } from './paths';
+import { path } from './path';
 import { saudiTime } from './time';
 
 /*

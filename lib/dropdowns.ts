@@ -2,7 +2,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineTrigger } from 'zapier-platform-core';
 import { SETTINGS } from './config';
 import { clientFor, isLastPage, unwrapOne, type Query } from './http';
-import type { Api } from './interfaces';
+import type { Api } from './partner-apis';
 import { CHOICES_READ } from './keys';
 
 export interface Option {

@@ -1,5 +1,5 @@
 import type { Bundle, HttpResponse, ZObject } from 'zapier-platform-core';
-import { APIS, type Api } from './interfaces';
+import { APIS, type Api } from './partner-apis';
 import { AppMessageError, languageOf, say, type Bilingual, type Lang } from './i18n';
 import { labelOf } from './labels';
 import { invalidFields, parseEnvelope, retryAfterSeconds, type ErrorEnvelope } from './error-body';

@@ -2,7 +2,7 @@ import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-p
 import { requestTimeoutMs, SETTINGS } from './config';
 import { errorHandlingOf, type Handled } from './errors';
 import { AppMessageError, joined, languageOf, say, type Bilingual, type Lang } from './i18n';
-import { APIS, requireBaseUrl, requireToken, type Api } from './interfaces';
+import { APIS, requireBaseUrl, requireToken, type Api } from './partner-apis';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 

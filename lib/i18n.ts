@@ -36,7 +36,7 @@ export const joined = (
 
 /**
  * An error whose message the app wrote itself (no bundle, no body, no token): core's error enrichment stays off
- * for it (lib/safety.ts).
+ * for it (lib/seal.ts).
  */
 export class AppMessageError extends Error {
   readonly doNotContextify = true;

@@ -3,7 +3,7 @@ import { defineSearch } from 'zapier-platform-core';
 import type { Handled } from './errors';
 import { clientFor, type ApiClient, type Query } from './http';
 import { declareInputs, type Input, type Inputs, type Parsed } from './inputs';
-import type { Api } from './interfaces';
+import type { Api } from './partner-apis';
 import type { OutputField } from './resources/define';
 import { throttleOn } from './throttle';
 

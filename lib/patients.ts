@@ -1,9 +1,9 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor } from './http';
-import { APIS } from './interfaces';
+import { APIS } from './partner-apis';
 import { patient as patientResource } from './resources/clinic';
 import type { OutputField } from './resources/define';
-import { seal } from './safety';
+import { seal } from './seal';
 
 /*
  * The patient on clinic items (CONTRACT §8): a reminder or a thank-you needs the patient's name and phone in the

@@ -1,6 +1,6 @@
 import type { ThrottleObject } from 'zapier-platform-core';
 import { SETTINGS } from './config';
-import type { Api } from './interfaces';
+import type { Api } from './partner-apis';
 
 /**
  * Zapier's throttle for the steps that spend one interface's requests: every action and search on that interface

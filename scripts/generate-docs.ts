@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { EVENTS } from '../lib/hooks/events';
-import type { Api } from '../lib/interfaces';
+import type { Api } from '../lib/partner-apis';
 import { CHOICES_READ, CREATE, DROPDOWN, SEARCH, TRIGGER } from '../lib/keys';
 import {
   hasChoicesPerform,

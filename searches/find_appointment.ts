@@ -2,7 +2,7 @@ import { APPOINTMENT_STATUSES } from '../lib/hooks/filters';
 import { anyOf, declareInputs, input, later } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { searchByIdOrList } from '../lib/operation';
-import { path } from '../lib/paths';
+import { path } from '../lib/path';
 import { carryingPatient, withPatients } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
 

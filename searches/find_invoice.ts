@@ -1,7 +1,7 @@
 import { anyOf, declareInputs, input, later } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { searchByIdOrList } from '../lib/operation';
-import { path } from '../lib/paths';
+import { path } from '../lib/path';
 import { carryingPatient, withPatients } from '../lib/patients';
 import { invoice } from '../lib/resources/clinic';
 

@@ -5,7 +5,7 @@ import { withSar } from '../lib/money';
 import { item, variantFields } from '../lib/resources/cashier';
 import { f, outputFieldsOf } from '../lib/resources/define';
 import { findOne, performOn } from '../lib/operation';
-import { path } from '../lib/paths';
+import { path } from '../lib/path';
 import { throttleOn } from '../lib/throttle';
 
 const inputs = declareInputs(

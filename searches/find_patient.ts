@@ -1,7 +1,7 @@
 import { anyOf, declareInputs, input } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { searchByIdOrList } from '../lib/operation';
-import { path } from '../lib/paths';
+import { path } from '../lib/path';
 import { patient } from '../lib/resources/clinic';
 
 const inputs = declareInputs(

@@ -1,7 +1,7 @@
 import { input } from '../lib/inputs';
 import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
 import { searchById } from '../lib/operation';
-import { path } from '../lib/paths';
+import { path } from '../lib/path';
 import { receipt } from '../lib/resources/cashier';
 
 export const findReceipt = searchById({

@@ -1,4 +1,4 @@
-import { isSealed } from '../lib/safety';
+import { isSealed } from '../lib/seal';
 import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { connectionLabel, testAuth } from '../authentication';
@@ -51,7 +51,7 @@ const failure = async (promise: Promise<unknown>): Promise<Error> => {
 describe('connection (CONTRACT §1)', () => {
   useNock();
 
-  it('is the app’s authentication test and label, sealed (lib/safety.ts)', async () => {
+  it('is the app’s authentication test and label, sealed (lib/seal.ts)', async () => {
     expect(isSealed(App.authentication?.test)).toBe(true);
     expect(isSealed(App.authentication?.connectionLabel)).toBe(true);
     const seen = { clinic: { account: 'Smile Dental' } };

@@ -2,7 +2,7 @@ import nock from 'nock';
 import { errors } from 'zapier-platform-core';
 import { clientFor } from '../lib/http';
 import { BETWEEN } from '../lib/i18n';
-import type { Api } from '../lib/interfaces';
+import type { Api } from '../lib/partner-apis';
 import type { Sandbox } from '../sandbox';
 import { body, data, definition, HOOK_TARGET_URL, pathOf, replay, reply, sent, type Json } from './fixtures';
 import { call } from '../harness/call';

@@ -10,7 +10,7 @@ import { makePerform } from '../lib/hooks/delivery';
 import type { SubscribeData } from '../lib/hooks/types';
 import { sign } from '../lib/signature';
 import { reply } from './fixtures';
-import { isSealed, sealError } from '../lib/safety';
+import { isSealed, sealError } from '../lib/seal';
 import {
   App,
   appTester,

@@ -1,5 +1,5 @@
 import { clientFor, unwrapOne, type ApiClient } from '../lib/http';
-import type { Api } from '../lib/interfaces';
+import type { Api } from '../lib/partner-apis';
 import { body, data, HOOK_TARGET_URL, replay, reply } from './fixtures';
 import { call } from '../harness/call';
 import { given } from './support/recorder';

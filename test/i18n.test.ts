@@ -6,8 +6,8 @@ import { mapErrors, toZapierError } from '../lib/errors';
 import { EVENTS } from '../lib/hooks/events';
 import { clientFor } from '../lib/http';
 import { BETWEEN, say } from '../lib/i18n';
-import { requireBaseUrl, requireToken } from '../lib/interfaces';
-import { sealError } from '../lib/safety';
+import { requireBaseUrl, requireToken } from '../lib/partner-apis';
+import { sealError } from '../lib/seal';
 import { App, appTester, AUTH, clinicApi, clinicPath, messageOf, useNock } from './helpers';
 
 /*

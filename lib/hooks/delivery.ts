@@ -5,7 +5,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { deliveryKey, isNew, rememberWrite } from '../dedupe';
 import { languageOf, say } from '../i18n';
-import { APIS } from '../interfaces';
+import { APIS } from '../partner-apis';
 import { verify, type VerifyFailure } from '../signature';
 import { checkInputs } from './extensions';
 import { passes } from './filters';

@@ -1,8 +1,8 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor, type ApiClient } from '../http';
 import { AppMessageError, languageOf, say } from '../i18n';
-import { APIS } from '../interfaces';
-import { path } from '../paths';
+import { APIS } from '../partner-apis';
+import { path } from '../path';
 import { checkInputs } from './extensions';
 import { isObject } from './item';
 import type { HookBundle, HookEvent, SubscribeData } from './types';

@@ -8,7 +8,7 @@ import { SETTINGS } from '../config';
 import { clientFor, type Query } from '../http';
 import { languageOf, say } from '../i18n';
 import { declareInputs, input, later } from '../inputs';
-import { APIS } from '../interfaces';
+import { APIS } from '../partner-apis';
 import { filterQuery, passes } from './filters';
 import { extendPage, isObject, itemOf } from './item';
 import { ListOrderError, readOn, type Key, type Place } from './paging';

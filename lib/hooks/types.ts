@@ -4,7 +4,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Query } from '../http';
-import type { Api } from '../interfaces';
+import type { Api } from '../partner-apis';
 import type { TRIGGER } from '../keys';
 import type { Field, OutputField, Resource } from '../resources/define';
 import type { Filter } from './filters';

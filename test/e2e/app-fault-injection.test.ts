@@ -485,7 +485,7 @@ const expectClear = (error: unknown, api: Api, says: RegExp) => {
   const text = readable(error as Error);
   expect(text).toMatch(new RegExp(`\\b${api} interface\\b`));
   expect(text).toMatch(says);
-  // Core's enrichment is off (lib/safety.ts): the message is the app's own, never followed by the bundle.
+  // Core's enrichment is off (lib/seal.ts): the message is the app's own, never followed by the bundle.
   expect((error as Error).message).not.toMatch(/What happened|with bundle|Bad Gateway|nginx/);
   // Not a raw failure: no parser or transport internals, no stack, no half-read object.
   expect(text).not.toMatch(

@@ -1,4 +1,4 @@
-import { isUnsafeSegment, path, UnsafePathError } from '../lib/paths';
+import { isUnsafeSegment, path, UnsafePathError } from '../lib/path';
 
 /* Ids refused by label before this last guard, through the app: test/hostile-writes.test.ts. */
 

@@ -1,5 +1,5 @@
 import { SETTINGS } from '../lib/config';
-import { writeMemory, type WriteRecord } from '../lib/replay';
+import { writeMemory, type WriteRecord } from '../lib/write-memory';
 
 /*
  * What a write step remembers of its own runs in z.cache. The runs of Create Item that meet through it are in

@@ -1,6 +1,6 @@
 import { errors } from 'zapier-platform-core';
 import { AppMessageError } from '../lib/i18n';
-import { isSealed, seal, sealApp, sealError } from '../lib/safety';
+import { isSealed, seal, sealApp, sealError } from '../lib/seal';
 
 /* The whole app walked for sealed functions, and hostile errors through it: test/hostile.test.ts. */
 

@@ -1,4 +1,4 @@
-import { itemHolds, mergeVariants, toVariantWrite } from '../lib/items';
+import { itemHolds, mergeVariants, toVariantWrite } from '../lib/catalogue-items';
 
 const stored = [
   { id: 1, name_ar: 'صغير', sku: 'S', barcode: null, price_halalas: 900, is_default: true, plu: '001' },

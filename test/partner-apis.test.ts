@@ -4,7 +4,7 @@ import {
   isNonPublicHost,
   requireBaseUrl,
   requireToken,
-} from '../lib/interfaces';
+} from '../lib/partner-apis';
 
 /* The same refusals through the app's requests, with nothing sent: test/hostile-writes.test.ts and test/http.test.ts. */
 
