@@ -5,7 +5,7 @@ import { START_LEAD_MINUTES } from '../lib/input-times';
 import { LIST } from '../lib/dropdown-lists';
 import { choicesOf } from '../lib/dropdowns';
 import { anyOf, declareInputs, input } from '../lib/inputs';
-import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { CREATE, SEARCH, searchRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { carryingPatient, withPatient } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
@@ -46,7 +46,7 @@ const inputs = declareInputs(
       helpText:
         'Choose the patient, or map one found by the Find Patient step. Leave blank to book by Patient Phone instead.',
       placeholder: '01JD8ZK6M4Q2W7R9T3V5X8Y1AB',
-      dynamic: dynamicRef(DROPDOWN.patients),
+      ...choicesOf(LIST.patients),
       search: searchRef(SEARCH.findPatient),
     }),
     patient_phone: input.phone({

@@ -1,7 +1,9 @@
 import { defineCreate } from 'zapier-platform-core';
 import { unwrapOne } from '../lib/http';
+import { choicesOf } from '../lib/dropdowns';
+import { LIST } from '../lib/dropdown-lists';
 import { declareInputs, input } from '../lib/inputs';
-import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { CREATE, SEARCH, searchRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { path } from '../lib/path';
 import { carryingPatient, withPatient } from '../lib/patients';
@@ -14,7 +16,7 @@ const inputs = declareInputs({
     helpText:
       'Choose an upcoming appointment, or map one from a trigger or the Find Appointment step. Appointments in progress or completed cannot be cancelled.',
     placeholder: '01JDA3F7Q9B2C4D6E8G0H1J3K5',
-    dynamic: dynamicRef(DROPDOWN.upcomingAppointments),
+    ...choicesOf(LIST.upcomingAppointments),
     search: searchRef(SEARCH.findAppointment),
     required: true,
   }),

@@ -1,7 +1,9 @@
+import { LIST } from '../lib/dropdown-lists';
+import { choicesOf } from '../lib/dropdowns';
 import { defineCreate } from 'zapier-platform-core';
 import { writeResult } from '../lib/idempotency';
 import { anyOf, declareInputs, input } from '../lib/inputs';
-import { CREATE, DROPDOWN, dynamicRef } from '../lib/keys';
+import { CREATE } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { order } from '../lib/resources/cashier';
 import { throttleOn } from '../lib/throttle';
@@ -20,7 +22,7 @@ const inputs = declareInputs({
     label: 'Branch',
     helpText: 'The branch whose till receives the order on its incoming-orders panel.',
     placeholder: '2',
-    dynamic: dynamicRef(DROPDOWN.branches),
+    ...choicesOf(LIST.branches),
     type: 'integer',
     required: true,
   }),
@@ -39,7 +41,7 @@ const inputs = declareInputs({
         helpText:
           'The product and size, from the catalogue. Leave blank to name the product by PLU, SKU or Barcode instead.',
         placeholder: '118',
-        dynamic: dynamicRef(DROPDOWN.variants),
+        ...choicesOf(LIST.variants),
       }),
       plu: input.text({ label: 'PLU', helpText: 'The till’s product code, e.g. V118.' }),
       sku: input.text({ label: 'SKU', helpText: 'The product’s SKU, e.g. COF-AR-L.' }),

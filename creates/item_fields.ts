@@ -1,7 +1,6 @@
 import { LIST } from '../lib/dropdown-lists';
 import { choicesOf } from '../lib/dropdowns';
 import { input } from '../lib/inputs';
-import { DROPDOWN, dynamicRef } from '../lib/keys';
 
 /** Inputs create_item and update_item share: one declaration, so both read the same. */
 export const itemInputs = <const R extends boolean>(required: R) => ({
@@ -18,7 +17,7 @@ export const itemInputs = <const R extends boolean>(required: R) => ({
     label: 'Category',
     helpText: 'The catalogue category the item is listed under on the till.',
     placeholder: '4',
-    dynamic: dynamicRef(DROPDOWN.categories),
+    ...choicesOf(LIST.categories),
     type: 'integer',
   }),
   default_price_sar: input.sar({

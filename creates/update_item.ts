@@ -1,8 +1,10 @@
 import { defineCreate } from 'zapier-platform-core';
 import { unwrapOne } from '../lib/http';
+import { choicesOf } from '../lib/dropdowns';
+import { LIST } from '../lib/dropdown-lists';
 import { declareInputs, input } from '../lib/inputs';
 import { itemHolds, mergeVariants, type ItemWrite, type VariantWrite } from '../lib/catalogue-items';
-import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { CREATE, SEARCH, searchRef } from '../lib/keys';
 import { writeLock } from '../lib/locks';
 import { performOn } from '../lib/operation';
 import { path } from '../lib/path';
@@ -16,7 +18,7 @@ const inputs = declareInputs(
       label: 'Item',
       helpText: 'Choose the item, or map one found by the Find Item step (by SKU or barcode).',
       placeholder: '311',
-      dynamic: dynamicRef(DROPDOWN.items),
+      ...choicesOf(LIST.items),
       search: searchRef(SEARCH.findItem),
       required: true,
     }),

@@ -1,6 +1,8 @@
+import { LIST } from '../lib/dropdown-lists';
+import { choicesOf } from '../lib/dropdowns';
 import { APPOINTMENT_STATUSES } from '../lib/hooks/filters';
 import { anyOf, declareInputs, input, later } from '../lib/inputs';
-import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { SEARCH, searchRef } from '../lib/keys';
 import { searchByIdOrList } from '../lib/operation';
 import { path } from '../lib/path';
 import { carryingPatient, withPatients } from '../lib/patients';
@@ -18,14 +20,14 @@ const inputs = declareInputs(
       helpText:
         'Choose an upcoming appointment, or map one from an earlier step (e.g. the New Appointment trigger). Leave blank to find a patient’s appointments, or the appointments of a time range (Starts From), instead.',
       placeholder: '01JDA3F7Q9B2C4D6E8G0H1J3K5',
-      dynamic: dynamicRef(DROPDOWN.upcomingAppointments),
+      ...choicesOf(LIST.upcomingAppointments),
     }),
     patient_id: input.ulid({
       label: 'Patient',
       helpText:
         'Used when no Appointment is chosen: the patient whose appointments to find. Choose the patient, map one from an earlier step, or find them with a Find Patient step. Leave blank to find every patient’s appointments in a time range (Starts From).',
       placeholder: '01JD8ZK6M4Q2W7R9T3V5X8Y1AB',
-      dynamic: dynamicRef(DROPDOWN.patients),
+      ...choicesOf(LIST.patients),
       search: searchRef(SEARCH.findPatient),
     }),
     // Appointment states the list filter takes (clinic spec §2), the same list the trigger filters offer.
@@ -48,7 +50,7 @@ const inputs = declareInputs(
       helpText:
         'Only appointments at this clinic branch (its number is shown in the back office under Settings → Branches), e.g. 1.',
       placeholder: '1',
-      dynamic: dynamicRef(DROPDOWN.clinicBranches),
+      ...choicesOf(LIST.clinicBranches),
       type: 'integer',
     }),
     practitioner_id: input.ulid({
@@ -56,7 +58,7 @@ const inputs = declareInputs(
       helpText:
         'Only appointments with this practitioner: choose one seen in recent appointments, or map a Practitioner ID from an earlier step.',
       placeholder: '01J9X4T2R7N5P3M1K8H6G4F2D0',
-      dynamic: dynamicRef(DROPDOWN.practitioners),
+      ...choicesOf(LIST.practitioners),
     }),
   },
   [

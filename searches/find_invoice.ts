@@ -1,5 +1,7 @@
+import { LIST } from '../lib/dropdown-lists';
+import { choicesOf } from '../lib/dropdowns';
 import { anyOf, declareInputs, input, later } from '../lib/inputs';
-import { DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
+import { SEARCH, searchRef } from '../lib/keys';
 import { searchByIdOrList } from '../lib/operation';
 import { path } from '../lib/path';
 import { carryingPatient, withPatients } from '../lib/patients';
@@ -12,14 +14,14 @@ const inputs = declareInputs(
       helpText:
         'Choose one of the invoices issued in the last 60 days, or map the Invoice ID from an earlier step (e.g. the New Invoice or Invoice Paid trigger). Leave blank to find a patient’s invoices instead.',
       placeholder: '01JDA5N2P8R4S6T8V0W2X4Y6Z8',
-      dynamic: dynamicRef(DROPDOWN.invoices),
+      ...choicesOf(LIST.invoices),
     }),
     patient_id: input.ulid({
       label: 'Patient',
       helpText:
         'Used when no Invoice is given: choose the patient, map one from an earlier step, or find them with a Find Patient step.',
       placeholder: '01JD8ZK6M4Q2W7R9T3V5X8Y1AB',
-      dynamic: dynamicRef(DROPDOWN.patients),
+      ...choicesOf(LIST.patients),
       search: searchRef(SEARCH.findPatient),
     }),
     // Invoice states the list filter takes (clinic spec §2).

@@ -1,6 +1,8 @@
+import { LIST } from '../lib/dropdown-lists';
+import { choicesOf } from '../lib/dropdowns';
 import { defineSearch } from 'zapier-platform-core';
 import { anyOf, declareInputs, input } from '../lib/inputs';
-import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
+import { SEARCH } from '../lib/keys';
 import { withSar } from '../lib/money';
 import { item, variantFields } from '../lib/resources/cashier';
 import { f, outputFieldsOf } from '../lib/resources/define';
@@ -15,7 +17,7 @@ const inputs = declareInputs(
       helpText:
         'Choose the item from the catalogue, or map one from an earlier step (e.g. Create Item). Leave blank to find by SKU or Barcode.',
       placeholder: '311',
-      dynamic: dynamicRef(DROPDOWN.items),
+      ...choicesOf(LIST.items),
       type: 'integer',
     }),
     sku: input.text({

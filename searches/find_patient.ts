@@ -1,5 +1,7 @@
+import { LIST } from '../lib/dropdown-lists';
+import { choicesOf } from '../lib/dropdowns';
 import { anyOf, declareInputs, input } from '../lib/inputs';
-import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
+import { SEARCH } from '../lib/keys';
 import { searchByIdOrList } from '../lib/operation';
 import { path } from '../lib/path';
 import { patient } from '../lib/resources/clinic';
@@ -11,7 +13,7 @@ const inputs = declareInputs(
       helpText:
         'Choose the patient, or map the patient from an earlier step. Leave blank to find by file number or phone.',
       placeholder: '01JD8ZK6M4Q2W7R9T3V5X8Y1AB',
-      dynamic: dynamicRef(DROPDOWN.patients),
+      ...choicesOf(LIST.patients),
     }),
     file_no: input.text({
       label: 'File Number',

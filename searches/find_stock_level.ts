@@ -1,6 +1,8 @@
+import { LIST } from '../lib/dropdown-lists';
+import { choicesOf } from '../lib/dropdowns';
 import { defineSearch } from 'zapier-platform-core';
 import { anyOf, declareInputs, input } from '../lib/inputs';
-import { DROPDOWN, SEARCH, dynamicRef } from '../lib/keys';
+import { SEARCH } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { stockLevel } from '../lib/resources/cashier';
 import { throttleOn } from '../lib/throttle';
@@ -12,7 +14,7 @@ const inputs = declareInputs(
       helpText:
         'The branch whose stock to read, as listed in the back office under Branches. Leave blank to read the Variant’s stock in every branch.',
       placeholder: '2',
-      dynamic: dynamicRef(DROPDOWN.branches),
+      ...choicesOf(LIST.branches),
       type: 'integer',
     }),
     variant_id: input.positiveInt({
@@ -20,7 +22,7 @@ const inputs = declareInputs(
       helpText:
         'The product variant (e.g. a size) from the back office catalogue, or map the Variant ID of a receipt line or a Stock Low trigger. Leave blank for every variant of the Branch.',
       placeholder: '118',
-      dynamic: dynamicRef(DROPDOWN.variants),
+      ...choicesOf(LIST.variants),
       type: 'integer',
     }),
     low_only: input.bool({

@@ -176,14 +176,15 @@ type FieldWithChoices = {
   children?: FieldWithChoices[];
 };
 
-/** The choices perform of `path` (`variants[]variant_id` for a line-item child) in creates.`key`. */
+/** The choices perform of `path` (`variants[]variant_id` for a line-item child) in the action or search `key`. */
 const choicesOf = (key: string, path: string): ChoicesPerform => {
   const [parent, child] = path.split('[]');
-  const fields = (App.creates?.[key]?.operation.inputFields ?? []) as FieldWithChoices[];
+  const step = App.creates?.[key] ?? App.searches?.[key];
+  const fields = (step?.operation.inputFields ?? []) as FieldWithChoices[];
   let field = fields.find((f) => f.key === parent);
   if (child) field = field?.children?.find((f) => f.key === child);
   const perform = field?.choices?.perform;
-  if (typeof perform !== 'function') throw new Error(`creates.${key}.${path} has no choices.perform`);
+  if (typeof perform !== 'function') throw new Error(`${key}.${path} has no choices.perform`);
   return perform;
 };
 
@@ -359,5 +360,30 @@ describe('Update Item: a variant row lists the chosen Item’s variants (choices
     const second = await choose('update_item', 'variants[]variant_id', { item_id: '' }, first.paging_token!);
     expect(second.results.map((o) => o.id)).toEqual(['102']);
     expect(second.paging_token).toBeNull();
+  });
+});
+
+describe('every list dropdown of an action or a search is a choices.perform over the list its hidden trigger reads', () => {
+  beforeEach(clockAtRecording);
+  afterEach(() => jest.useRealTimers());
+
+  it.each([
+    ['create_item', 'category_id', 'category_list', 'dropdown-categories'],
+    ['update_item', 'category_id', 'category_list', 'dropdown-categories'],
+    ['find_item', 'item_id', 'item_list', 'dropdown-items'],
+    ['update_item', 'item_id', 'item_list', 'dropdown-items'],
+    ['find_patient', 'patient_id', 'patient_list', 'dropdown-patients'],
+    ['book_appointment', 'patient_id', 'patient_list', 'dropdown-patients'],
+    ['find_invoice', 'patient_id', 'patient_list', 'dropdown-patients'],
+    ['find_appointment', 'patient_id', 'patient_list', 'dropdown-patients'],
+    ['cancel_appointment', 'appointment_id', 'upcoming_appointment_list', 'dropdown-appointments'],
+    ['find_appointment', 'appointment_id', 'upcoming_appointment_list', 'dropdown-appointments'],
+  ])('%s %s offers what %s offers (%s)', async (key, field, trigger, fixture) => {
+    const { scope, path } = definition(fixture);
+    nock(scope).get(path.split('?')[0]!).query(true).times(2).reply(replay(fixture));
+    const fromTrigger = await appTester(performOf(trigger), { authData: AUTH, meta: { page: 0 } });
+    const { results } = await choose(key, field, {});
+    expect(results.length).toBeGreaterThan(0);
+    expect(results).toEqual(fromTrigger.map((o) => ({ id: String(o.id), label: expect.any(String) })));
   });
 });

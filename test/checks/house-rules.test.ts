@@ -207,7 +207,7 @@ const BREAKERS: Record<string, Record<string, Breaker>> = {
   },
   'APP-SEARCH-DROPDOWN': {
     'a search-powered field without dropdown': (d) => {
-      delete input(d, 'creates', 'book_appointment', 'patient_id').dynamic;
+      delete input(d, 'creates', 'book_appointment', 'patient_id').choices;
       return 'creates.book_appointment.inputFields.patient_id';
     },
     'a search-powered field whose choices have no perform': (d) => {

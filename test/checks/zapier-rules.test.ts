@@ -68,7 +68,7 @@ const BREAKERS: Record<string, Record<string, Breaker>> = {
       return 'triggers.invoice_issued.inputFields.branch_id';
     },
     'a line-item id without dropdown': (d) => {
-      delete input(d, 'creates', 'create_order', 'lines[]variant_id').dynamic;
+      delete input(d, 'creates', 'create_order', 'lines[]variant_id').choices;
       return 'lines[]variant_id';
     },
     'an id whose choices.perform dropdown is gone': (d) => {
