@@ -16,7 +16,7 @@ import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
 import { checkTargetUrl } from './urls';
 import { S, body as bodySchema, type BodyOf } from './validate';
-import type { WorldState } from './world';
+import type { WorldState } from './state';
 
 export const RETRY_FIRST_MS = 60_000;
 export const RETRY_CAP_MS = 6 * 60 * 60 * 1000;
