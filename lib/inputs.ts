@@ -45,6 +45,8 @@ export interface InputField {
   altersDynamicFields?: boolean;
   /** The key of one of the operation's `inputFieldGroups`, under which the editor shows the field. */
   group?: string;
+  /** Several values may be given (a trigger filter: fire for any of them). */
+  list?: boolean;
   required: boolean;
   children?: InputField[];
 }
@@ -287,6 +289,13 @@ const describeIssue = (
   const { en, ar } = wordsOf(issue, input, labels);
   return { en: `${where.en}: ${en.replace(/\.$/, '')}`, ar: `${where.ar}: ${ar.replace(/\.$/, '')}` };
 };
+
+/**
+ * The Zapier field of one declared input, where its value is read by its own code rather than checked by
+ * `declareInputs` (a trigger's filter, matched against each item; Include Patient Details): one style of declaring a
+ * field for every operation.
+ */
+export const fieldOf = (key: string, declared: Input): InputField => fieldsOf({ [key]: declared })[0]!;
 
 /** An operation's inputs, declared once: the fields Zapier shows, their check, and the request they make. */
 export interface Inputs<D extends Record<string, Input>> {

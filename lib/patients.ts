@@ -1,5 +1,6 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor } from './http';
+import { fieldOf, input } from './inputs';
 import { APIS } from './partner-apis';
 import { patient as patientResource } from './resources/clinic';
 import type { OutputField } from './resources/define';
@@ -36,16 +37,16 @@ export const PATIENT_OUTPUT_FIELDS: OutputField[] = [
 ];
 
 /** The "Include Patient Details" input, declared once for every trigger that carries the patient. */
-export const INCLUDE_PATIENT_FIELD = {
-  key: 'include_patient',
-  label: 'Include Patient Details',
-  type: 'boolean' as const,
-  default: 'true',
-  required: false,
-  altersDynamicFields: false,
-  helpText:
-    'Adds the patient’s name, phone, email and file number to each item (one extra request). The API client needs the `patients:read` ability; without it the patient fields stay empty and the Zap still runs. Contact fields follow the patient’s consent and are empty after an erasure.',
-};
+export const INCLUDE_PATIENT_FIELD = fieldOf(
+  'include_patient',
+  input.bool({
+    label: 'Include Patient Details',
+    default: 'true',
+    altersDynamicFields: false,
+    helpText:
+      'Adds the patient’s name, phone, email and file number to each item (one extra request). The API client needs the `patients:read` ability; without it the patient fields stay empty and the Zap still runs. Contact fields follow the patient’s consent and are empty after an erasure.',
+  }),
+);
 
 /** Whether the Zap wants the patient: yes unless Include Patient Details is set to no. */
 export const wantsPatient = (inputData: Record<string, unknown> | undefined): boolean => {

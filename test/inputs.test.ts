@@ -1,5 +1,5 @@
 import { errors, type ZObject } from 'zapier-platform-core';
-import { anyOf, declareInputs, input, later } from '../lib/inputs';
+import { anyOf, declareInputs, input, later, fieldOf } from '../lib/inputs';
 
 /*
  * The one declaration of an operation's inputs: the fields Zapier shows, the checks that run before any request, and
@@ -210,5 +210,27 @@ describe('declareInputs: the request the values make', () => {
   it('leaves out an object none of whose members was given', () => {
     const parsed = booking.parse(z, { ...en, inputData: valid } as never);
     expect(booking.request(parsed)).not.toHaveProperty('customer');
+  });
+});
+
+describe('fieldOf: the field of one declared input whose value its own code reads (trigger filters)', () => {
+  it('is the field declareInputs shows for it, type and list included', () => {
+    const choice = input.choice(
+      { sms: 'SMS', email: 'Email' },
+      { label: 'Channel', helpText: 'e.g. SMS', list: true },
+    );
+    expect(fieldOf('channel', choice)).toEqual(declareInputs({ channel: choice }).fields[0]);
+    expect(fieldOf('channel', choice)).toMatchObject({
+      key: 'channel',
+      type: 'string',
+      list: true,
+      required: false,
+    });
+    expect(
+      fieldOf('n', input.positiveInt({ label: 'N', helpText: 'e.g. 2', type: 'integer' })),
+    ).toMatchObject({
+      key: 'n',
+      type: 'integer',
+    });
   });
 });

@@ -4,6 +4,7 @@ import { SETTINGS } from '../lib/config';
 import { APPOINTMENT_FILTERS, filterInputFields, passes } from '../lib/hooks/filters';
 import { clientFor } from '../lib/http';
 import { languageOf, say } from '../lib/i18n';
+import { fieldOf, input } from '../lib/inputs';
 import {
   hydratePatient,
   INCLUDE_PATIENT_FIELD,
@@ -20,14 +21,16 @@ import { saudiTime } from '../lib/time';
 const UPCOMING = new Set(['booked', 'confirmed', 'arrived']);
 
 const inputFields = [
-  {
-    key: 'minutes_before',
-    label: 'Minutes Before Start',
-    helpText: `How long before an appointment starts the Zap should fire, in minutes: ${SETTINGS.slowestPollMinutes} to 10080 (for example 60 for an hour, 1440 for a day). Zapier checks for appointments every 1 to ${SETTINGS.slowestPollMinutes} minutes depending on your plan, and each check picks up the appointments starting within this many minutes; so each appointment fires once, between this many minutes and this many minus your plan's interval before it starts (60 on a ${SETTINGS.slowestPollMinutes}-minute plan: 45 to 60 minutes before). Fewer than ${SETTINGS.slowestPollMinutes} minutes is refused: an appointment could start between two checks and get no reminder. A moved appointment fires again for its new time.`,
-    type: 'integer' as const,
-    required: true,
-    default: '60',
-  },
+  fieldOf(
+    'minutes_before',
+    input.positiveInt({
+      label: 'Minutes Before Start',
+      type: 'integer',
+      required: true,
+      default: '60',
+      helpText: `How long before an appointment starts the Zap should fire, in minutes: ${SETTINGS.slowestPollMinutes} to 10080 (for example 60 for an hour, 1440 for a day). Zapier checks for appointments every 1 to ${SETTINGS.slowestPollMinutes} minutes depending on your plan, and each check picks up the appointments starting within this many minutes; so each appointment fires once, between this many minutes and this many minus your plan's interval before it starts (60 on a ${SETTINGS.slowestPollMinutes}-minute plan: 45 to 60 minutes before). Fewer than ${SETTINGS.slowestPollMinutes} minutes is refused: an appointment could start between two checks and get no reminder. A moved appointment fires again for its new time.`,
+    }),
+  ),
   ...filterInputFields(APPOINTMENT_FILTERS),
   INCLUDE_PATIENT_FIELD,
 ];

@@ -2,6 +2,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
 import { clientFor, isLastPage, type Query } from '../http';
 import { AppMessageError, languageOf, say } from '../i18n';
+import { fieldOf, input } from '../inputs';
 import type { HookExtension, Item } from './types';
 
 /** Marketing-consent channels the cashier's customer list filters on (docs/assumptions.md), with their labels. */
@@ -89,15 +90,15 @@ const consents = async (z: ZObject, bundle: Bundle, channel: Channel, id: unknow
  */
 export const CONSENT_CHANNEL: HookExtension = {
   inputFields: [
-    {
-      key: 'consent_channel',
-      label: 'Consent Channel',
-      choices: CONSENT_CHANNELS,
-      required: false,
-      altersDynamicFields: false,
-      helpText:
-        'Only fire for customers who agreed to marketing on this channel, so an SMS or email list Zap never messages someone who did not agree to it (one extra request per customer, more when many customers changed at once). One channel: sms, whatsapp, email or push (its label, such as WhatsApp or Push Notification, in any case, works too); any other value stops the Zap with an error rather than fire for everyone. Leave blank to fire for every new customer; name, phone and email are then empty for customers without consent.',
-    },
+    fieldOf(
+      'consent_channel',
+      input.choice(CONSENT_CHANNELS, {
+        label: 'Consent Channel',
+        altersDynamicFields: false,
+        helpText:
+          'Only fire for customers who agreed to marketing on this channel, so an SMS or email list Zap never messages someone who did not agree to it (one extra request per customer, more when many customers changed at once). One channel: sms, whatsapp, email or push (its label, such as WhatsApp or Push Notification, in any case, works too); any other value stops the Zap with an error rather than fire for everyone. Leave blank to fire for every new customer; name, phone and email are then empty for customers without consent.',
+      }),
+    ),
   ],
   check(z, bundle) {
     requireChannel(z, bundle);

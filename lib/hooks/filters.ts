@@ -1,3 +1,4 @@
+import { fieldOf, input } from '../inputs';
 import { DROPDOWN, dynamicRef } from '../keys';
 
 /**
@@ -170,15 +171,19 @@ export const filterQuery = (
   return out;
 };
 
+/** The filters' fields, declared as every input is (lib/inputs.ts); `passes` and `filterQuery` read their values. */
 export const filterInputFields = (filters: readonly Filter[]) =>
-  filters.map((flt) => ({
-    key: flt.key,
-    label: flt.label,
-    helpText: flt.helpText,
-    type: flt.type,
-    required: false,
-    altersDynamicFields: false,
-    ...(flt.placeholder ? { placeholder: flt.placeholder } : {}),
-    ...(flt.dynamic ? { dynamic: flt.dynamic } : {}),
-    ...(flt.choices ? { choices: flt.choices, list: true } : {}),
-  }));
+  filters.map((flt) => {
+    const shown = {
+      label: flt.label,
+      helpText: flt.helpText,
+      altersDynamicFields: false,
+      ...(flt.placeholder ? { placeholder: flt.placeholder } : {}),
+      ...(flt.dynamic ? { dynamic: flt.dynamic } : {}),
+    };
+    if (flt.choices) return fieldOf(flt.key, input.choice(flt.choices, { ...shown, list: true }));
+    return fieldOf(
+      flt.key,
+      flt.type === 'integer' ? input.positiveInt({ ...shown, type: 'integer' }) : input.text(shown),
+    );
+  });

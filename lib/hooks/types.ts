@@ -4,6 +4,7 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { Query } from '../http';
+import type { InputField } from '../inputs';
 import type { Api } from '../partner-apis';
 import type { TRIGGER } from '../keys';
 import type { Field, OutputField, Resource } from '../resources/define';
@@ -90,7 +91,7 @@ export interface Occasion {
  * lib/hooks/item.ts say what its items hold.
  */
 export interface HookExtension {
-  inputFields?: ReadonlyArray<Record<string, unknown> & { key: string; label: string }>;
+  inputFields?: readonly InputField[];
   outputFields?: OutputField[];
   /** What the static sample gains beyond what `fromData` makes of the row's sample data. */
   sample?: Item;
