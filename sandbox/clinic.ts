@@ -129,8 +129,6 @@ const listInvoices = list(
   },
 );
 
-/* Webhooks (owner only) */
-
 const recent = (ctx: RouteContext) => {
   const event = ctx.params.event ?? '';
   const info = CLINIC_EVENTS[event];
@@ -186,6 +184,5 @@ export const clinicRoutes: PartnerRoute[] = [
   ...webhookRoutes('clinic', 'webhooks', recent),
 ];
 
-/** Endpoints that can be marked planned, as "METHOD /path". */
 export const plannableEndpoints = (): string[] =>
   clinicRoutes.filter((r) => r.plannable).map((r) => `${r.method} ${r.path}`);

@@ -99,7 +99,6 @@ export const catalogueOf = (api: Api): Record<string, EventInfo> =>
 export const subscribableEvents = (api: Api): string[] =>
   Object.keys(catalogueOf(api)).filter((e) => e !== 'ping');
 
-/** A sample with this account's tenant id. */
 export const sampleFor = (api: Api, event: string, tenantId: number): Record<string, unknown> | null => {
   const info = catalogueOf(api)[event];
   return info ? { ...info.sample, tenant_id: tenantId } : null;
@@ -165,8 +164,6 @@ export class WebhookEngine {
   private get w(): WorldState {
     return this.world();
   }
-
-  /* Subscriptions. */
 
   private mine(api: Api, tenantId: number): Subscription[] {
     return this.w.store.subscriptions.filter((s) => s.api === api && s.tenantId === tenantId);
@@ -323,8 +320,6 @@ export class WebhookEngine {
     d.last_error_code = d.last_error_code ?? code;
   }
 
-  /* Events and deliveries. */
-
   /**
    * An event happened: one delivery per active subscription whose client may receive it. `subjects`: the patient
    * ids the data concerns (a later erasure redacts the body).
@@ -461,7 +456,6 @@ export class WebhookEngine {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Stops every scheduled retry (on close or reset). */
   stop(): void {
     for (const timer of this.timers.values()) this.w.clock.cancel(timer);
     this.timers.clear();
