@@ -28,12 +28,8 @@ import {
 } from './cashier-views';
 import type { OpContext, World } from './world';
 
-/* Events. */
-
 const emit = (world: World, event: string, data: Record<string, unknown>) =>
   world.webhooks.emit({ api: 'cashier', tenantId: world.store.cashier.tenantId, event, data, subjects: [] });
-
-/* Receipts. */
 
 export const openSessionOf = (world: World, branchId: number, registerId: number): TillSession => {
   const cashier = world.store.cashier;
@@ -245,8 +241,6 @@ export const setStock = op(STOCK_WRITE, ({ world, lang }: OpContext, b) => {
   return { data: stockView(world.store.cashier, level), events };
 });
 
-/* Customers. */
-
 /** POST /sandbox/cashier/customers: a customer is added at a till or in the back office (customer.created). */
 const CUSTOMER_WRITE = body({
   name: S.str(200),
@@ -259,7 +253,6 @@ const CUSTOMER_WRITE = body({
   consent_channels: S.array(),
 });
 
-/** Channels of a consent, all three by default. */
 const channelsOf = (raw: unknown[] | undefined, field: string, c: Checker): string[] => {
   const channels = raw ?? ['sms', 'email', 'whatsapp'];
   if (channels.some((ch) => !(CONSENT_CHANNELS as readonly unknown[]).includes(ch))) {

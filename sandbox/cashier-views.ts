@@ -17,8 +17,6 @@ import { findVariant, variantName } from './store/money';
 export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
 export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
 
-/* Views. */
-
 export const branchView = (b: CashierData['branches'][number]) => ({
   ...omit(b, 'code', 'registers'),
   register_ids: [...b.registers],
@@ -29,7 +27,6 @@ export const categoryView = (c: CashierData['categories'][number]) => ({ ...c })
 /** A variant with its PLU (`V` and its id). */
 export const variantView = (v: Variant) => ({ id: v.id, plu: `V${v.id}`, ...omit(v, 'id') });
 
-/** The stored item (a copy), its variants with their PLUs. */
 export const itemView = (i: Item) => ({
   ...structuredClone(i),
   variants: i.variants.map(variantView),
@@ -144,5 +141,4 @@ export const stockView = (cashier: CashierData, s: StockLevel) => {
   };
 };
 
-/** The stored order (a copy) without the client that sent it. */
 export const orderView = (o: Order) => structuredClone(omit(o, 'client_id'));

@@ -15,12 +15,9 @@ const NATURES = ['medical', 'cosmetic', 'product', 'package', 'fee'] as const;
 const TAX_CATEGORIES = ['standard', 'exempt', 'zero', 'state_borne'] as const;
 const CLAIM_OUTCOMES = ['approved', 'partial', 'rejected', 'pending'] as const;
 
-/* Invoices. */
-
 const emitInvoice = (world: World, event: string, inv: Invoice) =>
   emit(world, event, invoiceView(inv, 'event'), [inv.patient_id]);
 
-/** An invoice operation's answer: the invoice as events carry it, and the events. */
 const answer = (inv: Invoice, events: Emitted[]) => ({ data: invoiceView(inv, 'event'), events });
 
 const BUYER_KINDS = ['citizen', 'resident', 'company', 'payer'] as const;
@@ -126,9 +123,6 @@ export const payInvoice = op(PAYMENT_WRITE, ({ world, lang, params }: OpContext,
   return answer(inv, inv.due_halalas === 0 ? [emitInvoice(world, 'invoice.paid', inv)] : []);
 });
 
-/* Claims. */
-
-/** Emits claim.updated; the answer is the claim and that event. */
 const emitClaim = (world: World, claim: Claim) => ({
   data: claimView(claim),
   events: [emit(world, 'claim.updated', claimView(claim), [claim.patient_id])],

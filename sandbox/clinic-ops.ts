@@ -77,8 +77,6 @@ export const invoiceView = (inv: Invoice, mode: 'api' | 'event') => ({
 
 export const claimView = (c: Claim) => ({ ...c });
 
-/* Events. */
-
 export const emit = (world: World, event: string, data: Record<string, unknown>, subjects: string[]) =>
   world.webhooks.emit({ api: 'clinic', tenantId: world.store.clinic.tenantId, event, data, subjects });
 
@@ -89,14 +87,11 @@ const emitAppointment = (
   changes?: Appointment['last_changes'],
 ) => emit(world, event, { ...appointmentView(a), ...(changes ? { changes } : {}) }, [a.patient_id]);
 
-/* Appointments. */
-
 const ACTIVE: readonly AppointmentStatus[] = ['booked', 'confirmed', 'arrived', 'in_progress', 'completed'];
 
 const overlaps = (a: Appointment, start: number, end: number) =>
   ACTIVE.includes(a.status) && Date.parse(a.starts_at) < end && Date.parse(a.ends_at) > start;
 
-/** A practitioner and room free for [start, end), or undefined. */
 const findSlot = (
   clinic: ClinicData,
   branchId: number,
@@ -133,7 +128,6 @@ export const BOOKING = {
 };
 export const BOOKING_REQUIRED = ['branch_id', 'appointment_type_id', 'starts_at'] as const;
 
-/** A body BOOKING's schema accepted. */
 export type Booking = BodyOf<ReturnType<typeof body<typeof BOOKING, (typeof BOOKING_REQUIRED)[number]>>>;
 
 export const bookAppointment = (
@@ -329,8 +323,6 @@ export const changeAppointment = op(APPOINTMENT_CHANGE, ({ world, lang, params }
   Object.assign(a, next, { updated_at: at, last_changes: changes, last_changed_at: at });
   return answer([emitAppointment(world, 'appointment.updated', a, changes)]);
 });
-
-/* Patients. */
 
 /**
  * POST /sandbox/clinic/patients/{id}/erase: the patient's contact data goes, bodies of deliveries about them are

@@ -13,7 +13,6 @@ import {
   recentEvents,
 } from './clinic-ops';
 import { ApiError } from './errors';
-import { CLINIC_EVENTS, sampleFor } from './events';
 import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
 import {
   PER_PAGE_DEFAULT,
@@ -27,7 +26,15 @@ import {
   until,
   untilDay,
 } from './validate';
-import { API_VERSION, MAX_ATTEMPTS, RETRY_CAP_MS, RETRY_FIRST_MS, SWITCH_OFF_AFTER } from './webhooks';
+import {
+  API_VERSION,
+  CLINIC_EVENTS,
+  MAX_ATTEMPTS,
+  RETRY_CAP_MS,
+  RETRY_FIRST_MS,
+  SWITCH_OFF_AFTER,
+  sampleFor,
+} from './webhooks';
 import { webhookRoutes } from './webhook-routes';
 
 export const CLINIC_PREFIX = '/partner/v1';
@@ -122,8 +129,6 @@ const listInvoices = list(
   },
 );
 
-/* Webhooks (owner only) */
-
 const recent = (ctx: RouteContext) => {
   const event = ctx.params.event ?? '';
   const info = CLINIC_EVENTS[event];
@@ -179,6 +184,5 @@ export const clinicRoutes: PartnerRoute[] = [
   ...webhookRoutes('clinic', 'webhooks', recent),
 ];
 
-/** Endpoints that can be marked planned, as "METHOD /path". */
 export const plannableEndpoints = (): string[] =>
   clinicRoutes.filter((r) => r.plannable).map((r) => `${r.method} ${r.path}`);

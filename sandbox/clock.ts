@@ -35,7 +35,6 @@ export class SandboxClock {
     if (!(this.scale >= 0)) throw new Error('timeScale must be 0 or more');
   }
 
-  /** Sandbox time in ms since the epoch. */
   now(): number {
     return Math.floor(this.base + (Date.now() - this.realBase) * this.scale);
   }
@@ -57,7 +56,6 @@ export class SandboxClock {
     this.arm();
   }
 
-  /** Runs `run` once sandbox time reaches `at`. */
   schedule(at: number, run: () => unknown): number {
     const timer = { id: this.nextTimerId++, at, run };
     this.timers.push(timer);

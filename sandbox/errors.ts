@@ -17,13 +17,11 @@ export const CODES = { ...MESSAGES.codes, ...MESSAGES.unnamed, ...MESSAGES.sandb
 
 export type ErrorCode = keyof typeof CODES;
 
-/** What a lookup found; nothing found is 404 not_found. */
 export const found = <T>(x: T | undefined): T => {
   if (x === undefined) throw new ApiError('not_found');
   return x;
 };
 
-/** The row with this id; none is 404 not_found. */
 export const byId = <T extends { id: unknown }>(rows: readonly T[], id: unknown): T =>
   found(rows.find((r) => r.id === id));
 
@@ -58,7 +56,6 @@ export const languageOf = (acceptLanguage: string | string[] | undefined): Lang 
 const fill = (text: string, vars: Record<string, string | number>): string =>
   text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 
-/** The error envelope `{error, message, details}`. */
 export const envelope = (error: ApiError, lang: Lang) => ({
   error: error.code,
   message: fill(CODES[error.code][lang], error.vars),
@@ -158,7 +155,6 @@ export const schemaFailure = (errors: readonly SchemaError[], lang: Lang): ApiEr
   return c.failure();
 };
 
-/** A JSON answer (none for 204). */
 export const sendJson = (reply: FastifyReply, status: number, body: unknown): FastifyReply => {
   if (status === 204 || body === undefined) return reply.code(status).send();
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(body));

@@ -41,7 +41,6 @@ export const makeFault = (world: World, spec: FaultSpec): Fault => {
   return fault;
 };
 
-/** The fault that takes this request, counted down; undefined when none matches. */
 export const takeFault = (
   world: World,
   request: { method: string; path: string; token: string | undefined },

@@ -13,7 +13,6 @@ export class Random {
     this.state = seed >>> 0;
   }
 
-  /** A float in [0, 1). */
   next(): number {
     this.state = (this.state + 0x6d2b79f5) >>> 0;
     let t = this.state;

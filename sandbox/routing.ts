@@ -43,7 +43,6 @@ export interface Route<C extends OpContext = RouteContext> {
   plannable?: boolean;
   /** What the route takes (validate.ts `query`, `body`), checked once the caller is admitted. */
   schema?: FastifySchema;
-  /** The status of an answer with a body (default 200). */
   status?: number;
   handle(ctx: C): unknown;
 }
@@ -65,7 +64,6 @@ export const route = (method: Method, path: string, ability: string | null, ...r
 export const get = (path: string, ability: string | null, ...rest: RouteRest) =>
   route('GET', path, ability, ...rest);
 
-/** A POST that makes an object: 201. */
 export const post = (path: string, ability: string | null, ...rest: RouteRest): Route => ({
   ...route('POST', path, ability, ...rest),
   status: 201,

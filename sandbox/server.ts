@@ -50,7 +50,6 @@ export interface RequestFilter {
 /** A delivery as tests see it: the spec's delivery record, plus what the sandbox keeps beside it. */
 export type DeliveryRecord = ReturnType<typeof toRecord>;
 
-/** A running sandbox, as startSandbox answers it. */
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 export type SandboxClockApi = Sandbox['clock'];
 
@@ -74,7 +73,6 @@ const matches = (r: RequestRecord, f: RequestFilter = {}): boolean =>
   (!f.method || r.method === f.method.toUpperCase()) &&
   (!f.path || (typeof f.path === 'string' ? r.path === f.path : f.path.test(r.path)));
 
-/** The port from SANDBOX_PORT (4010 when unset). */
 export const sandboxPort = (value = process.env.SANDBOX_PORT): number => {
   if (value === undefined || value === '') return 4010;
   const port = Number(value);

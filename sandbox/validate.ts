@@ -62,10 +62,8 @@ export type Infer<T> = T extends { enum: readonly (infer E)[] }
           : T extends { type: infer U }
             ? Scalar<U>
             : unknown;
-/** The body a route's schema (`body(...)`) lets through. */
 export type BodyOf<T> = T extends { body: infer B } ? Infer<B> : never;
 
-/** Schema pieces, one per kind of value the interfaces take. */
 export const S = {
   int: ({ min, max }: Range = {}, fallback?: number) => ({
     type: 'integer' as const,
@@ -73,9 +71,7 @@ export const S = {
     ...(max !== undefined ? { maximum: max } : {}),
     ...(fallback !== undefined ? { default: fallback } : {}),
   }),
-  /** A number greater than 0. */
   positive: { type: 'number' as const, exclusiveMinimum: 0 },
-  /** A number of at least 0. */
   nonNegative: { type: 'number' as const, minimum: 0 },
   str: (max?: number) => ({ type: 'string' as const, ...(max !== undefined ? { maxLength: max } : {}) }),
   oneOf: <const T extends string>(values: readonly T[]) => ({ type: 'string' as const, enum: [...values] }),
@@ -143,7 +139,6 @@ type Param<T> = readonly [Piece, (row: T, value: any) => boolean];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Listing = { query: Record<string, any> };
 
-/** Rows whose `key` equals the value. */
 export const eq = <T>(piece: Piece, key: keyof T): Param<T> => [piece, (r, v) => r[key] === v];
 
 /** Rows whose time `at` is at or after (`since`) or before (`until`) the query's date or date-time. */

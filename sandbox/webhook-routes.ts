@@ -3,11 +3,10 @@
  * create, the event catalogue, read and delete; the clinic's are the owner's only and add its recent events,
  * PUT, rotate and test.
  */
-import { catalogueOf, sampleFor } from './events';
 import { route as partnerRoute, type Method, type PartnerRoute, type RouteContext } from './routing';
 import type { Api } from './store/types';
 import { PAGING, S, pageOf, query } from './validate';
-import { deliveryView, subscriptionView, webhookWrite } from './webhooks';
+import { catalogueOf, deliveryView, sampleFor, subscriptionView, webhookWrite } from './webhooks';
 
 export const webhookRoutes = (api: Api, ability: string, recent?: PartnerRoute['handle']): PartnerRoute[] => {
   const clinic = api === 'clinic';

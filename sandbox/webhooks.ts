@@ -1,6 +1,6 @@
 /**
- * Webhook subscriptions and the delivery engine of both interfaces (clinic spec §4 "Webhooks" and §6; cashier
- * spec §6, whose unshown details follow the clinic's).
+ * Webhook subscriptions, the event catalogues and the delivery engine of both interfaces (clinic spec §4
+ * "Webhooks" and §6; cashier spec §6, whose unshown details follow the clinic's).
  *
  * A delivery is a signed POST of `{id, event, tenant_id, occurred_at, api_version, data}`. Any 2xx within the
  * time-out is a success; anything else is retried 60 s later, doubling, at most 6 h apart, until 10 attempts.
@@ -8,15 +8,101 @@
  * (not yet attempted, or in flight), failed (the last attempt failed; a retry is scheduled), sent, dead (given
  * up, or its subscription is gone or switched off).
  */
-import { signDelivery } from './signature';
+import { createHash, createHmac } from 'node:crypto';
+import SAMPLES from './data/event-samples.json';
 import { ApiError, Checker, found, idParam, refuse, type Lang, byId } from './errors';
-import { catalogueOf, subscribableEvents } from './events';
 import { isoLocal, omit } from './ids';
 import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
 import { checkTargetUrl } from './urls';
 import { S, body as bodySchema, type BodyOf } from './validate';
 import type { WorldState } from './state';
+
+/**
+ * The sandbox's own signer, written from the specs (clinic "Signature", cashier "Webhooks") and not from the app's
+ * code, so the end-to-end suites check the app's reading of the spec against an independent one: `sha256=` + hex
+ * HMAC-SHA256 keyed with the secret as issued (`whsec_` included), over the timestamp, POST, the receiver URL's
+ * path without query and the hex SHA-256 of the raw body, joined by line feeds.
+ */
+export const signDelivery = (secret: string, timestamp: string, receiverPath: string, body: string) => {
+  const bodyDigest = createHash('sha256').update(body, 'utf8').digest('hex');
+  const message = [timestamp, 'POST', receiverPath, bodyDigest].join('\n');
+  return `sha256=${createHmac('sha256', secret).update(message).digest('hex')}`;
+};
+
+/*
+ * The event catalogues: who may receive each event, and its static sample (what a client sees for an account with
+ * no data yet, from data/event-samples.json: the sandbox's own values, so a test can tell the interface's sample
+ * from the app's fallback). Invoice samples carry the line fields code, description, tooth and surfaces (§6).
+ */
+export interface EventInfo {
+  api: Api;
+  /** The ability a client needs to receive the event (null: ping, sent by the test endpoint to anyone). */
+  ability: string | null;
+  sample: Record<string, unknown>;
+}
+
+const SAMPLE_AT = '2026-11-21T14:05:12+03:00';
+const PLANNED = new Set(['starts_at', 'ends_at']);
+
+/** An event happens with the latest change its object shows (a receipt's issue, a session's close). */
+const occurredAt = (data: Record<string, unknown> = {}) => {
+  const times = Object.entries(data)
+    .filter(([k, v]) => k.endsWith('_at') && !PLANNED.has(k) && typeof v === 'string')
+    .map(([, v]) => v as string);
+  return times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a), times[0] ?? SAMPLE_AT);
+};
+
+const catalogue = (api: Api, abilities: Record<string, string | null>): Record<string, EventInfo> => {
+  const samples: Record<string, Record<string, unknown>> = SAMPLES[api];
+  return Object.fromEntries(
+    Object.entries(abilities).map(([event, ability]) => {
+      const data = samples[event];
+      const sample = {
+        id: `${event}:sample`,
+        event,
+        tenant_id: 0,
+        occurred_at: occurredAt(data),
+        api_version: 'v1',
+        data,
+      };
+      return [event, { api, ability, sample }];
+    }),
+  );
+};
+
+export const CLINIC_EVENTS = catalogue('clinic', {
+  'appointment.created': 'appointments:read',
+  'appointment.updated': 'appointments:read',
+  'appointment.cancelled': 'appointments:read',
+  'invoice.issued': 'invoices:read',
+  'invoice.paid': 'invoices:read',
+  'claim.updated': 'invoices:read',
+  'patient.erased': 'patients:read',
+  ping: null,
+});
+
+/** Who receives cashier events is not shown: pos:read for all but order.status_changed (pos:orders). */
+export const CASHIER_EVENTS = catalogue('cashier', {
+  'receipt.issued': 'pos:read',
+  'credit_note.issued': 'pos:read',
+  'session.closed': 'pos:read',
+  'stock.low': 'pos:read',
+  'order.status_changed': 'pos:orders',
+  'customer.created': 'pos:read',
+});
+
+export const catalogueOf = (api: Api): Record<string, EventInfo> =>
+  api === 'clinic' ? CLINIC_EVENTS : CASHIER_EVENTS;
+
+/** Events a client can subscribe to (ping is sent by the test endpoint only). */
+export const subscribableEvents = (api: Api): string[] =>
+  Object.keys(catalogueOf(api)).filter((e) => e !== 'ping');
+
+export const sampleFor = (api: Api, event: string, tenantId: number): Record<string, unknown> | null => {
+  const info = catalogueOf(api)[event];
+  return info ? { ...info.sample, tenant_id: tenantId } : null;
+};
 
 export const RETRY_FIRST_MS = 60_000;
 export const RETRY_CAP_MS = 6 * 60 * 60 * 1000;
@@ -78,8 +164,6 @@ export class WebhookEngine {
   private get w(): WorldState {
     return this.world();
   }
-
-  /* Subscriptions. */
 
   private mine(api: Api, tenantId: number): Subscription[] {
     return this.w.store.subscriptions.filter((s) => s.api === api && s.tenantId === tenantId);
@@ -236,8 +320,6 @@ export class WebhookEngine {
     d.last_error_code = d.last_error_code ?? code;
   }
 
-  /* Events and deliveries. */
-
   /**
    * An event happened: one delivery per active subscription whose client may receive it. `subjects`: the patient
    * ids the data concerns (a later erasure redacts the body).
@@ -374,7 +456,6 @@ export class WebhookEngine {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Stops every scheduled retry (on close or reset). */
   stop(): void {
     for (const timer of this.timers.values()) this.w.clock.cancel(timer);
     this.timers.clear();

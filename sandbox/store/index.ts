@@ -16,7 +16,6 @@ export interface SeedRefs {
   cashier: CashierRefs;
 }
 
-/** All the data of one running sandbox. */
 export type Store = ReturnType<typeof createStore>;
 
 /**
@@ -50,7 +49,6 @@ export const createStore = (
     subscriptions: [] as Subscription[],
     deliveries: [] as Delivery[],
     counters: { subscription: 0, delivery: 0, client: clients.length },
-    /** Ids of seeded objects that tests and the README point at. */
     refs: { clinic: clinic.refs, cashier: cashier.refs },
   };
 };

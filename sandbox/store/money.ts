@@ -138,8 +138,6 @@ export const nextFileNo = (clinic: ClinicNumbers, branchId: number): string => {
   return `${branch?.code ?? 'CLN'}-${String(n).padStart(6, '0')}`;
 };
 
-/* Receipts. */
-
 export interface SaleLine {
   variantId: number | null;
   name: string;

@@ -18,8 +18,6 @@ import { newCustomer, newOrder, newStockLevel, orderLine } from './records';
 
 import { CASHIER_TENANT, DAY, MIN, past, times } from './seed';
 
-/* Cashier */
-
 /** Ids of seeded objects that tests and the README point at ('' and 0 for what a sandbox without business data lacks). */
 export type CashierRefs = ReturnType<typeof cashierRefs>;
 

@@ -19,8 +19,6 @@ import { newAppointment, newPatient } from './records';
 
 import { CLINIC_TENANT, DAY, MIN, past, times, treatment } from './seed';
 
-/* Clinic */
-
 /** Ids of seeded objects that tests and the README point at ('' for what a sandbox without business data lacks). */
 export type ClinicRefs = ReturnType<typeof clinicRefs>;
 

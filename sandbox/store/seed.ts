@@ -39,8 +39,6 @@ export type TokenName = (typeof TOKEN_NAMES)[number];
 export const seedClients = () =>
   SEED.clients.map((c, i) => newClient(i + 1, c as Parameters<typeof newClient>[1]));
 
-/* Time helpers around the clock's start. */
-
 export const MIN = 60_000;
 export const DAY = 24 * 60 * MIN;
 

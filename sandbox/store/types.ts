@@ -24,8 +24,6 @@ export type AppointmentType = Omit<Seed['clinic']['appointmentTypes'][number], '
   field: 'dental' | 'dermatology';
 };
 
-/* Clinic */
-
 /* Invoices, receipts and till sessions are what money.ts's builders make. */
 export type Invoice = ReturnType<typeof newInvoice>;
 export type { InvoicePayment } from './money';
@@ -62,8 +60,6 @@ export const newClinicData = (tenantId: number, practitioners: Practitioner[]) =
   counters: structuredClone(SEED.clinic.counters) as { fileNo: Counts; invoiceNo: Counts },
 });
 export type ClinicData = ReturnType<typeof newClinicData>;
-
-/* Cashier */
 
 export interface Variant {
   id: number;
@@ -108,8 +104,6 @@ export const newCashierData = (tenantId: number) => ({
   },
 });
 export type CashierData = ReturnType<typeof newCashierData>;
-
-/* Webhooks */
 
 export interface Subscription {
   id: number;

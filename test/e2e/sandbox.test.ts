@@ -1062,7 +1062,7 @@ describe('sandbox: signed webhook deliveries', () => {
     expect(header(r, 'X-Partner-Delivery')).toMatch(/^\d+$/);
     expect(header(r, 'X-Partner-Timestamp')).toMatch(/^\d+$/);
     expect(Math.abs(Number(header(r, 'X-Partner-Timestamp')) - Date.now() / 1000)).toBeLessThan(5);
-    // The sandbox signs with its own signer (sandbox/signature.ts, written from the spec): the app's verify
+    // The sandbox signs with its own signer (signDelivery in sandbox/webhooks.ts, written from the spec): the app's verify
     // accepting it checks the app's reading of the spec against an independent one.
     expect(check(r, sub.secret)).toEqual({ ok: true });
     expect(check(r, 'whsec_other')).toEqual({ ok: false, reason: 'mismatch' });
