@@ -1,0 +1,74 @@
+/**
+ * The parts of n8n-workflow's interfaces the nodes use. The package has no runtime dependency on n8n-workflow (a
+ * peer n8n provides); these keep its types out of the app's install, which must not grow by n8n's tree.
+ */
+export type NodeProperty = {
+  displayName: string;
+  name: string;
+  type: string;
+  default: unknown;
+  description?: string;
+  required?: boolean;
+  placeholder?: string;
+  noDataExpression?: boolean;
+  options?: Array<{ name: string; value: string; description?: string; action?: string }>;
+  typeOptions?: Record<string, unknown>;
+  displayOptions?: { show?: Record<string, unknown[]> };
+};
+
+export interface NodeDescription {
+  displayName: string;
+  name: string;
+  icon?: string;
+  group: string[];
+  version: number;
+  description: string;
+  subtitle?: string;
+  defaults: { name: string };
+  inputs: string[];
+  outputs: string[];
+  credentials: Array<{ name: string; required: boolean; testedBy?: string }>;
+  properties: NodeProperty[];
+  webhooks?: Array<{ name: string; httpMethod: string; responseMode: string; path: string }>;
+  polling?: boolean;
+  usableAsTool?: boolean;
+}
+
+type Json = Record<string, unknown>;
+
+interface Common {
+  getNodeParameter(name: string, itemIndex?: number, fallback?: unknown): unknown;
+  getCredentials(name: string): Promise<Json>;
+  getWorkflow(): { id?: string };
+  getNode(): { parameters: Json };
+}
+
+export interface HookFunctions extends Common {
+  getNodeWebhookUrl(name: string): string | undefined;
+  getWorkflowStaticData(type: 'node' | 'global'): Json;
+}
+
+export interface WebhookFunctions extends Common {
+  getWorkflowStaticData(type: 'node' | 'global'): Json;
+  getRequestObject(): {
+    headers: Record<string, string | string[] | undefined>;
+    rawBody?: Buffer;
+    body?: unknown;
+  };
+  getResponseObject(): { status(code: number): { json(body: unknown): void } };
+}
+
+export interface ExecuteFunctions extends Common {
+  getInputData(): Array<{ json: Json }>;
+  continueOnFail(): boolean;
+}
+
+export interface PollFunctions extends Common {
+  getWorkflowStaticData(type: 'node' | 'global'): Json;
+  getMode(): string;
+}
+
+export interface CredentialTestFunctions {
+  // n8n passes the credential's data under `data` to a node's credentialTest method.
+  [key: string]: unknown;
+}

@@ -1,0 +1,181 @@
+/**
+ * The seam between n8n and the core: the `z` and `bundle` the core's functions take, made from what an n8n node
+ * has. The core stays as the Zapier app runs it; only what Zapier's runtime would do around it is done here:
+ * sending a request, and running the app's one afterResponse (lib/errors.ts, mapErrors) on every answer, as
+ * index.ts registers it for Zapier.
+ */
+import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
+import { mapErrors } from '../../lib/errors';
+import { errors } from './errors';
+
+/** What a node's memory holds of a remembered key: when it expires (ms since the epoch). */
+export type Remembered = Record<string, number>;
+
+/**
+ * The most keys a node remembers. Workflow static data is saved with the workflow on every execution, so it must
+ * stay small; a partner redelivers within hours, well inside this many events of one trigger.
+ */
+export const MEMORY_LIMIT = 2000;
+
+/**
+ * z.cache over a plain object the caller keeps (an n8n trigger's workflow static data), with Zapier's nx write:
+ * the first write of a key answers true, a later one false while the first has not expired. Oldest keys go first
+ * when the limit is reached.
+ */
+export const memoryCache = (store: Remembered, now: () => number = Date.now) => {
+  const live = (key: string) => {
+    const until = store[key];
+    if (until === undefined) return false;
+    if (until > now()) return true;
+    delete store[key];
+    return false;
+  };
+  return {
+    async get(key: string) {
+      return live(key) ? 1 : null;
+    },
+    async set(key: string, _value: unknown, ttl = 3600, _scope?: unknown, nx = false) {
+      if (nx && live(key)) return false;
+      delete store[key];
+      store[key] = now() + ttl * 1000;
+      const keys = Object.keys(store);
+      for (const old of keys.slice(0, Math.max(0, keys.length - MEMORY_LIMIT))) delete store[old];
+      return true;
+    },
+    async delete(key: string) {
+      const had = live(key);
+      delete store[key];
+      return had;
+    },
+  };
+};
+
+/** A transport failure as node-fetch names it, which is what lib/http.ts explains to the user. */
+class FetchError extends Error {
+  constructor(
+    message: string,
+    readonly type: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'FetchError';
+  }
+}
+
+const transportError = (err: unknown, timeoutMs: number): unknown => {
+  if (!(err instanceof Error)) return err;
+  if (err.name === 'TimeoutError' || err.name === 'AbortError') {
+    return new FetchError(`network timeout after ${timeoutMs} ms`, 'request-timeout');
+  }
+  const cause = (err as Error & { cause?: { code?: unknown } }).cause;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  return code ? new FetchError(`request failed, reason: ${code}`, 'system', code) : err;
+};
+
+type Request = HttpRequestOptions & { url: string; skipThrowForStatus?: boolean };
+
+/** One request as z.request sends it for the core: never following a redirect, then the app's afterResponse. */
+const sendWith =
+  (z: () => ZObject, bundle: () => Bundle) =>
+  async (request: Request): Promise<HttpResponse> => {
+    const url = new URL(request.url);
+    for (const [k, v] of Object.entries((request.params ?? {}) as Record<string, string>)) {
+      url.searchParams.set(k, v);
+    }
+    const timeoutMs = request.timeout ?? 25_000;
+    let answer: Response;
+    try {
+      answer = await fetch(url, {
+        method: request.method ?? 'GET',
+        headers: request.headers as Record<string, string>,
+        body: typeof request.body === 'string' ? request.body : undefined,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (err) {
+      throw transportError(err, timeoutMs);
+    }
+    const content = await answer.text();
+    const response = {
+      status: answer.status,
+      content,
+      headers: answer.headers,
+      request,
+      get json() {
+        return JSON.parse(content) as unknown;
+      },
+      get data() {
+        return JSON.parse(content) as unknown;
+      },
+      getHeader: (name: string) => answer.headers.get(name) ?? undefined,
+      throwForStatus() {
+        if (answer.status >= 400)
+          throw new errors.Error(`HTTP ${answer.status}`, `http_${answer.status}`, answer.status);
+      },
+    } as unknown as HttpResponse;
+    const mapped = mapErrors(response, z(), bundle());
+    if (!request.skipThrowForStatus) mapped.throwForStatus();
+    return mapped;
+  };
+
+/** The connection as the Zapier app's authData holds it, from the n8n credentials (same keys). */
+export const authDataOf = (credentials: Record<string, unknown>): Record<string, string> => {
+  const out: Record<string, string> = {};
+  for (const key of [
+    'clinic_api_token',
+    'cashier_api_token',
+    'clinic_base_url',
+    'cashier_base_url',
+    'language',
+  ]) {
+    const v = credentials[key];
+    if (typeof v === 'string' && v.trim() !== '') out[key] = v;
+  }
+  return out;
+};
+
+/**
+ * Node parameters as Zapier's inputData: a field left empty is absent, as Zapier leaves an untouched field out,
+ * so the core's checks read it as not given.
+ */
+export const inputDataOf = (params: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(params).filter(([, v]) => v !== '' && v !== undefined && v !== null));
+
+export interface SeamParts {
+  authData: Record<string, string>;
+  inputData?: Record<string, unknown>;
+  /** The workflow, where Zapier gives the Zap: a derived booking reference is per workflow as it is per Zap. */
+  workflowId?: string;
+  /** What the core remembers (dedupe, write memory); a fresh object when the node keeps nothing between runs. */
+  memory?: Remembered;
+  extra?: Partial<Bundle>;
+}
+
+/** The `z` and `bundle` one call of a core function takes. */
+export const seam = (parts: SeamParts): { z: ZObject; bundle: Bundle } => {
+  const bundle = {
+    authData: parts.authData,
+    inputData: parts.inputData ?? {},
+    inputDataRaw: parts.inputData ?? {},
+    meta: { isLoadingSample: false, isFillingDynamicDropdown: false, zap: { id: parts.workflowId ?? '' } },
+    ...parts.extra,
+  } as unknown as Bundle;
+  const z = {
+    request: sendWith(
+      () => z,
+      () => bundle,
+    ),
+    errors,
+    cache: memoryCache(parts.memory ?? {}),
+    console: { log() {}, error() {}, warn() {} },
+    JSON,
+    dehydrate: () => {
+      throw new errors.Error(
+        'Hydration is a Zapier feature; the n8n nodes do not use it.',
+        'no_hydration',
+        500,
+      );
+    },
+  } as unknown as ZObject;
+  return { z, bundle };
+};

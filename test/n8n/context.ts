@@ -1,0 +1,33 @@
+/** Stand-ins of the `this` n8n gives a node's methods: parameters, credentials, static data, request and response. */
+import { AUTH } from '../helpers';
+
+export const credentials = { ...AUTH, clinic_base_url: process.env.CLINIC_BASE_URL! };
+
+export const hookContext = (
+  params: Record<string, unknown>,
+  options: {
+    staticData?: Record<string, unknown>;
+    webhookUrl?: string;
+    request?: { headers: Record<string, string>; rawBody: Buffer };
+  } = {},
+) => {
+  const staticData = options.staticData ?? {};
+  const answered: { status?: number; body?: unknown } = {};
+  const context = {
+    getNodeParameter: (name: string, _i?: number, fallback?: unknown) => params[name] ?? fallback,
+    getCredentials: async () => credentials,
+    getWorkflow: () => ({ id: 'wf-1' }),
+    getNode: () => ({ parameters: params }),
+    getNodeWebhookUrl: () => options.webhookUrl,
+    getWorkflowStaticData: () => staticData,
+    getRequestObject: () => options.request ?? { headers: {}, rawBody: Buffer.from('') },
+    getResponseObject: () => ({
+      status: (status: number) => ({
+        json: (body: unknown) => Object.assign(answered, { status, body }),
+      }),
+    }),
+    getInputData: () => [{ json: {} }],
+    continueOnFail: () => false,
+  };
+  return { context, staticData, answered };
+};

@@ -1,0 +1,164 @@
+/*
+ * The n8n trigger (n8n-nodes-clinic-cashier): subscribing and unsubscribing through /webhooks, each delivery checked
+ * as a Zap's is (refused: 401 and no run), each event id once, and the item the Zap gets.
+ */
+import { signDelivery } from '../../sandbox/signature';
+import { ClinicCashierTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
+import { MEMORY_LIMIT } from '../../n8n-nodes-clinic-cashier/src/seam';
+import { EVENTS } from '../../lib/hooks/events';
+import { delivered } from '../fixtures';
+import { expectPatientCall, forgetDeliveries, op, run } from '../support/hooks';
+import { AUTH, clinicApi, clinicPath, useNock } from '../helpers';
+import { hookContext } from './context';
+
+useNock();
+beforeEach(forgetDeliveries);
+
+const node = new ClinicCashierTrigger();
+const def = EVENTS.find((e) => e.key === 'appointment_created')!;
+const HOOK_URL = 'https://n8n.clinic.example/webhook/7f3c/webhook';
+const HOOK_PATH = new URL(HOOK_URL).pathname;
+const SECRET = 'whsec_n8n_test_secret_0123456789abcdef';
+
+const subscription = {
+  id: 77,
+  secret: SECRET,
+  target_path: HOOK_PATH,
+  event: def.event,
+  api: 'clinic',
+  target_url: HOOK_URL,
+};
+
+/** A delivery as the clinic sends it: the body, signed now by the sandbox's own signer. */
+const deliveryOf = (body: string, overrides: Record<string, string> = {}) => {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return {
+    headers: {
+      'content-type': 'application/json',
+      'x-partner-timestamp': timestamp,
+      'x-partner-signature': signDelivery(SECRET, timestamp, HOOK_PATH, body),
+      'x-partner-event-id': (JSON.parse(body) as { id: string }).id,
+      ...overrides,
+    },
+    rawBody: Buffer.from(body, 'utf8'),
+  };
+};
+
+const receive = (
+  request: ReturnType<typeof deliveryOf>,
+  staticData: Record<string, unknown>,
+  params = {},
+) => {
+  const { context, answered } = hookContext({ event: def.key, ...params }, { staticData, request });
+  return { result: node.webhook.call(context as never), answered };
+};
+
+describe('subscription', () => {
+  it('subscribes the node’s webhook address through POST /webhooks and keeps what unsubscribing and checking need', async () => {
+    const list = clinicApi().get(clinicPath('/webhooks')).query(true).reply(200, { data: [], meta: {} });
+    const post = clinicApi()
+      .post(clinicPath('/webhooks'), { target_url: HOOK_URL, event: def.event })
+      .reply(201, { data: { id: 77, secret: SECRET } });
+    const { context, staticData } = hookContext({ event: def.key }, { webhookUrl: HOOK_URL });
+    await expect(node.webhookMethods.default.checkExists.call(context as never)).resolves.toBe(false);
+    await expect(node.webhookMethods.default.create.call(context as never)).resolves.toBe(true);
+    expect(staticData.subscription).toEqual(subscription);
+    await expect(node.webhookMethods.default.checkExists.call(context as never)).resolves.toBe(true);
+    list.done();
+    post.done();
+  });
+
+  it('unsubscribes through DELETE /webhooks/{id} and forgets the subscription', async () => {
+    const del = clinicApi().delete(clinicPath('/webhooks/77')).reply(204);
+    const { context, staticData } = hookContext({ event: def.key }, { staticData: { subscription } });
+    await expect(node.webhookMethods.default.delete.call(context as never)).resolves.toBe(true);
+    expect(staticData.subscription).toBeUndefined();
+    del.done();
+  });
+
+  it('refuses a subscription answer without a secret, as the Zap does, and deletes what it made', async () => {
+    clinicApi().get(clinicPath('/webhooks')).query(true).reply(200, { data: [], meta: {} });
+    clinicApi()
+      .post(clinicPath('/webhooks'))
+      .reply(201, { data: { id: 78 } });
+    const del = clinicApi().delete(clinicPath('/webhooks/78')).reply(204);
+    const { context, staticData } = hookContext({ event: def.key }, { webhookUrl: HOOK_URL });
+    await expect(node.webhookMethods.default.create.call(context as never)).rejects.toThrow(
+      /did not return its id and signing secret/,
+    );
+    expect(staticData.subscription).toBeUndefined();
+    del.done();
+  });
+});
+
+describe('a delivery', () => {
+  const envelope = delivered(def.event);
+  const body = JSON.stringify(envelope);
+
+  it('gives the workflow the item the Zap gets, and runs nothing for the same event id again', async () => {
+    const patientId = String(envelope.data.patient_id);
+    // The n8n run, the Zap's, and the redelivery: the core makes the item before it knows the id is a repeat.
+    for (let i = 0; i < 3; i += 1) expectPatientCall(patientId);
+    const staticData: Record<string, unknown> = { subscription };
+    const first = await receive(deliveryOf(body), staticData).result;
+    const zap = await run<unknown[]>(op(def.key).perform, {
+      authData: AUTH,
+      inputData: {},
+      subscribeData: subscription,
+      rawRequest: { method: 'POST', headers: deliveryOf(body).headers, content: body, querystring: '' },
+    });
+    expect(first).toEqual({ workflowData: [[{ json: zap[0] }]] });
+    // A redelivery of the event, freshly signed: verified, and not run twice.
+    await expect(receive(deliveryOf(body), staticData).result).resolves.toEqual({});
+    expect(Object.keys(staticData.delivered as object)).toEqual([`delivery:clinic:77:${envelope.id}`]);
+  });
+
+  it.each([
+    ['a signature by another secret', { 'x-partner-signature': `sha256=${'0'.repeat(64)}` }],
+    ['no signature', { 'x-partner-signature': '' }],
+    ['a timestamp ten minutes old', { 'x-partner-timestamp': String(Math.floor(Date.now() / 1000) - 600) }],
+    ['an event id header other than the body’s', { 'x-partner-event-id': 'evt_other' }],
+  ])('with %s is answered 401 and runs nothing', async (_name, overrides) => {
+    const staticData: Record<string, unknown> = { subscription };
+    const { result, answered } = receive(deliveryOf(body, overrides), staticData);
+    await expect(result).resolves.toEqual({ noWebhookResponse: true });
+    expect(answered.status).toBe(401);
+    expect(answered.body).toMatchObject({
+      error: 'delivery_refused',
+      message: expect.stringMatching(/^Delivery refused/),
+    });
+    expect(staticData.delivered).toBeUndefined();
+  });
+
+  it('is refused when the node holds no subscription', async () => {
+    const { result, answered } = receive(deliveryOf(body), {});
+    await expect(result).resolves.toEqual({ noWebhookResponse: true });
+    expect(answered.status).toBe(401);
+  });
+
+  it('runs nothing when its object does not pass the node’s filters, and reads no patient', async () => {
+    const other = Number(envelope.data.branch_id) + 1;
+    const staticData: Record<string, unknown> = { subscription };
+    await expect(receive(deliveryOf(body), staticData, { branch_id: String(other) }).result).resolves.toEqual(
+      {},
+    );
+  });
+
+  it('keeps Include Patient Details: off, the patient is not read', async () => {
+    const staticData: Record<string, unknown> = { subscription };
+    const out = (await receive(deliveryOf(body), staticData, { include_patient: false }).result) as {
+      workflowData: Array<Array<{ json: { patient: unknown } }>>;
+    };
+    expect(out.workflowData[0]![0]!.json.patient).toMatchObject({ name_en: null });
+  });
+});
+
+it('remembers at most MEMORY_LIMIT event ids in the workflow’s static data, the oldest forgotten first', async () => {
+  const { memoryCache } = await import('../../n8n-nodes-clinic-cashier/src/seam');
+  const store = {};
+  const cache = memoryCache(store);
+  for (let i = 0; i <= MEMORY_LIMIT; i += 1) await cache.set(`k${i}`, 1, 3600, [], true);
+  expect(Object.keys(store)).toHaveLength(MEMORY_LIMIT);
+  await expect(cache.set('k0', 1, 3600, [], true)).resolves.toBe(true);
+  await expect(cache.set(`k${MEMORY_LIMIT}`, 1, 3600, [], true)).resolves.toBe(false);
+});
