@@ -2,7 +2,7 @@
  * The n8n trigger (n8n-nodes-clinic-cashier): subscribing and unsubscribing through /webhooks, each delivery checked
  * as a Zap's is (refused: 401 and no run), each event id once, and the item the Zap gets.
  */
-import { signDelivery } from '../../sandbox/signature';
+import { signDelivery } from '../../sandbox/webhooks';
 import { ClinicCashierTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
 import { MEMORY_LIMIT } from '../../n8n-nodes-clinic-cashier/src/seam';
 import { EVENTS } from '../../lib/hooks/events';
