@@ -181,7 +181,7 @@ const historyAppointments = (clinic: ClinicData, now: number, random: Random, co
         status,
         starts_at: isoLocal(start),
         ends_at: isoLocal(end),
-        source: ['front_desk', 'online', 'phone', 'walk_in'][random.int(4)]!,
+        source: SEED.clinic.bookingSources[random.int(4)]!,
         cancel_reason: cancelled === null ? null : random.int(2) ? 'patient_request' : 'clinic',
         cancelled_at: cancelled === null ? null : isoLocal(cancelled),
         created_at: isoLocal(created),
