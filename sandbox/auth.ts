@@ -8,18 +8,9 @@
  */
 import { ApiError } from './errors';
 import type { ApiClientRecord, Api, Store } from './store';
+import SEED from './data/seed.json';
 
-export const CLINIC_ABILITIES = [
-  'patients:read',
-  'appointments:read',
-  'appointments:write',
-  'invoices:read',
-  'webhooks',
-] as const;
-export const CASHIER_ABILITIES = ['pos:read', 'pos:write', 'pos:orders', 'pos:webhooks'] as const;
-
-export const abilitiesOf = (api: Api): readonly string[] =>
-  api === 'clinic' ? CLINIC_ABILITIES : CASHIER_ABILITIES;
+export const abilitiesOf = (api: Api): readonly string[] => SEED.abilities[api];
 
 /** The clinic takes `Authorization: Bearer` or `X-Api-Key`; the cashier shows Bearer only. */
 export const tokenOf = (

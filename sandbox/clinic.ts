@@ -1,5 +1,5 @@
 /** The clinic partner interface under /partner/v1 (clinic spec §4), route by route. */
-import { CLINIC_ABILITIES } from './auth';
+import { abilitiesOf } from './auth';
 import {
   APPOINTMENT_STATUSES,
   BOOKING,
@@ -59,7 +59,7 @@ const meta = (ctx: RouteContext) => ({
   data: {
     api_version: API_VERSION,
     spec_version: SPEC_VERSION,
-    abilities: [...CLINIC_ABILITIES],
+    abilities: [...abilitiesOf('clinic')],
     client_abilities: [...ctx.client.abilities],
     events: Object.entries(CLINIC_EVENTS).map(([event, info]) => ({ event, ability: info.ability })),
     rate_limits: {

@@ -35,17 +35,12 @@ type Range = { min?: number; max?: number };
 
 /** A schema piece as TypeScript sees it, so that a route's body type is read off its schema (`BodyOf`). */
 type Piece = { type: string | readonly string[]; enum?: readonly string[] };
-type Scalar<T> = T extends 'integer' | 'number'
-  ? number
-  : T extends 'string'
-    ? string
-    : T extends 'boolean'
-      ? boolean
-      : T extends 'null'
-        ? null
-        : T extends 'object'
-          ? Record<string, unknown>
-          : unknown;
+type Scalars = { integer: number; number: number; string: string; boolean: boolean; null: null };
+type Scalar<T> = T extends keyof Scalars
+  ? Scalars[T]
+  : T extends 'object'
+    ? Record<string, unknown>
+    : unknown;
 type Shaped<P, R extends PropertyKey> = { [K in keyof P & R]: Infer<P[K]> } & {
   [K in Exclude<keyof P, R>]?: Infer<P[K]>;
 };

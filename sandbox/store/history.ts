@@ -28,20 +28,9 @@ import {
 import { newAppointment, newCustomer } from './records';
 import { DAY, MIN, treatment } from './seed';
 
-export interface HistoryCounts {
-  /** Sales receipts; about one in 60 is refunded by a credit note as well. */
-  receipts: number;
-  invoices: number;
-  appointments: number;
-  customers: number;
-}
-
-export const DEFAULT_HISTORY: HistoryCounts = {
-  receipts: 1000,
-  invoices: 300,
-  appointments: 300,
-  customers: 300,
-};
+/** What `history: true` adds (sandbox/README.md, History); about one receipt in 60 is refunded as well. */
+export const DEFAULT_HISTORY = SEED.history.counts;
+export type HistoryCounts = typeof DEFAULT_HISTORY;
 
 /** History ends where the seed's own days begin (its oldest objects are a week old). */
 const HISTORY_ENDS_DAYS_AGO = 8;
@@ -192,7 +181,7 @@ const historyAppointments = (clinic: ClinicData, now: number, random: Random, co
         status,
         starts_at: isoLocal(start),
         ends_at: isoLocal(end),
-        source: ['front_desk', 'online', 'phone', 'walk_in'][random.int(4)]!,
+        source: SEED.clinic.bookingSources[random.int(4)]!,
         cancel_reason: cancelled === null ? null : random.int(2) ? 'patient_request' : 'clinic',
         cancelled_at: cancelled === null ? null : isoLocal(cancelled),
         created_at: isoLocal(created),

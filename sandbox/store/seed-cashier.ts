@@ -92,12 +92,10 @@ export const seedCashier = (
       }
     }
   }
-  const level = (branch: number, variant: number) =>
-    data.stock.find((s) => s.branch_id === branch && s.variant_id === variant) as StockLevel;
-  level(1, 251).qty = 3;
-  level(2, 241).qty = 4;
-  level(3, 261).qty = 0;
-  level(1, 118).qty = 62;
+  // Three levels low, one well above: the refs' lowStock and okStock.
+  for (const [branch, variant, qty] of SEED.cashier.stockQty) {
+    (data.stock.find((s) => s.branch_id === branch && s.variant_id === variant) as StockLevel).qty = qty!;
+  }
 
   const t = times(now);
   for (const branch of data.branches) {

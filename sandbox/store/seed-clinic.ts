@@ -77,14 +77,8 @@ export const seedClinic = (
   erased.contact_consent = false;
 
   const t = times(now);
-  const previous: Partial<Record<AppointmentStatus, AppointmentStatus>> = {
-    confirmed: 'booked',
-    arrived: 'confirmed',
-    in_progress: 'arrived',
-    completed: 'in_progress',
-    no_show: 'booked',
-  };
-  const sources = ['front_desk', 'online', 'phone', 'walk_in'];
+  const previous = SEED.clinic.statusBefore as Partial<Record<string, AppointmentStatus>>;
+  const sources = SEED.clinic.bookingSources;
   for (const [i, row] of SEED.clinic.appointments.entries()) {
     const start = row.in_min !== undefined ? t.rel(row.in_min) : t.day(row.day!, row.at!);
     const practitioner = data.practitioners[row.practitioner] as Practitioner;
