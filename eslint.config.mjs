@@ -3,7 +3,16 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'build/', 'node_modules/', 'coverage/', 'n8n-nodes-clinic-cashier/dist/'] },
+  {
+    ignores: [
+      'dist/',
+      'build/',
+      'node_modules/',
+      'coverage/',
+      'n8n-nodes-clinic-cashier/dist/',
+      '.n8n-lane/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -46,7 +46,7 @@ const checkBuild = (built) => {
 
   const problems = [];
   const stray = built.app.names.filter((n) =>
-    /^(sandbox|harness|test|bench|scripts)\/|node_modules\/(clinic-pos-sandbox|fastify|encoding|iconv-lite|zod|libphonenumber-js)\//.test(
+    /^(sandbox|harness|test|bench|scripts|\.n8n-lane)\/|node_modules\/(clinic-pos-sandbox|fastify|encoding|iconv-lite|zod|libphonenumber-js)\//.test(
       `${n}/`,
     ),
   );

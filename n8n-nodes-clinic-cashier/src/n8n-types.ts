@@ -59,7 +59,8 @@ export interface WebhookFunctions extends Common {
 }
 
 export interface ExecuteFunctions extends Common {
-  getInputData(): Array<{ json: Json }>;
+  getInputData(): Array<{ json: Json } & Record<string, unknown>>;
+  getWorkflowStaticData(type: 'node' | 'global'): Json;
   continueOnFail(): boolean;
 }
 

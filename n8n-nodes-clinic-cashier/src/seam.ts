@@ -22,6 +22,25 @@ export const MEMORY_LIMIT = 2000;
  * the first write of a key answers true, a later one false while the first has not expired. Oldest keys go first
  * when the limit is reached.
  */
+/** Drops the oldest keys of a store past MEMORY_LIMIT (keys keep their insertion order: the oldest first). */
+const bound = (store: Remembered) => {
+  const keys = Object.keys(store);
+  for (const old of keys.slice(0, Math.max(0, keys.length - MEMORY_LIMIT))) delete store[old];
+};
+
+/** Writes remembered keys (with their expiry) into a store, as the nx writes that made them did. */
+export const rememberAll = (store: Remembered, entries: Remembered) => {
+  for (const [key, until] of Object.entries(entries)) {
+    delete store[key];
+    store[key] = until;
+  }
+  bound(store);
+};
+
+/** The keys of `after` that are new or renewed since `before`. */
+export const rememberedSince = (before: Remembered, after: Remembered): Remembered =>
+  Object.fromEntries(Object.entries(after).filter(([key, until]) => before[key] !== until));
+
 export const memoryCache = (store: Remembered, now: () => number = Date.now) => {
   const live = (key: string) => {
     const until = store[key];
@@ -38,8 +57,7 @@ export const memoryCache = (store: Remembered, now: () => number = Date.now) => 
       if (nx && live(key)) return false;
       delete store[key];
       store[key] = now() + ttl * 1000;
-      const keys = Object.keys(store);
-      for (const old of keys.slice(0, Math.max(0, keys.length - MEMORY_LIMIT))) delete store[old];
+      bound(store);
       return true;
     },
     async delete(key: string) {

@@ -3,7 +3,10 @@
  * as a Zap's is (refused: 401 and no run), each event id once, and the item the Zap gets.
  */
 import { signDelivery } from '../../sandbox/webhooks';
-import { ClinicCashierTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
+import {
+  ClinicCashierTrigger,
+  REMEMBERED,
+} from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
 import { MEMORY_LIMIT } from '../../n8n-nodes-clinic-cashier/src/seam';
 import { EVENTS } from '../../lib/hooks/events';
 import { delivered } from '../fixtures';
@@ -107,10 +110,46 @@ describe('a delivery', () => {
       subscribeData: subscription,
       rawRequest: { method: 'POST', headers: deliveryOf(body).headers, content: body, querystring: '' },
     });
-    expect(first).toEqual({ workflowData: [[{ json: zap[0] }]] });
+    const key = `delivery:clinic:77:${envelope.id}`;
+    expect(first).toEqual({
+      workflowData: [[{ json: zap[0], [REMEMBERED]: { [key]: expect.any(Number) } }]],
+    });
     // A redelivery of the event, freshly signed: verified, and not run twice.
     await expect(receive(deliveryOf(body), staticData).result).resolves.toEqual({});
-    expect(Object.keys(staticData.delivered as object)).toEqual([`delivery:clinic:77:${envelope.id}`]);
+    expect(Object.keys(staticData.delivered as object)).toEqual([key]);
+  });
+
+  it('keeps the remembered id through the execution it starts, whose static data n8n saves', async () => {
+    // n8n 2.41 drops the webhook phase's static data change when the delivery starts an execution: the execution
+    // begins from the static data saved before the delivery, and only its own change is saved.
+    expectPatientCall(String(envelope.data.patient_id));
+    const saved = () => ({ subscription });
+    const first = (await receive(deliveryOf(body), saved()).result) as {
+      workflowData: Array<Array<{ json: Record<string, unknown> } & Record<string, unknown>>>;
+    };
+    const items = first.workflowData[0]!;
+    const execution = hookContext({ event: def.key }, { staticData: saved() });
+    execution.context.getInputData = () => items as never;
+    const out = await node.execute.call(execution.context as never);
+    // The workflow's items are the Zap's: the remembered ids stay behind.
+    expect(out).toEqual([[{ json: items[0]!.json, pairedItem: { item: 0 } }]]);
+    expect(execution.staticData.delivered).toEqual(items[0]![REMEMBERED]);
+    // What the execution saved answers the redelivery: verified, and not run twice.
+    const again = { subscription, delivered: execution.staticData.delivered };
+    expectPatientCall(String(envelope.data.patient_id));
+    await expect(receive(deliveryOf(body), again).result).resolves.toEqual({});
+  });
+
+  it('passes items on untouched when they remember nothing (a manual run), keeping the memory as it was', async () => {
+    const execution = hookContext({ event: def.key }, { staticData: { delivered: { k: 1 } } });
+    execution.context.getInputData = () => [{ json: { id: 'a' } }, { json: { id: 'b' } }] as never;
+    await expect(node.execute.call(execution.context as never)).resolves.toEqual([
+      [
+        { json: { id: 'a' }, pairedItem: { item: 0 } },
+        { json: { id: 'b' }, pairedItem: { item: 1 } },
+      ],
+    ]);
+    expect(execution.staticData).toEqual({ delivered: { k: 1 } });
   });
 
   it.each([
@@ -146,7 +185,8 @@ describe('a delivery', () => {
 
   it('keeps Include Patient Details: off, the patient is not read', async () => {
     const staticData: Record<string, unknown> = { subscription };
-    const out = (await receive(deliveryOf(body), staticData, { include_patient: false }).result) as {
+    const out = (await receive(deliveryOf(body), staticData, { include_patient: false })
+      .result) as unknown as {
       workflowData: Array<Array<{ json: { patient: unknown } }>>;
     };
     expect(out.workflowData[0]![0]!.json.patient).toMatchObject({ name_en: null });
@@ -161,4 +201,9 @@ it('remembers at most MEMORY_LIMIT event ids in the workflow’s static data, th
   expect(Object.keys(store)).toHaveLength(MEMORY_LIMIT);
   await expect(cache.set('k0', 1, 3600, [], true)).resolves.toBe(true);
   await expect(cache.set(`k${MEMORY_LIMIT}`, 1, 3600, [], true)).resolves.toBe(false);
+  // What an execution keeps (rememberAll) is bounded the same way.
+  const { rememberAll } = await import('../../n8n-nodes-clinic-cashier/src/seam');
+  rememberAll(store, { fresh: 1 });
+  expect(Object.keys(store)).toHaveLength(MEMORY_LIMIT);
+  expect(Object.keys(store).at(-1)).toBe('fresh');
 });

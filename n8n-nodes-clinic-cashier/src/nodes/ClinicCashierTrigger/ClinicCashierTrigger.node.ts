@@ -6,8 +6,14 @@ import type { HookEvent, SubscribeData } from '../../../../lib/hooks/types';
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { HaltedError } from '../../errors';
 import { propertyOf, type ZapierField } from '../../fields';
-import type { HookFunctions, NodeDescription, WebhookFunctions } from '../../n8n-types';
-import { inputDataOf, seam, type Remembered } from '../../seam';
+import type { ExecuteFunctions, HookFunctions, NodeDescription, WebhookFunctions } from '../../n8n-types';
+import { inputDataOf, rememberAll, rememberedSince, seam, type Remembered } from '../../seam';
+
+/**
+ * Where an item carries, beside its json, the event ids its delivery remembered, from the webhook phase to the
+ * execution (see `execute`). Not in `json`: the workflow gets the item the Zap gets.
+ */
+export const REMEMBERED = 'clinicCashierRemembered';
 
 /** The inputs of a row of the event table: its filters, then what its extensions ask (Include Patient Details). */
 const fieldsOf = (def: HookEvent): ZapierField[] => [
@@ -138,9 +144,31 @@ export class ClinicCashierTrigger {
       }
       throw err;
     }
-    // Assigned anew, so n8n sees the static data changed and saves it with the execution.
+    // Assigned anew, so n8n sees the static data changed. n8n saves it only when no execution starts (a repeat, an
+    // event filtered out): starting one rebuilds the workflow over the same static data, which clears the change
+    // mark before the webhook's save. So the new ids also travel with the items, and `execute` keeps them.
+    const remembered = rememberedSince(kept.delivered ?? {}, memory);
     kept.delivered = memory;
     if (!items.length) return {};
-    return { workflowData: [items.map((json) => ({ json }))] };
+    return { workflowData: [items.map((json) => ({ json, [REMEMBERED]: remembered }))] };
+  }
+
+  /**
+   * The first step of the execution a delivery started: passes its items on, and keeps the event ids their
+   * delivery remembered in the static data of the execution, which n8n saves when the execution ends. A
+   * redelivery arriving before then may run again (as two copies arriving in the same instant may).
+   */
+  async execute(this: ExecuteFunctions) {
+    const items = this.getInputData();
+    const kept = keptOf(this);
+    const remembered: Remembered = {};
+    for (const item of items) Object.assign(remembered, item[REMEMBERED] ?? {});
+    if (Object.keys(remembered).length) {
+      const memory: Remembered = { ...(kept.delivered ?? {}) };
+      rememberAll(memory, remembered);
+      // Assigned anew, so n8n sees the change and saves the static data with the execution.
+      kept.delivered = memory;
+    }
+    return [items.map((item, i) => ({ json: item.json, pairedItem: { item: i } }))];
   }
 }
