@@ -43,7 +43,8 @@ export const maxChars = (n: number) => text().max(n, m('max_chars'));
 const hasList = (shown: { dynamic?: unknown; choices?: unknown }) =>
   shown.dynamic !== undefined || shown.choices !== undefined;
 
-const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+/** A clinic id (clinic spec §1): 26 Crockford base-32 characters, the first at most 7. */
+export const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 export const ulid = (shown: { dynamic?: unknown; choices?: unknown }) =>
   zod()
     .string()

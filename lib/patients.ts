@@ -1,5 +1,6 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor } from './http';
+import { ULID } from './input-rules';
 import { fieldOf, input } from './inputs';
 import { APIS } from './partner-apis';
 import { patient as patientResource } from './resources/clinic';
@@ -53,8 +54,6 @@ export const wantsPatient = (inputData: Record<string, unknown> | undefined): bo
   const v = inputData?.include_patient;
   return !(v === false || (typeof v === 'string' && /^(false|no|0)$/i.test(v.trim())));
 };
-
-const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
 /** The 403 a token without patients:read gets: the fields stay empty (CONTRACT §8), as the Zap builder chose. */
 const lacksPatientsRead = (err: unknown): boolean => {

@@ -7,7 +7,8 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { OutputField } from '../resources/define';
 import type { HookBundle, HookEvent, Item, Making, Occasion } from './types';
 
-export const isObject = (v: unknown): v is Item => !!v && typeof v === 'object' && !Array.isArray(v);
+// One test of "a plain object" for everything made from received data: the presenter's.
+export { isObject } from '../resources/present';
 
 const extensionsOf = (def: HookEvent) => def.extensions ?? [];
 

@@ -7,6 +7,8 @@
  * Pure: the list is read through `read`, so the same code runs against the interfaces and a model list in tests.
  */
 
+import { isObject } from '../resources/present';
+
 type Obj = Record<string, unknown>;
 
 /** A field of a list's sort order; `time`: compared as an instant, whatever offset its text carries. */
@@ -65,7 +67,6 @@ export interface Run {
 /** How many movable ids a transfer remembers: a bound on the cursor's size. */
 export const MOVED_REMEMBERED = 1000;
 
-const isObject = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 const positiveIntOf = (v: unknown) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : undefined);
 const count = (v: unknown) => (Number.isInteger(v) && (v as number) >= 0 ? (v as number) : undefined);
 
