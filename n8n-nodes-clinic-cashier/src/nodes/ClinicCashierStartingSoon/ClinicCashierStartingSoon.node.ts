@@ -86,7 +86,9 @@ export class ClinicCashierStartingSoon {
     );
     const { z, bundle } = seam({
       authData: await authDataFrom(this),
-      inputData: inputDataOf(Object.fromEntries(FIELDS.map((f) => [f.key, this.getNodeParameter(f.key, 0, '')]))),
+      inputData: inputDataOf(
+        Object.fromEntries(FIELDS.map((f) => [f.key, this.getNodeParameter(f.key, 0, '')])),
+      ),
     });
     const due = (await performStartingSoon(z, bundle)) as Item[];
     // A manual test shows the newest and keeps nothing, as a Zap's test does not fill its dedupe.
