@@ -15,7 +15,8 @@ const ENTRIES = {
   'credentials/ClinicCashierApi.credentials.js': 'ClinicCashierApi',
   'nodes/ClinicCashier/ClinicCashier.node.js': 'ClinicCashier',
   'nodes/ClinicCashierTrigger/ClinicCashierTrigger.node.js': 'ClinicCashierTrigger',
-  'nodes/ClinicCashierStartingSoon/ClinicCashierStartingSoon.node.js': 'ClinicCashierStartingSoon',
+  'nodes/ClinicCashierStartingSoonTrigger/ClinicCashierStartingSoonTrigger.node.js':
+    'ClinicCashierStartingSoonTrigger',
 };
 
 /** The icon the nodes and the credentials name (`file:clinic-cashier.svg`, src/icon.ts), read beside each file. */

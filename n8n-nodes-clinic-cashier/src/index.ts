@@ -2,4 +2,4 @@
 export { ClinicCashierApi } from './credentials/ClinicCashierApi.credentials';
 export { ClinicCashier } from './nodes/ClinicCashier/ClinicCashier.node';
 export { ClinicCashierTrigger } from './nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
-export { ClinicCashierStartingSoon } from './nodes/ClinicCashierStartingSoon/ClinicCashierStartingSoon.node';
+export { ClinicCashierStartingSoonTrigger } from './nodes/ClinicCashierStartingSoonTrigger/ClinicCashierStartingSoonTrigger.node';

@@ -38,5 +38,13 @@ export const pollContext = (
   options: { staticData?: Record<string, unknown>; mode?: string } = {},
 ) => {
   const { context, staticData } = hookContext(params, options);
-  return { context: { ...context, getMode: () => options.mode ?? 'trigger' }, staticData };
+  return {
+    context: {
+      ...context,
+      // A poll has no input items: n8n's second argument is the fallback value.
+      getNodeParameter: (name: string, fallback?: unknown) => params[name] ?? fallback,
+      getMode: () => options.mode ?? 'trigger',
+    },
+    staticData,
+  };
 };

@@ -8,11 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ClinicCashierStartingSoon,
+  ClinicCashierStartingSoonTrigger,
   SAMPLE_SIZE,
-} from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierStartingSoon/ClinicCashierStartingSoon.node';
+} from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierStartingSoonTrigger/ClinicCashierStartingSoonTrigger.node';
 import { ClinicCashierTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
 import { ClinicCashierApi } from '../../n8n-nodes-clinic-cashier/src/credentials/ClinicCashierApi.credentials';
+import { longestPollGap } from '../../n8n-nodes-clinic-cashier/src/poll-times';
 import { MEMORY_LIMIT, type Remembered } from '../../n8n-nodes-clinic-cashier/src/seam';
 import { inputFields, performStartingSoon } from '../../triggers/appointment_starting_soon';
 import { data, reply, type Json } from '../fixtures';
@@ -28,7 +29,7 @@ const NOW = Date.parse('2026-11-24T07:00:00Z');
 beforeEach(() => jest.spyOn(Date, 'now').mockReturnValue(NOW));
 afterEach(() => jest.restoreAllMocks());
 
-const node = new ClinicCashierStartingSoon();
+const node = new ClinicCashierStartingSoonTrigger();
 
 /** The window a poll at NOW asks for, with `minutes` before start. */
 const windowOf = (to: string) => ({ from: '2026-11-24T10:00:00+03:00', to, page: '1', per_page: '100' });
@@ -42,8 +43,9 @@ const appointments = (query: Record<string, string>, scenario: string, times = 1
     .times(times)
     .reply(...reply(scenario));
 
-/** Every parameter as n8n gives it: the node's defaults, then what the workflow set. */
+/** Every parameter as n8n gives it: the node's defaults and n8n's Poll Times (Every Minute), then the workflow's. */
 const paramsOf = (set: Record<string, unknown>) => ({
+  pollTimes: { item: [{ mode: 'everyMinute' }] },
   ...Object.fromEntries(node.description.properties.map((p) => [p.name, p.default])),
   ...set,
 });
@@ -83,7 +85,9 @@ describe('the node', () => {
     const minutes = node.description.properties.find((p) => p.name === 'minutes_before')!;
     expect(minutes).toMatchObject({ required: true, default: '60' });
     // The Zapier help speaks of Zapier's plans; here the rule is on the node's own Poll Times.
-    expect(minutes.description).toMatch(/set Poll Times to poll more often than that/);
+    expect(minutes.description).toMatch(
+      /Poll Times must poll at least that often .+ A longer interval is refused/,
+    );
     expect(minutes.description).not.toMatch(/Zapier checks/);
   });
 });
@@ -177,6 +181,16 @@ describe('a poll', () => {
     );
   });
 
+  it('refuses Minutes Before Start under the time between two polls (Poll Times), before any request', async () => {
+    const hourly = { pollTimes: { item: [{ mode: 'everyHour', minute: 5 }] }, include_patient: false };
+    // No interceptor: a request would be one nothing answers, which useNock fails.
+    await expect(poll({ ...hourly, minutes_before: '45' })).rejects.toThrow(
+      /^Minutes Before Start \(45\) is less than the time between two polls \(60 minutes, from Poll Times\)/,
+    );
+    appointments(HOUR, 'starting-soon');
+    await expect(poll({ ...hourly, minutes_before: '60' })).resolves.toHaveLength(1);
+  });
+
   it('gives the items read so far when a patient read fails, and the rest on a later poll', async () => {
     const rows: Json[] = data('starting-soon-statuses');
     appointments(DAY, 'starting-soon-statuses', 2);
@@ -203,6 +217,25 @@ describe('a poll', () => {
     await expect(poll({ minutes_before: '1440' }, { staticData })).rejects.toThrow();
     outage.done();
     expect(Object.keys(staticData.seen as Remembered)).toEqual(due.slice(0, failing).map(keyOf));
+  });
+});
+
+describe('the time between two polls', () => {
+  it.each([
+    [[{ mode: 'everyMinute' }], 1],
+    [[{ mode: 'everyHour', minute: 5 }], 60],
+    [[{ mode: 'everyX', value: 45, unit: 'minutes' }], 45], // :00 and :45, then :00
+    [[{ mode: 'everyX', value: 90, unit: 'minutes' }], 60], // a step past the hour fires at :00 only
+    [[{ mode: 'everyX', value: 2, unit: 'hours' }], 120],
+    [[{ mode: 'everyX', value: 30, unit: 'hours' }], 1440],
+    [[{ mode: 'everyDay', hour: 9, minute: 0 }], 1440],
+    [[{ mode: 'everyDay' }, { mode: 'everyX', value: 20, unit: 'minutes' }], 20],
+    [[{ mode: 'custom', cronExpression: '0 */7 * * * *' }, { mode: 'everyHour' }], 60],
+    [[{ mode: 'custom', cronExpression: '0 */7 * * * *' }], undefined],
+    [[{ mode: 'everyX', value: 0, unit: 'minutes' }], undefined],
+    [[], undefined],
+  ])('Poll Times %j: at most %p minutes', (item, gap) => {
+    expect(longestPollGap({ item })).toBe(gap);
   });
 });
 

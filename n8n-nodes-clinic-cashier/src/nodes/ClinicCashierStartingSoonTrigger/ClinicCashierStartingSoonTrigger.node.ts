@@ -5,10 +5,13 @@ import {
   PRIMARY,
 } from '../../../../triggers/appointment_starting_soon';
 import { SETTINGS } from '../../../../lib/config';
+import { languageOf, say } from '../../../../lib/i18n';
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { propertyOf, type ZapierField } from '../../fields';
+import { AppError } from '../../errors';
 import { ICON } from '../../icon';
 import type { NodeDescription, NodeProperty, PollFunctions } from '../../n8n-types';
+import { longestPollGap } from '../../poll-times';
 import { hydrator, inputDataOf, rememberAll, seam, type Remembered } from '../../seam';
 
 type Item = Record<string, unknown>;
@@ -30,7 +33,7 @@ const KEEP_WITHOUT_START_MS = 10_080 * 60_000;
  * Zapier's help speaks of Zapier's polling; here the polls are the node's Poll Times, so the same rule reads as a
  * rule on them.
  */
-const MINUTES_HELP = `How long before an appointment starts the workflow should run for it, in minutes: ${SETTINGS.slowestPollMinutes} to 10080 (for example 60 for an hour, 1440 for a day). Each poll picks up the appointments starting within this many minutes, so set Poll Times to poll more often than that (Every Minute, or Every X minutes fewer than this number): each appointment then runs once, between this many minutes and this many minus the poll interval before it starts. With a longer interval an appointment could start between two polls and get no reminder. Fewer than ${SETTINGS.slowestPollMinutes} minutes is refused, as on Zapier. A moved appointment runs again for its new time.`;
+const MINUTES_HELP = `How long before an appointment starts the workflow should run for it, in minutes: ${SETTINGS.slowestPollMinutes} to 10080 (for example 60 for an hour, 1440 for a day). Each poll picks up the appointments starting within this many minutes, so Poll Times must poll at least that often (Every Minute, or Every X minutes up to this number): each appointment then runs once, between this many minutes and this many minus the poll interval before it starts. A longer interval is refused, as is fewer than ${SETTINGS.slowestPollMinutes} minutes: an appointment could start between two polls and get no reminder. A moved appointment runs again for its new time.`;
 
 const properties: NodeProperty[] = FIELDS.map((f) =>
   f.key === 'minutes_before'
@@ -39,8 +42,8 @@ const properties: NodeProperty[] = FIELDS.map((f) =>
 );
 
 const description: NodeDescription = {
-  displayName: 'Clinic & Cashier: Appointment Starting Soon',
-  name: 'clinicCashierStartingSoon',
+  displayName: 'Clinic & Cashier Appointment Starting Soon Trigger',
+  name: 'clinicCashierStartingSoonTrigger',
   icon: ICON,
   group: ['trigger'],
   version: 1,
@@ -62,6 +65,24 @@ const keepUntil = (item: Item, now: number) => {
   return Number.isFinite(start) ? start + KEEP_PAST_START_MS : now + KEEP_WITHOUT_START_MS;
 };
 
+/**
+ * The app's window finds every appointment only when Minutes Before Start is at least the time between two polls
+ * (triggers/appointment_starting_soon.ts); on Zapier that time is the plan's, here it is the node's Poll Times.
+ */
+const refuseSlowPolls = (pollTimes: unknown, minutesBefore: unknown, lang: ReturnType<typeof languageOf>) => {
+  const gap = longestPollGap(pollTimes);
+  const minutes = Number(minutesBefore);
+  if (gap === undefined || !Number.isFinite(minutes) || minutes >= gap) return;
+  throw new AppError(
+    say(lang, {
+      en: `Minutes Before Start (${minutes}) is less than the time between two polls (${gap} minutes, from Poll Times): an appointment could start between two polls and its reminder never be sent. Poll more often, or set Minutes Before Start to ${gap} or more.`,
+      ar: `قيمة Minutes Before Start ‏(${minutes}) أقل من المدة بين فحصين (${gap} دقيقة، حسب Poll Times): قد يبدأ موعد بين فحصين ولا يُرسل تذكيره أبدًا. اجعل الفحص أكثر تكرارًا، أو اجعل Minutes Before Start ‏${gap} أو أكثر.`,
+    }),
+    'invalid_input',
+    400,
+  );
+};
+
 /** What the node keeps in the workflow's static data between polls. */
 interface Kept {
   seen?: Remembered;
@@ -72,7 +93,7 @@ interface Kept {
  * filters and checks) through the seam, and gives the workflow only the items Zapier's dedupe would let through,
  * with their patient resolved as Zapier resolves the perform's pointer for a new item.
  */
-export class ClinicCashierStartingSoon {
+export class ClinicCashierStartingSoonTrigger {
   description = description;
 
   methods = { credentialTest: { [CREDENTIAL_TEST]: testConnection } };
@@ -87,9 +108,14 @@ export class ClinicCashierStartingSoon {
     const { z, bundle } = seam({
       authData: await authDataFrom(this),
       inputData: inputDataOf(
-        Object.fromEntries(FIELDS.map((f) => [f.key, this.getNodeParameter(f.key, 0, '')])),
+        Object.fromEntries(FIELDS.map((f) => [f.key, this.getNodeParameter(f.key, '')])),
       ),
     });
+    refuseSlowPolls(
+      this.getNodeParameter('pollTimes', {}),
+      bundle.inputData.minutes_before,
+      languageOf(bundle),
+    );
     const due = (await performStartingSoon(z, bundle)) as Item[];
     // A manual test shows the newest and keeps nothing, as a Zap's test does not fill its dedupe.
     const wanted = manual ? due.slice(0, SAMPLE_SIZE) : due.filter((item) => !(keyOf(item) in seen));
