@@ -591,15 +591,17 @@ const main = async () => {
   });
 
   // -- the polling trigger: n8n polls once as it activates a workflow, then on its Poll Times (here every minute).
-  /** Books an appointment for the lane's patient `minutes` from now, at the first free minute from there. */
-  const bookSoon = async (minutes: number) => {
-    for (let m = minutes; m < minutes + 20; m += 1) {
-      const booked = await call(`${sb.controlUrl}/clinic/appointments`, {
-        body: { patient_id: patientId, branch_id: 1, appointment_type_id: 4, starts_at: inMinutes(m) },
-      });
-      if (booked.status === 201 || booked.status === 200) return booked.body.data.id as string;
+  /** Books an appointment for the lane's patient at the first free slot within the poll's hour. */
+  const bookSoon = async () => {
+    for (const branch of [1, 2]) {
+      for (let m = 5; m < 58; m += 1) {
+        const booked = await call(`${sb.controlUrl}/clinic/appointments`, {
+          body: { patient_id: patientId, branch_id: branch, appointment_type_id: 4, starts_at: inMinutes(m) },
+        });
+        if (booked.status === 201) return booked.body.data.id as string;
+      }
     }
-    throw new Error(`no free slot from ${minutes} minutes ahead`);
+    throw new Error('no free slot within the hour');
   };
   const pollName = 'Appointment Starting Soon';
   const pollFlow = await api.ok('POST', '/workflows', {
@@ -632,7 +634,7 @@ const main = async () => {
   };
 
   const firstSoon = await check(PLANNED[13]!, async () => {
-    const id = await bookSoon(30);
+    const id = await bookSoon();
     const items = await activatePoller();
     const item = items.find((i) => i.id === id);
     if (!item) throw new Error(`not among the ${items.length} items: ${id}`);
@@ -644,7 +646,7 @@ const main = async () => {
 
   await soft(PLANNED[14]!, async () => {
     await api.ok('POST', `/workflows/${pollFlow.id}/deactivate`);
-    const id = await bookSoon(40);
+    const id = await bookSoon();
     const items = await activatePoller();
     if (items.some((i) => i.id === firstSoon)) throw new Error(`${firstSoon} ran again`);
     if (!items.some((i) => i.id === id)) throw new Error(`not among the items: ${id}`);
