@@ -64,7 +64,9 @@ export interface ExecuteFunctions extends Common {
   continueOnFail(): boolean;
 }
 
-export interface PollFunctions extends Common {
+export interface PollFunctions extends Omit<Common, 'getNodeParameter'> {
+  // A poll has no input items: n8n's second argument is the fallback value.
+  getNodeParameter(name: string, fallback?: unknown): unknown;
   getWorkflowStaticData(type: 'node' | 'global'): Json;
   getMode(): string;
 }

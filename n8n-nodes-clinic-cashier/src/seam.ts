@@ -159,6 +159,36 @@ export const authDataOf = (credentials: Record<string, unknown>): Record<string,
 export const inputDataOf = (params: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(params).filter(([, v]) => v !== '' && v !== undefined && v !== null));
 
+type Hydrator = (z: ZObject, bundle: Bundle) => Promise<unknown>;
+
+/** What z.dehydrate gives on n8n: the function and its inputs, for `hydrator` to resolve later. */
+export class Pointer {
+  constructor(
+    readonly fn: Hydrator,
+    readonly inputData: Record<string, unknown>,
+  ) {}
+}
+
+/**
+ * Resolves the pointers among an item's values, as Zapier does for an item new to the Zap (only then: a poll that
+ * sees an item again resolves nothing). The same pointer is resolved once per hydrator.
+ */
+export const hydrator = (z: ZObject, bundle: Bundle) => {
+  const resolved = new Map<Hydrator, Map<string, Promise<unknown>>>();
+  const resolve = (p: Pointer) => {
+    const byInput = resolved.get(p.fn) ?? new Map<string, Promise<unknown>>();
+    resolved.set(p.fn, byInput);
+    const key = JSON.stringify(p.inputData);
+    if (!byInput.has(key)) byInput.set(key, p.fn(z, { ...bundle, inputData: p.inputData } as Bundle));
+    return byInput.get(key)!;
+  };
+  return async <T extends Record<string, unknown>>(item: T): Promise<T> => {
+    const out: Record<string, unknown> = { ...item };
+    for (const [k, v] of Object.entries(item)) if (v instanceof Pointer) out[k] = await resolve(v);
+    return out as T;
+  };
+};
+
 export interface SeamParts {
   authData: Record<string, string>;
   inputData?: Record<string, unknown>;
@@ -187,13 +217,7 @@ export const seam = (parts: SeamParts): { z: ZObject; bundle: Bundle } => {
     cache: memoryCache(parts.memory ?? {}),
     console: { log() {}, error() {}, warn() {} },
     JSON,
-    dehydrate: () => {
-      throw new errors.Error(
-        'Hydration is a Zapier feature; the n8n nodes do not use it.',
-        'no_hydration',
-        500,
-      );
-    },
+    dehydrate: (fn: Hydrator, inputData: Record<string, unknown>) => new Pointer(fn, inputData),
   } as unknown as ZObject;
   return { z, bundle };
 };

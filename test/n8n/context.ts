@@ -31,3 +31,20 @@ export const hookContext = (
   };
   return { context, staticData, answered };
 };
+
+/** The `this` of a polling node's poll: as a hook's, with the mode n8n runs it in ('trigger', or 'manual' for a test). */
+export const pollContext = (
+  params: Record<string, unknown>,
+  options: { staticData?: Record<string, unknown>; mode?: string } = {},
+) => {
+  const { context, staticData } = hookContext(params, options);
+  return {
+    context: {
+      ...context,
+      // A poll has no input items: n8n's second argument is the fallback value.
+      getNodeParameter: (name: string, fallback?: unknown) => params[name] ?? fallback,
+      getMode: () => options.mode ?? 'trigger',
+    },
+    staticData,
+  };
+};
