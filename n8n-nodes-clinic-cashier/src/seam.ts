@@ -166,6 +166,8 @@ export interface SeamParts {
   workflowId?: string;
   /** What the core remembers (dedupe, write memory); a fresh object when the node keeps nothing between runs. */
   memory?: Remembered;
+  /** Members of bundle.meta besides the Zap (a dropdown's page). */
+  meta?: Record<string, unknown>;
   extra?: Partial<Bundle>;
 }
 
@@ -175,7 +177,12 @@ export const seam = (parts: SeamParts): { z: ZObject; bundle: Bundle } => {
     authData: parts.authData,
     inputData: parts.inputData ?? {},
     inputDataRaw: parts.inputData ?? {},
-    meta: { isLoadingSample: false, isFillingDynamicDropdown: false, zap: { id: parts.workflowId ?? '' } },
+    meta: {
+      isLoadingSample: false,
+      isFillingDynamicDropdown: false,
+      zap: { id: parts.workflowId ?? '' },
+      ...parts.meta,
+    },
     ...parts.extra,
   } as unknown as Bundle;
   const z = {
