@@ -60,8 +60,7 @@ const readerOf = (field: ZapierField): { start: Meta; read: ReadPage } | undefin
 const nameOf = (def: Definition, field: ZapierField) => `${def.key}.${field.key}`;
 
 /** The fields of a definition a loader lists, line items' children included. */
-const withChildren = (def: Definition) =>
-  fieldsOfDefinition(def).flatMap((f) => [f, ...(f.children ?? [])]);
+const withChildren = (def: Definition) => fieldsOfDefinition(def).flatMap((f) => [f, ...(f.children ?? [])]);
 
 /** The step's other inputs as the editor holds them now: the plain values a list may be narrowed by. */
 const givenOf = (params: Record<string, unknown> | undefined) =>

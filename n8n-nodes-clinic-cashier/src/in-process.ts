@@ -15,14 +15,20 @@ export const connectionOf = (authData: Record<string, string>): string =>
     .digest('hex')
     .slice(0, 32);
 
-const memories = new Map<string, Remembered>();
+/** A connection's write memory: until when each key lives, and what was written under it. */
+interface Memory {
+  memory: Remembered;
+  values: Map<string, unknown>;
+}
+
+const memories = new Map<string, Memory>();
 
 /** The write memory of a connection, for every execution of the process (Zapier scopes it to the connection). */
-export const memoryOf = (authData: Record<string, string>): Remembered => {
+export const memoryOf = (authData: Record<string, string>): Memory => {
   const id = connectionOf(authData);
   const found = memories.get(id);
   if (found) return found;
-  const made: Remembered = {};
+  const made: Memory = { memory: {}, values: new Map() };
   memories.set(id, made);
   return made;
 };
@@ -49,7 +55,11 @@ const held = new Map<string, Promise<void>>();
  * Runs `run` once every earlier run under the same key has ended, or once the lock's timeout has passed, as
  * Zapier's lock lapses after its timeout.
  */
-export const underLock = async <T>(key: string, timeoutSeconds: number, run: () => Promise<T>): Promise<T> => {
+export const underLock = async <T>(
+  key: string,
+  timeoutSeconds: number,
+  run: () => Promise<T>,
+): Promise<T> => {
   const before = held.get(key) ?? Promise.resolve();
   let release = () => {};
   const ended = new Promise<void>((resolve) => (release = resolve));

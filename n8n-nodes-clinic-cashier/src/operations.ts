@@ -13,7 +13,7 @@ import type { ZapierField } from './fields';
 export interface Definition {
   key: string;
   noun: string;
-  display: { label: string; description?: string };
+  display: { label?: string; description?: string };
   operation: { inputFields?: unknown; perform?: unknown; lock?: LockObject };
 }
 
@@ -52,12 +52,16 @@ const definitionOf = (defs: readonly Definition[], key: string): Definition => {
   return def;
 };
 
-const definedCreates = creates as readonly Definition[];
-const definedSearches = searches as readonly Definition[];
+const definedCreates: readonly Definition[] = creates;
+const definedSearches: readonly Definition[] = searches;
 
 export const OPERATIONS: Operation[] = [
-  ...definedCreates.map((d) => rowOf('create', d.noun, d.display.label, d.display.description ?? '', [d])),
-  ...definedSearches.map((d) => rowOf('search', d.noun, d.display.label, d.display.description ?? '', [d])),
+  ...definedCreates.map((d) =>
+    rowOf('create', d.noun, d.display.label ?? d.key, d.display.description ?? '', [d]),
+  ),
+  ...definedSearches.map((d) =>
+    rowOf('search', d.noun, d.display.label ?? d.key, d.display.description ?? '', [d]),
+  ),
   ...searchOrCreates.map((pair) => {
     const search = definitionOf(definedSearches, pair.search);
     return rowOf('searchOrCreate', search.noun, pair.display.label, pair.display.description, [

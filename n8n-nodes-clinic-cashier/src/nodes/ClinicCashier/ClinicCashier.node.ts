@@ -96,7 +96,7 @@ export class ClinicCashier {
           authData,
           inputData,
           workflowId: this.getWorkflow().id,
-          memory: memoryOf(authData),
+          ...memoryOf(authData),
         });
         // Zapier's lock, where the app declares one, held in this n8n process (src/in-process.ts).
         const runCreate: RunCreate = ({ operation: { lock } }, perform) =>
