@@ -33,7 +33,7 @@ import {
 } from '../fixtures';
 import { clockAtRecording } from '../support/recorder';
 import { App, appTester, AUTH, cashierApi, cashierPath, clinicApi, clinicPath, useNock } from '../helpers';
-import { credentials, hookContext } from './context';
+import { BOOKING_INPUT, credentials, hookContext } from './context';
 
 useNock();
 beforeEach(() => clockAtRecording());
@@ -96,18 +96,7 @@ const scenario = (name: string) => () => recorded(name);
 
 /** One case per operation, on the recordings the Zapier suites replay. */
 const CASES: Record<string, Case> = {
-  'appointment.book': {
-    inputData: {
-      patient_id: '01EY5943V0CH77X783RTRD9GRE',
-      branch_id: '1',
-      appointment_type_id: '4',
-      starts_at: '2026-11-26T12:30:00+03:00',
-      note: 'First visit',
-      practitioner_id: '01HQW9J6R0PBHZJ7SBXFA5ZN7T',
-      external_ref: 'web-5501',
-    },
-    requests: scenario('book-appointment'),
-  },
+  'appointment.book': { inputData: BOOKING_INPUT, requests: scenario('book-appointment') },
   'appointment.cancel': {
     inputData: { appointment_id: data('cancel-appointment').id, reason: 'no_show' },
     requests: scenario('cancel-appointment'),
