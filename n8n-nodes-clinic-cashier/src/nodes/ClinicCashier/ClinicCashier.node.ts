@@ -79,7 +79,7 @@ export class ClinicCashier {
 
   /**
    * Each input item runs the operation once, as one Zap step would: an action gives one item, a search one per
-   * object found (none when nothing is found).
+   * object found (none when nothing is found), Find or Create the object found or made (src/operations.ts).
    */
   async execute(this: ExecuteFunctions) {
     const authData = await authDataFrom(this);
