@@ -581,7 +581,7 @@ const main = async () => {
       ...(JSON.parse(await api.text('/types/nodes.json')) as Json[]),
       ...(JSON.parse(await api.text('/types/credentials.json')) as Json[]),
     ];
-    for (const name of ['CUSTOM.clinicCashierTrigger', POLLER, 'clinicCashierApi']) {
+    for (const name of ['CUSTOM.clinicCashier', 'CUSTOM.clinicCashierTrigger', POLLER, 'clinicCashierApi']) {
       const url = listed.find((t) => t.name === name)?.iconUrl;
       if (typeof url !== 'string' || !url.endsWith('/clinic-cashier.svg')) {
         throw new Error(`${name}: iconUrl ${JSON.stringify(url)}`);

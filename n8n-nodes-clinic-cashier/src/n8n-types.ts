@@ -11,10 +11,15 @@ export type NodeProperty = {
   required?: boolean;
   placeholder?: string;
   noDataExpression?: boolean;
-  options?: Array<{ name: string; value: string; description?: string; action?: string }>;
+  options?: NodeOption[] | NodeCollectionOption[];
   typeOptions?: Record<string, unknown>;
   displayOptions?: { show?: Record<string, unknown[]> };
 };
+
+export type NodeOption = { name: string; value: string; description?: string; action?: string };
+
+/** One kind of row of a fixedCollection, with its own properties. */
+export type NodeCollectionOption = { name: string; displayName: string; values: NodeProperty[] };
 
 export interface NodeDescription {
   displayName: string;
@@ -69,6 +74,12 @@ export interface PollFunctions extends Omit<Common, 'getNodeParameter'> {
   getNodeParameter(name: string, fallback?: unknown): unknown;
   getWorkflowStaticData(type: 'node' | 'global'): Json;
   getMode(): string;
+}
+
+export interface LoadOptionsFunctions {
+  getCredentials(name: string): Promise<Json>;
+  /** The node's parameters as the editor holds them now (top level; a collection's rows nested). */
+  getCurrentNodeParameters(): Json | undefined;
 }
 
 export interface CredentialTestFunctions {

@@ -11,6 +11,7 @@ import {
   ClinicCashierStartingSoonTrigger,
   SAMPLE_SIZE,
 } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierStartingSoonTrigger/ClinicCashierStartingSoonTrigger.node';
+import { ClinicCashier } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashier/ClinicCashier.node';
 import { ClinicCashierTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
 import { ClinicCashierApi } from '../../n8n-nodes-clinic-cashier/src/credentials/ClinicCashierApi.credentials';
 import { longestPollGap } from '../../n8n-nodes-clinic-cashier/src/poll-times';
@@ -265,9 +266,10 @@ describe('the icon', () => {
     const icons = [
       node.description.icon,
       new ClinicCashierTrigger().description.icon,
+      new ClinicCashier().description.icon,
       new ClinicCashierApi().icon,
     ];
-    expect(icons).toEqual(Array(3).fill('file:clinic-cashier.svg'));
+    expect(icons).toEqual(Array(4).fill('file:clinic-cashier.svg'));
   });
 
   it('is a square SVG of two colours, with nothing it would load or run', () => {
