@@ -7,7 +7,8 @@
  * `.reply(replay(name, pick))` forwards the test's request to a fresh in-process sandbox instead (fixed seed and
  * start time, clock standing still; one sandbox per scenario and test), with the sandbox's base address and tokens
  * for the unit ones. The answer goes back to the app and, rewritten to the unit base addresses, into
- * test/fixtures/recorded/<name>.json at the place of `pick` when the file ends. The request recorded is the request
+ * the scenario's file at the place of `pick` when the file ends: where `recorded(name)` reads it, or for a new
+ * scenario in the recording suite's own folder (`recordings/<suite>/`, test/fixtures). The request recorded is the request
  * the test made, so the replay (which matches method, path, query and body) cannot drift from it. What a scenario
  * needs of the sandbox first (a created order, another token) is declared beside its test with `given(name, …)`,
  * which does nothing outside record mode; a test that declares it in a `beforeEach` (as each row of the errors
@@ -19,7 +20,9 @@ import { closeReceiver, RECORD_SANDBOX, writeJsonFiles } from '../../harness/rec
 import type { Sandbox, SandboxOptions, TokenName } from '../../sandbox';
 import {
   indexOf,
-  RECORDED_DIR,
+  ownDir,
+  rescan,
+  scenarioFile,
   UNIT_BASE_URLS,
   UNIT_TOKENS,
   type Definition,
@@ -268,11 +271,12 @@ export const closeSandboxes = async (which = live) => {
  * kept as they were; says which places of each file were recorded, so what no test records shows.
  */
 export const writeRecordings = async () => {
+  const suite = expect.getState().testPath!;
   await closeSandboxes(shared);
   await closeReceiver();
   const files: Array<[string, unknown]> = [];
   for (const [name, defs] of [...recorded.entries()].sort(byKey)) {
-    const file = join(RECORDED_DIR, `${name}.json`);
+    const file = scenarioFile(name) ?? join(ownDir(suite), `${name}.json`);
     let before: Definition[] = [];
     try {
       before = JSON.parse(readFileSync(file, 'utf8')) as Definition[];
@@ -290,4 +294,5 @@ export const writeRecordings = async () => {
   }
   recorded.clear();
   writeJsonFiles(files);
+  rescan();
 };
