@@ -22,12 +22,16 @@ const ENTRIES = {
 /** The icon the nodes and the credentials name (`file:clinic-cashier.svg`, src/icon.ts), read beside each file. */
 const ICON = path.join(here, 'icons', 'clinic-cashier.svg');
 
-const build = async () => {
-  fs.rmSync(dist, { recursive: true, force: true });
+/**
+ * Builds into `outdir`: dist/, or a folder of its own for a check that must not race a dist/ n8n may be loading
+ * (test/n8n/package.test.ts).
+ */
+const build = async (outdir = dist) => {
+  fs.rmSync(outdir, { recursive: true, force: true });
   const result = await esbuild.build({
     absWorkingDir: here,
     entryPoints: { bundle: 'src/index.ts' },
-    outdir: dist,
+    outdir,
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -41,16 +45,16 @@ const build = async () => {
     logLevel: 'warning',
   });
   for (const [file, name] of Object.entries(ENTRIES)) {
-    const out = path.join(dist, file);
+    const out = path.join(outdir, file);
     fs.mkdirSync(path.dirname(out), { recursive: true });
-    const bundle = path.relative(path.dirname(out), path.join(dist, 'bundle.js'));
+    const bundle = path.relative(path.dirname(out), path.join(outdir, 'bundle.js'));
     fs.writeFileSync(out, `module.exports = { ${name}: require('./${bundle}').${name} };\n`);
     fs.copyFileSync(ICON, path.join(path.dirname(out), path.basename(ICON)));
   }
   const index = Object.values(ENTRIES)
     .map((name) => `  ${name}: require('./bundle.js').${name},`)
     .join('\n');
-  fs.writeFileSync(path.join(dist, 'index.js'), `module.exports = {\n${index}\n};\n`);
+  fs.writeFileSync(path.join(outdir, 'index.js'), `module.exports = {\n${index}\n};\n`);
   return result.metafile;
 };
 

@@ -549,8 +549,8 @@ const main = async () => {
     const out: string[] = [];
     child.stdout?.on('data', (c: Buffer) => out.push(c.toString()));
     child.stderr?.on('data', (c: Buffer) => out.push(c.toString()));
-    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    if (code !== 0) throw new Error(`n8n execute exited ${code}: ${out.join('').slice(-600)}`);
+    const ended = await new Promise<string>((r) => child.on('exit', (c, signal) => r(signal ?? String(c))));
+    if (ended !== '0') throw new Error(`n8n execute ended with ${ended}: ${out.join('').slice(-600)}`);
     const fresh = (await executionsOf(api, actionFlow.id)).filter((e: Json) => !before.has(e.id));
     if (fresh.length !== 1) throw new Error(`${fresh.length} new executions`);
     return outputOf(api, fresh[0].id, actionName);
