@@ -1,4 +1,5 @@
 import type { ZObject } from 'zapier-platform-core';
+import type nock from 'nock';
 import { EVENTS } from '../lib/hooks/events';
 import { NO_PATIENT, wantsPatient, withPatients } from '../lib/patients';
 import { SEARCH, CREATE } from '../lib/keys';
@@ -175,10 +176,15 @@ describe('a patient read that fails for now fails the call, everywhere Zapier wo
 
   it.each(FAILURES)('Find Appointment: %s', async (failure) => {
     const held = data('find-appointment-by-id');
+    let scope: nock.Scope | undefined;
     clinicApi()
       .get(clinicPath(`/appointments/${String(held.id)}`))
-      .reply(replay('find-appointment-by-id'));
-    const scope = failing(String(held.patient_id), failure);
+      .reply(function (uri, body) {
+        // Armed once the appointment read is answered, so a time-out is the patient read's alone, however busy
+        // the machine is.
+        scope = failing(String(held.patient_id), failure);
+        return replay('find-appointment-by-id').call(this, uri, body);
+      });
     const search = (App.searches as Record<string, { operation: { perform: unknown } }>)[
       SEARCH.findAppointment
     ]!;
@@ -189,7 +195,7 @@ describe('a patient read that fails for now fails the call, everywhere Zapier wo
       ),
     );
     expectFailed(await found, failure);
-    expect(scope.isDone()).toBe(true);
+    expect(scope?.isDone()).toBe(true);
   });
 
   it('Book Appointment: the step fails after the booking, and its replay books nothing twice (same booking reference)', async () => {
