@@ -3,7 +3,7 @@ import { loaderOf, loadersOf } from '../../dropdowns';
 import { ICON } from '../../icon';
 import { inputDataFrom, propertyOf } from '../../fields';
 import { lockKeyOf, memoryOf, underLock } from '../../in-process';
-import type { ExecuteFunctions, NodeDescription, NodeProperty } from '../../n8n-types';
+import type { ExecuteFunctions, INodeType, NodeDescription, NodeProperty } from '../../n8n-types';
 import {
   fieldsOf,
   fieldsOfDefinition,
@@ -20,13 +20,14 @@ export { OPERATIONS };
 const operationProperties = (): NodeProperty[] =>
   RESOURCES.map((r) => {
     const ops = OPERATIONS.filter((op) => op.resource === r.value);
+    const firstOperation = ops[0]!.operation;
     return {
       displayName: 'Operation',
       name: 'operation',
       type: 'options',
       noDataExpression: true,
       displayOptions: { show: { resource: [r.value] } },
-      default: ops[0]!.operation,
+      default: firstOperation,
       options: ops.map((op) => ({
         name: op.name,
         value: op.operation,
@@ -43,6 +44,8 @@ const inputProperties = (op: Operation): NodeProperty[] =>
       propertyOf(f, { resource: [op.resource], operation: [op.operation] }, loaderOf(def)),
     ),
   );
+
+const firstResource = RESOURCES[0]!.value;
 
 const description: NodeDescription = {
   displayName: 'Clinic & Cashier',
@@ -63,7 +66,7 @@ const description: NodeDescription = {
       name: 'resource',
       type: 'options',
       noDataExpression: true,
-      default: RESOURCES[0]!.value,
+      default: firstResource,
       options: RESOURCES,
     },
     ...operationProperties(),
@@ -71,7 +74,7 @@ const description: NodeDescription = {
   ],
 };
 
-export class ClinicCashier {
+export class ClinicCashier implements INodeType {
   description = description;
 
   methods = {

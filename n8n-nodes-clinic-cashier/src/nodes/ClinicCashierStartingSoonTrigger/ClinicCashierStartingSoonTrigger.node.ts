@@ -10,7 +10,7 @@ import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../..
 import { propertyOf, type ZapierField } from '../../fields';
 import { AppError } from '../../errors';
 import { ICON } from '../../icon';
-import type { NodeDescription, NodeProperty, PollFunctions } from '../../n8n-types';
+import type { INodeType, NodeDescription, NodeProperty, PollFunctions } from '../../n8n-types';
 import { longestPollGap } from '../../poll-times';
 import { hydrator, inputDataOf, rememberAll, seam, type Remembered } from '../../seam';
 
@@ -93,7 +93,7 @@ interface Kept {
  * filters and checks) through the seam, and gives the workflow only the items Zapier's dedupe would let through,
  * with their patient resolved as Zapier resolves the perform's pointer for a new item.
  */
-export class ClinicCashierStartingSoonTrigger {
+export class ClinicCashierStartingSoonTrigger implements INodeType {
   description = description;
 
   methods = { credentialTest: { [CREDENTIAL_TEST]: testConnection } };

@@ -7,7 +7,13 @@ import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../..
 import { HaltedError } from '../../errors';
 import { propertyOf, type ZapierField } from '../../fields';
 import { ICON } from '../../icon';
-import type { ExecuteFunctions, HookFunctions, NodeDescription, WebhookFunctions } from '../../n8n-types';
+import type {
+  ExecuteFunctions,
+  HookFunctions,
+  INodeType,
+  NodeDescription,
+  WebhookFunctions,
+} from '../../n8n-types';
 import { inputDataOf, rememberAll, rememberedSince, seam, type Remembered } from '../../seam';
 
 /**
@@ -40,6 +46,8 @@ const keptOf = (ctx: { getWorkflowStaticData(type: 'node'): Record<string, unkno
 const inputsOf = (ctx: HookFunctions | WebhookFunctions, def: HookEvent) =>
   inputDataOf(Object.fromEntries(fieldsOf(def).map((f) => [f.key, ctx.getNodeParameter(f.key, 0, '')])));
 
+const firstEvent = EVENTS[0]!.key;
+
 const description: NodeDescription = {
   displayName: 'Clinic & Cashier Trigger',
   name: 'clinicCashierTrigger',
@@ -61,7 +69,7 @@ const description: NodeDescription = {
       type: 'options',
       required: true,
       noDataExpression: true,
-      default: EVENTS[0]!.key,
+      default: firstEvent,
       options: EVENTS.map((e) => ({ name: e.label, value: e.key, description: e.description })),
     },
     ...EVENTS.flatMap((def) => fieldsOf(def).map((f) => propertyOf(f, { event: [def.key] }))),
@@ -72,7 +80,7 @@ const description: NodeDescription = {
  * One row of the Zapier app's event table as an n8n trigger: subscribing, unsubscribing and each delivery run the
  * app's own functions (lib/hooks/subscription.ts, lib/hooks/delivery.ts) through the seam.
  */
-export class ClinicCashierTrigger {
+export class ClinicCashierTrigger implements INodeType {
   description = description;
 
   methods = { credentialTest: { [CREDENTIAL_TEST]: testConnection } };
@@ -105,7 +113,11 @@ export class ClinicCashierTrigger {
         });
         try {
           await makePerformUnsubscribe(def)(z, bundle);
-        } catch {
+        } catch (err) {
+          // n8n treats false as "not removed"; the reason goes to its log, as the interface keeps delivering.
+          this.logger.warn(
+            `Could not remove the ${def.event} webhook ${String(kept.subscription?.id)}: ${err instanceof Error ? err.message : String(err)}`,
+          );
           return false;
         }
         delete kept.subscription;
