@@ -21,6 +21,9 @@ export default [
       // bundle never loads at run time (no runtime dependency; n8n-workflow is an optional peer); n8n shows an error
       // of any class with its message.
       '@n8n/community-nodes/require-node-api-error': 'off',
+      // For the same reason the nodes write n8n's connection type as its value, 'main', not as n8n-workflow's
+      // NodeConnectionTypes.Main.
+      '@n8n/community-nodes/node-connection-type-literal': 'off',
       // The icon is one file, icons/clinic-cashier.svg, that build.js copies beside every node and credential file of
       // dist/, where n8n reads it (src/icon.ts); the rule looks for it beside the source file.
       '@n8n/community-nodes/icon-validation': 'off',

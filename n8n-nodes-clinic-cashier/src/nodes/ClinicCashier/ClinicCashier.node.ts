@@ -47,35 +47,36 @@ const inputProperties = (op: Operation): NodeProperty[] =>
 
 const firstResource = RESOURCES[0]!.value;
 
-const description: NodeDescription = {
-  displayName: 'Clinic & Cashier',
-  name: 'clinicCashier',
-  icon: ICON,
-  group: ['transform'],
-  version: 1,
-  description:
-    'Books and cancels appointments, sends and cancels till orders, creates and updates catalogue items, and finds patients, appointments, invoices, items, orders, receipts, stock levels and Z-reports.',
-  subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-  defaults: { name: 'Clinic & Cashier' },
-  inputs: ['main'],
-  outputs: ['main'],
-  credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
-  properties: [
-    {
-      displayName: 'Resource',
-      name: 'resource',
-      type: 'options',
-      noDataExpression: true,
-      default: firstResource,
-      options: RESOURCES,
-    },
-    ...operationProperties(),
-    ...OPERATIONS.flatMap(inputProperties),
-  ],
-};
-
 export class ClinicCashier implements INodeType {
-  description = description;
+  description: NodeDescription = {
+    displayName: 'Clinic & Cashier',
+    name: 'clinicCashier',
+    icon: ICON,
+    group: ['transform'],
+    version: 1,
+    description:
+      'Books and cancels appointments, sends and cancels till orders, creates and updates catalogue items, and finds patients, appointments, invoices, items, orders, receipts, stock levels and Z-reports.',
+    subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+    defaults: { name: 'Clinic & Cashier' },
+    inputs: ['main'],
+    outputs: ['main'],
+    credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
+    // An AI agent in n8n may call it as a tool: each operation's description is the Zapier step's, written to say
+    // what it does, when to use it and what it returns.
+    usableAsTool: true,
+    properties: [
+      {
+        displayName: 'Resource',
+        name: 'resource',
+        type: 'options',
+        noDataExpression: true,
+        default: firstResource,
+        options: RESOURCES,
+      },
+      ...operationProperties(),
+      ...OPERATIONS.flatMap(inputProperties),
+    ],
+  };
 
   methods = {
     credentialTest: { [CREDENTIAL_TEST]: testConnection },

@@ -41,22 +41,6 @@ const properties: NodeProperty[] = FIELDS.map((f) =>
     : propertyOf(f),
 );
 
-const description: NodeDescription = {
-  displayName: 'Clinic & Cashier Appointment Starting Soon Trigger',
-  name: 'clinicCashierStartingSoonTrigger',
-  icon: ICON,
-  group: ['trigger'],
-  version: 1,
-  description: appointmentStartingSoon.display.description ?? '',
-  subtitle: '={{$parameter["minutes_before"] + " minutes before start"}}',
-  defaults: { name: 'Appointment Starting Soon' },
-  inputs: [],
-  outputs: ['main'],
-  credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
-  polling: true,
-  properties,
-};
-
 /** What Zapier dedupes a poll's items by: the trigger's primary output fields (the appointment and its start). */
 const keyOf = (item: Item) => [...PRIMARY].map((k) => String(item[k])).join('|');
 
@@ -94,7 +78,21 @@ interface Kept {
  * with their patient resolved as Zapier resolves the perform's pointer for a new item.
  */
 export class ClinicCashierStartingSoonTrigger implements INodeType {
-  description = description;
+  description: NodeDescription = {
+    displayName: 'Clinic & Cashier Appointment Starting Soon Trigger',
+    name: 'clinicCashierStartingSoonTrigger',
+    icon: ICON,
+    group: ['trigger'],
+    version: 1,
+    description: appointmentStartingSoon.display.description ?? '',
+    subtitle: '={{$parameter["minutes_before"] + " minutes before start"}}',
+    defaults: { name: 'Appointment Starting Soon' },
+    inputs: [],
+    outputs: ['main'],
+    credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
+    polling: true,
+    properties,
+  };
 
   methods = { credentialTest: { [CREDENTIAL_TEST]: testConnection } };
 

@@ -48,40 +48,38 @@ const inputsOf = (ctx: HookFunctions | WebhookFunctions, def: HookEvent) =>
 
 const firstEvent = EVENTS[0]!.key;
 
-const description: NodeDescription = {
-  displayName: 'Clinic & Cashier Trigger',
-  name: 'clinicCashierTrigger',
-  icon: ICON,
-  group: ['trigger'],
-  version: 1,
-  description:
-    'Starts the workflow when the clinic or the cashier interface delivers an event (a booking, a payment, a receipt…).',
-  subtitle: '={{$parameter["event"]}}',
-  defaults: { name: 'Clinic & Cashier Trigger' },
-  inputs: [],
-  outputs: ['main'],
-  credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
-  webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
-  properties: [
-    {
-      displayName: 'Event',
-      name: 'event',
-      type: 'options',
-      required: true,
-      noDataExpression: true,
-      default: firstEvent,
-      options: EVENTS.map((e) => ({ name: e.label, value: e.key, description: e.description })),
-    },
-    ...EVENTS.flatMap((def) => fieldsOf(def).map((f) => propertyOf(f, { event: [def.key] }))),
-  ],
-};
-
 /**
  * One row of the Zapier app's event table as an n8n trigger: subscribing, unsubscribing and each delivery run the
  * app's own functions (lib/hooks/subscription.ts, lib/hooks/delivery.ts) through the seam.
  */
 export class ClinicCashierTrigger implements INodeType {
-  description = description;
+  description: NodeDescription = {
+    displayName: 'Clinic & Cashier Trigger',
+    name: 'clinicCashierTrigger',
+    icon: ICON,
+    group: ['trigger'],
+    version: 1,
+    description:
+      'Starts the workflow when the clinic or the cashier interface delivers an event (a booking, a payment, a receipt…).',
+    subtitle: '={{$parameter["event"]}}',
+    defaults: { name: 'Clinic & Cashier Trigger' },
+    inputs: [],
+    outputs: ['main'],
+    credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
+    webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+    properties: [
+      {
+        displayName: 'Event',
+        name: 'event',
+        type: 'options',
+        required: true,
+        noDataExpression: true,
+        default: firstEvent,
+        options: EVENTS.map((e) => ({ name: e.label, value: e.key, description: e.description })),
+      },
+      ...EVENTS.flatMap((def) => fieldsOf(def).map((f) => propertyOf(f, { event: [def.key] }))),
+    ],
+  };
 
   methods = { credentialTest: { [CREDENTIAL_TEST]: testConnection } };
 
