@@ -1,7 +1,7 @@
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { loaderOf, loadersOf } from '../../dropdowns';
 import { ICON } from '../../icon';
-import { inputDataFrom, propertyOf } from '../../fields';
+import { byName, hintOf, inputDataFrom, propertyOf, sentenceOf } from '../../fields';
 import { lockKeyOf, memoryOf, underLock } from '../../in-process';
 import type { ExecuteFunctions, INodeType, NodeDescription, NodeProperty } from '../../n8n-types';
 import {
@@ -31,8 +31,8 @@ const operationProperties = (): NodeProperty[] =>
       options: ops.map((op) => ({
         name: op.name,
         value: op.operation,
-        description: op.description,
-        action: op.label,
+        description: hintOf(op.description),
+        action: sentenceOf(op.label),
       })),
     };
   });
@@ -71,7 +71,7 @@ export class ClinicCashier implements INodeType {
         type: 'options',
         noDataExpression: true,
         default: firstResource,
-        options: RESOURCES,
+        options: [...RESOURCES].sort(byName),
       },
       ...operationProperties(),
       ...OPERATIONS.flatMap(inputProperties),

@@ -5,7 +5,7 @@ import { makePerformSubscribe, makePerformUnsubscribe } from '../../../../lib/ho
 import type { HookEvent, SubscribeData } from '../../../../lib/hooks/types';
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { HaltedError } from '../../errors';
-import { propertyOf, type ZapierField } from '../../fields';
+import { byName, hintOf, propertyOf, type ZapierField } from '../../fields';
 import { ICON } from '../../icon';
 import type {
   ExecuteFunctions,
@@ -75,7 +75,11 @@ export class ClinicCashierTrigger implements INodeType {
         required: true,
         noDataExpression: true,
         default: firstEvent,
-        options: EVENTS.map((e) => ({ name: e.label, value: e.key, description: e.description })),
+        options: EVENTS.map((e) => ({
+          name: e.label,
+          value: e.key,
+          description: hintOf(e.description),
+        })).sort(byName),
       },
       ...EVENTS.flatMap((def) => fieldsOf(def).map((f) => propertyOf(f, { event: [def.key] }))),
     ],
