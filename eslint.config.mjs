@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import n8nCommunityNodes from './n8n-nodes-clinic-cashier/eslint.n8n.mjs';
 
 export default tseslint.config(
   {
@@ -40,4 +41,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...n8nCommunityNodes,
 );

@@ -4,6 +4,7 @@
  * list of lib/dropdown-lists.ts it reads and which of the step's inputs narrow it), or, for a `dynamic` reference,
  * the list of the hidden trigger it names. n8n offers no "load more": a loader reads up to LOAD_PAGES pages at once.
  */
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- types only, erased by the build
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { LIST } from '../../lib/dropdown-lists';
 import { dropdownPerform, type ChoicesPage, type ListDef, type Option } from '../../lib/dropdowns';

@@ -37,13 +37,14 @@ export const ROWS = 'rows';
 /** Fixed choices as n8n options; dynamic ones (`choices.perform`) are listed by a loader instead. */
 const optionsOf = (choices: unknown): Array<{ name: string; value: string }> | undefined => {
   if (Array.isArray(choices)) {
-    return choices.map((c: { value: string; label?: string }) => ({
-      name: c.label ?? c.value,
-      value: c.value,
-    }));
+    return choices
+      .map((c: { value: string; label?: string }) => ({ name: c.label ?? c.value, value: c.value }))
+      .sort(byName);
   }
   if (choices && typeof choices === 'object' && !('perform' in choices)) {
-    return Object.entries(choices as Record<string, string>).map(([value, name]) => ({ name, value }));
+    return Object.entries(choices as Record<string, string>)
+      .map(([value, name]) => ({ name, value }))
+      .sort(byName);
   }
   return undefined;
 };
@@ -51,17 +52,44 @@ const optionsOf = (choices: unknown): Array<{ name: string; value: string }> | u
 // Markdown of Zapier's help text reads as plain text in n8n's hints, without the backticks and stars.
 const plain = (text: string | undefined) => (text ?? '').replace(/\*\*|`/g, '');
 
+/*
+ * n8n's conventions for what its editor lists, as its node rules state them (test/n8n/description-lint.test.ts):
+ * a one-sentence description without its final period, options in alphabetical order, an operation's action in
+ * sentence case. The words stay the app's.
+ */
+
+/** Zapier help text as an n8n description: plain text; one sentence loses its final period. */
+export const hintOf = (text: string | undefined): string => {
+  const hint = plain(text).trim();
+  return hint.replace('e.g.', '').split('. ').length === 1 ? hint.replace(/\.$/, '') : hint;
+};
+
+/** n8n lists options by name, and a collection's inputs by display name. */
+export const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
+const byDisplayName = (a: { displayName: string }, b: { displayName: string }) =>
+  a.displayName.localeCompare(b.displayName);
+
+/** "Find or Create Item" as n8n's action "Find or create item"; an all-capitals word (SKU) and a name (Z-Report) stay. */
+export const sentenceOf = (label: string): string =>
+  label
+    .split(' ')
+    .map((word, i) =>
+      i === 0 || word === word.toUpperCase() || word.includes('-') ? word : word.toLowerCase(),
+    )
+    .join(' ');
+
 /** The inputs a dropdown's choices read (Zapier's dependsOn, and the optional ones that narrow the list). */
 const readsOf = (field: ZapierField): string[] =>
   (field.meta?.[CHOICES_READ] ?? field.dependsOn?.join(' ') ?? '').split(' ').filter(Boolean);
 
 export const propertyOf = (field: ZapierField, show?: Show, loaderOf?: LoaderOf): NodeProperty => {
   const options = optionsOf(field.choices);
+  const description = hintOf(field.helpText);
   const base = {
     displayName: field.label ?? field.key,
     name: field.key,
-    description: plain(field.helpText),
-    required: field.required === true,
+    ...(description ? { description } : {}),
+    ...(field.required ? { required: true } : {}),
     ...(field.placeholder ? { placeholder: field.placeholder } : {}),
     ...(show ? { displayOptions: { show } } : {}),
   };
@@ -76,7 +104,7 @@ export const propertyOf = (field: ZapierField, show?: Show, loaderOf?: LoaderOf)
         {
           name: ROWS,
           displayName: field.label ?? field.key,
-          values: field.children.map((child) => propertyOf(child, undefined, loaderOf)),
+          values: field.children.map((child) => propertyOf(child, undefined, loaderOf)).sort(byDisplayName),
         },
       ],
     };
@@ -87,7 +115,9 @@ export const propertyOf = (field: ZapierField, show?: Show, loaderOf?: LoaderOf)
     return {
       ...base,
       // n8n accepts an expression in any options field: a mapped id works as on Zapier.
-      description: `${base.description} Choose from the list, or specify an ID using an expression.`.trim(),
+      description: hintOf(
+        `${field.helpText ?? ''} Choose from the list, or specify an ID using an expression.`,
+      ),
       type: 'options',
       default: '',
       typeOptions: { loadOptionsMethod: loader, ...(reads.length ? { loadOptionsDependsOn: reads } : {}) },

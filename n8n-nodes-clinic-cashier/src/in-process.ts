@@ -5,6 +5,7 @@
  * queue mode runs executions on several workers) and are lost when n8n restarts; docs/n8n.md says what that leaves.
  */
 import { createHash } from 'node:crypto';
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- types only, erased by the build
 import type { LockObject } from 'zapier-platform-core';
 import type { Remembered } from './seam';
 
@@ -65,11 +66,15 @@ export const underLock = async <T>(
   const ended = new Promise<void>((resolve) => (release = resolve));
   const mine = Promise.all([before, ended]).then(() => undefined);
   held.set(key, mine);
+  // Node's own timer: n8n-workflow's sleep helpers are not loaded at run time (the bundle has no runtime import), and
+  // the wait must end early when the holder finishes.
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
     before,
+    // eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- see above
     new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutSeconds * 1000))),
   ]);
+  // eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- see above
   clearTimeout(timer);
   try {
     return await run();

@@ -1,6 +1,7 @@
 /**
  * The parts of n8n-workflow's interfaces the nodes use. The package has no runtime dependency on n8n-workflow (a
- * peer n8n provides); these keep its types out of the app's install, which must not grow by n8n's tree.
+ * peer n8n provides); the root installs it only for n8n's lint plugin (eslint.n8n.mjs), and the sources do not
+ * import it.
  */
 export type NodeProperty = {
   displayName: string;
@@ -50,6 +51,7 @@ interface Common {
 
 export interface HookFunctions extends Common {
   getNodeWebhookUrl(name: string): string | undefined;
+  logger: { warn(message: string): void };
   getWorkflowStaticData(type: 'node' | 'global'): Json;
 }
 
@@ -85,4 +87,20 @@ export interface LoadOptionsFunctions {
 export interface CredentialTestFunctions {
   // n8n passes the credential's data under `data` to a node's credentialTest method.
   [key: string]: unknown;
+}
+
+/**
+ * A node class, under n8n-workflow's name for it: n8n's lint rules (eslint.n8n.mjs) find node and credential classes
+ * by `implements INodeType` / `implements ICredentialType`.
+ */
+export interface INodeType {
+  description: NodeDescription;
+}
+
+export interface ICredentialType {
+  name: string;
+  displayName: string;
+  icon?: string;
+  documentationUrl?: string;
+  properties: NodeProperty[];
 }

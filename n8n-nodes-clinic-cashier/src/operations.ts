@@ -3,6 +3,7 @@
  * row each, made from the app's own definitions (creates/, searches/, searches/search_or_creates.ts), so an action
  * added to the app is an operation of the node without a line here.
  */
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- types only, erased by the build
 import type { Bundle, LockObject, ZObject } from 'zapier-platform-core';
 import { creates } from '../../creates';
 import { searches } from '../../searches';

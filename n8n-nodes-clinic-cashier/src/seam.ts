@@ -4,6 +4,7 @@
  * sending a request, and running the app's one afterResponse (lib/errors.ts, mapErrors) on every answer, as
  * index.ts registers it for Zapier.
  */
+// eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- types only, erased by the build
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
 import { mapErrors } from '../../lib/errors';
 import { errors } from './errors';

@@ -24,7 +24,9 @@ export const hookContext = (
 ) => {
   const staticData = options.staticData ?? {};
   const answered: { status?: number; body?: unknown } = {};
+  const warnings: string[] = [];
   const context = {
+    logger: { warn: (message: string) => warnings.push(message) },
     getNodeParameter: (name: string, _i?: number, fallback?: unknown) => params[name] ?? fallback,
     getCredentials: async () => credentials,
     getWorkflow: () => ({ id: 'wf-1' }),
@@ -40,7 +42,7 @@ export const hookContext = (
     getInputData: () => [{ json: {} }],
     continueOnFail: () => false,
   };
-  return { context, staticData, answered };
+  return { context, staticData, answered, warnings };
 };
 
 /** The `this` of a polling node's poll: as a hook's, with the mode n8n runs it in ('trigger', or 'manual' for a test). */

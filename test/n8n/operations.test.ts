@@ -195,12 +195,13 @@ describe('every operation answers what the Zap step answers', () => {
       expect(new Set(keys).size).toBe(keys.length);
     }
     const resource = node.description.properties.find((p) => p.name === 'resource')!;
+    // In n8n's alphabetical order.
     expect(resource.options!.map((o) => o.name)).toEqual([
       'Appointment',
-      'Order',
-      'Item',
-      'Patient',
       'Invoice',
+      'Item',
+      'Order',
+      'Patient',
       'Receipt',
       'Stock Level',
       'Z-Report',
@@ -242,9 +243,18 @@ describe('line items', () => {
     });
     const [rows] = lines.options as Array<{ name: string; values: NodeProperty[] }>;
     expect(rows!.name).toBe(ROWS);
-    expect(rows!.values.map((v) => v.name)).toEqual(
-      inputOf(createOrder, 'lines').children!.map((c) => c.key),
-    );
+    // The app's line inputs, in n8n's alphabetical order of their labels.
+    const children = inputOf(createOrder, 'lines').children!;
+    expect(rows!.values.map((v) => v.name).sort()).toEqual(children.map((c) => c.key).sort());
+    expect(rows!.values.map((v) => v.displayName)).toEqual([
+      'Barcode',
+      'Name',
+      'PLU',
+      'Quantity',
+      'SKU',
+      'Unit Price (SAR)',
+      'Variant',
+    ]);
     const op = OPERATIONS.find((o) => idOf(o) === 'order.create')!;
     // As n8n holds a row: every input of it, '' when left empty.
     const blankRow = Object.fromEntries(rows!.values.map((v) => [v.name, '']));

@@ -79,6 +79,18 @@ describe('subscription', () => {
     del.done();
   });
 
+  it('keeps the subscription and logs why when DELETE /webhooks/{id} fails, so n8n knows it was not removed', async () => {
+    const del = clinicApi().delete(clinicPath('/webhooks/77')).reply(500, { message: 'down' });
+    const { context, staticData, warnings } = hookContext(
+      { event: def.key },
+      { staticData: { subscription } },
+    );
+    await expect(node.webhookMethods.default.delete.call(context as never)).resolves.toBe(false);
+    expect(staticData.subscription).toEqual(subscription);
+    expect(warnings).toEqual([expect.stringContaining('webhook 77')]);
+    del.done();
+  });
+
   it('refuses a subscription answer without a secret, as the Zap does, and deletes what it made', async () => {
     clinicApi().get(clinicPath('/webhooks')).query(true).reply(200, { data: [], meta: {} });
     clinicApi()

@@ -1,13 +1,14 @@
 import { authentication } from '../../../authentication';
 import { propertyOf } from '../fields';
 import { ICON } from '../icon';
+import type { ICredentialType } from '../n8n-types';
 
 /**
  * The connection of the Zapier app (authentication.ts), field for field: the same keys, labels and address rules,
  * so a token and an address that work on Zapier work here. Its test is the app's own (GET /ping on each interface
  * that has a token), run by the nodes' `credentialTest` (src/connection.ts).
  */
-export class ClinicCashierApi {
+export class ClinicCashierApi implements ICredentialType {
   name = 'clinicCashierApi';
   displayName = 'Clinic & Cashier API';
   icon = ICON;

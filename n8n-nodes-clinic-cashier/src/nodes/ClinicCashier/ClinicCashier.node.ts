@@ -1,9 +1,9 @@
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { loaderOf, loadersOf } from '../../dropdowns';
 import { ICON } from '../../icon';
-import { inputDataFrom, propertyOf } from '../../fields';
+import { byName, hintOf, inputDataFrom, propertyOf, sentenceOf } from '../../fields';
 import { lockKeyOf, memoryOf, underLock } from '../../in-process';
-import type { ExecuteFunctions, NodeDescription, NodeProperty } from '../../n8n-types';
+import type { ExecuteFunctions, INodeType, NodeDescription, NodeProperty } from '../../n8n-types';
 import {
   fieldsOf,
   fieldsOfDefinition,
@@ -20,18 +20,19 @@ export { OPERATIONS };
 const operationProperties = (): NodeProperty[] =>
   RESOURCES.map((r) => {
     const ops = OPERATIONS.filter((op) => op.resource === r.value);
+    const firstOperation = ops[0]!.operation;
     return {
       displayName: 'Operation',
       name: 'operation',
       type: 'options',
       noDataExpression: true,
       displayOptions: { show: { resource: [r.value] } },
-      default: ops[0]!.operation,
+      default: firstOperation,
       options: ops.map((op) => ({
         name: op.name,
         value: op.operation,
-        description: op.description,
-        action: op.label,
+        description: hintOf(op.description),
+        action: sentenceOf(op.label),
       })),
     };
   });
@@ -44,35 +45,38 @@ const inputProperties = (op: Operation): NodeProperty[] =>
     ),
   );
 
-const description: NodeDescription = {
-  displayName: 'Clinic & Cashier',
-  name: 'clinicCashier',
-  icon: ICON,
-  group: ['transform'],
-  version: 1,
-  description:
-    'Books and cancels appointments, sends and cancels till orders, creates and updates catalogue items, and finds patients, appointments, invoices, items, orders, receipts, stock levels and Z-reports.',
-  subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-  defaults: { name: 'Clinic & Cashier' },
-  inputs: ['main'],
-  outputs: ['main'],
-  credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
-  properties: [
-    {
-      displayName: 'Resource',
-      name: 'resource',
-      type: 'options',
-      noDataExpression: true,
-      default: RESOURCES[0]!.value,
-      options: RESOURCES,
-    },
-    ...operationProperties(),
-    ...OPERATIONS.flatMap(inputProperties),
-  ],
-};
+const firstResource = RESOURCES[0]!.value;
 
-export class ClinicCashier {
-  description = description;
+export class ClinicCashier implements INodeType {
+  description: NodeDescription = {
+    displayName: 'Clinic & Cashier',
+    name: 'clinicCashier',
+    icon: ICON,
+    group: ['transform'],
+    version: 1,
+    description:
+      'Books and cancels appointments, sends and cancels till orders, creates and updates catalogue items, and finds patients, appointments, invoices, items, orders, receipts, stock levels and Z-reports.',
+    subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+    defaults: { name: 'Clinic & Cashier' },
+    inputs: ['main'],
+    outputs: ['main'],
+    credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
+    // An AI agent in n8n may call it as a tool: each operation's description is the Zapier step's, written to say
+    // what it does, when to use it and what it returns.
+    usableAsTool: true,
+    properties: [
+      {
+        displayName: 'Resource',
+        name: 'resource',
+        type: 'options',
+        noDataExpression: true,
+        default: firstResource,
+        options: [...RESOURCES].sort(byName),
+      },
+      ...operationProperties(),
+      ...OPERATIONS.flatMap(inputProperties),
+    ],
+  };
 
   methods = {
     credentialTest: { [CREDENTIAL_TEST]: testConnection },

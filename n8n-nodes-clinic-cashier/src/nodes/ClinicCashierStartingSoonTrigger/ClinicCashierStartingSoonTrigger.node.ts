@@ -10,7 +10,7 @@ import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../..
 import { propertyOf, type ZapierField } from '../../fields';
 import { AppError } from '../../errors';
 import { ICON } from '../../icon';
-import type { NodeDescription, NodeProperty, PollFunctions } from '../../n8n-types';
+import type { INodeType, NodeDescription, NodeProperty, PollFunctions } from '../../n8n-types';
 import { longestPollGap } from '../../poll-times';
 import { hydrator, inputDataOf, rememberAll, seam, type Remembered } from '../../seam';
 
@@ -40,22 +40,6 @@ const properties: NodeProperty[] = FIELDS.map((f) =>
     ? { ...propertyOf(f), description: MINUTES_HELP, default: String(f.default ?? '') }
     : propertyOf(f),
 );
-
-const description: NodeDescription = {
-  displayName: 'Clinic & Cashier Appointment Starting Soon Trigger',
-  name: 'clinicCashierStartingSoonTrigger',
-  icon: ICON,
-  group: ['trigger'],
-  version: 1,
-  description: appointmentStartingSoon.display.description ?? '',
-  subtitle: '={{$parameter["minutes_before"] + " minutes before start"}}',
-  defaults: { name: 'Appointment Starting Soon' },
-  inputs: [],
-  outputs: ['main'],
-  credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
-  polling: true,
-  properties,
-};
 
 /** What Zapier dedupes a poll's items by: the trigger's primary output fields (the appointment and its start). */
 const keyOf = (item: Item) => [...PRIMARY].map((k) => String(item[k])).join('|');
@@ -93,8 +77,22 @@ interface Kept {
  * filters and checks) through the seam, and gives the workflow only the items Zapier's dedupe would let through,
  * with their patient resolved as Zapier resolves the perform's pointer for a new item.
  */
-export class ClinicCashierStartingSoonTrigger {
-  description = description;
+export class ClinicCashierStartingSoonTrigger implements INodeType {
+  description: NodeDescription = {
+    displayName: 'Clinic & Cashier Appointment Starting Soon Trigger',
+    name: 'clinicCashierStartingSoonTrigger',
+    icon: ICON,
+    group: ['trigger'],
+    version: 1,
+    description: appointmentStartingSoon.display.description ?? '',
+    subtitle: '={{$parameter["minutes_before"] + " minutes before start"}}',
+    defaults: { name: 'Appointment Starting Soon' },
+    inputs: [],
+    outputs: ['main'],
+    credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
+    polling: true,
+    properties,
+  };
 
   methods = { credentialTest: { [CREDENTIAL_TEST]: testConnection } };
 

@@ -5,9 +5,15 @@ import { makePerformSubscribe, makePerformUnsubscribe } from '../../../../lib/ho
 import type { HookEvent, SubscribeData } from '../../../../lib/hooks/types';
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { HaltedError } from '../../errors';
-import { propertyOf, type ZapierField } from '../../fields';
+import { byName, hintOf, propertyOf, type ZapierField } from '../../fields';
 import { ICON } from '../../icon';
-import type { ExecuteFunctions, HookFunctions, NodeDescription, WebhookFunctions } from '../../n8n-types';
+import type {
+  ExecuteFunctions,
+  HookFunctions,
+  INodeType,
+  NodeDescription,
+  WebhookFunctions,
+} from '../../n8n-types';
 import { inputDataOf, rememberAll, rememberedSince, seam, type Remembered } from '../../seam';
 
 /**
@@ -40,40 +46,44 @@ const keptOf = (ctx: { getWorkflowStaticData(type: 'node'): Record<string, unkno
 const inputsOf = (ctx: HookFunctions | WebhookFunctions, def: HookEvent) =>
   inputDataOf(Object.fromEntries(fieldsOf(def).map((f) => [f.key, ctx.getNodeParameter(f.key, 0, '')])));
 
-const description: NodeDescription = {
-  displayName: 'Clinic & Cashier Trigger',
-  name: 'clinicCashierTrigger',
-  icon: ICON,
-  group: ['trigger'],
-  version: 1,
-  description:
-    'Starts the workflow when the clinic or the cashier interface delivers an event (a booking, a payment, a receipt…).',
-  subtitle: '={{$parameter["event"]}}',
-  defaults: { name: 'Clinic & Cashier Trigger' },
-  inputs: [],
-  outputs: ['main'],
-  credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
-  webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
-  properties: [
-    {
-      displayName: 'Event',
-      name: 'event',
-      type: 'options',
-      required: true,
-      noDataExpression: true,
-      default: EVENTS[0]!.key,
-      options: EVENTS.map((e) => ({ name: e.label, value: e.key, description: e.description })),
-    },
-    ...EVENTS.flatMap((def) => fieldsOf(def).map((f) => propertyOf(f, { event: [def.key] }))),
-  ],
-};
+const firstEvent = EVENTS[0]!.key;
 
 /**
  * One row of the Zapier app's event table as an n8n trigger: subscribing, unsubscribing and each delivery run the
  * app's own functions (lib/hooks/subscription.ts, lib/hooks/delivery.ts) through the seam.
  */
-export class ClinicCashierTrigger {
-  description = description;
+export class ClinicCashierTrigger implements INodeType {
+  description: NodeDescription = {
+    displayName: 'Clinic & Cashier Trigger',
+    name: 'clinicCashierTrigger',
+    icon: ICON,
+    group: ['trigger'],
+    version: 1,
+    description:
+      'Starts the workflow when the clinic or the cashier interface delivers an event (a booking, a payment, a receipt…).',
+    subtitle: '={{$parameter["event"]}}',
+    defaults: { name: 'Clinic & Cashier Trigger' },
+    inputs: [],
+    outputs: ['main'],
+    credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
+    webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+    properties: [
+      {
+        displayName: 'Event',
+        name: 'event',
+        type: 'options',
+        required: true,
+        noDataExpression: true,
+        default: firstEvent,
+        options: EVENTS.map((e) => ({
+          name: e.label,
+          value: e.key,
+          description: hintOf(e.description),
+        })).sort(byName),
+      },
+      ...EVENTS.flatMap((def) => fieldsOf(def).map((f) => propertyOf(f, { event: [def.key] }))),
+    ],
+  };
 
   methods = { credentialTest: { [CREDENTIAL_TEST]: testConnection } };
 
@@ -105,7 +115,11 @@ export class ClinicCashierTrigger {
         });
         try {
           await makePerformUnsubscribe(def)(z, bundle);
-        } catch {
+        } catch (err) {
+          // n8n treats false as "not removed"; the reason goes to its log, as the interface keeps delivering.
+          this.logger.warn(
+            `Could not remove the ${def.event} webhook ${String(kept.subscription?.id)}: ${err instanceof Error ? err.message : String(err)}`,
+          );
           return false;
         }
         delete kept.subscription;
