@@ -8,7 +8,7 @@ import type { CashierData, ComboSlot, Item, Variant } from './store/types';
 import { newStockLevel } from './store/records';
 import { body, op, S } from './validate';
 import { itemView } from './cashier-views';
-import { findVariant } from './store/money';
+import { matchVariant } from './store/money';
 import type { OpContext, World } from './world';
 
 /* Items (cashier spec §4 rules 1 and 2). */
@@ -47,7 +47,10 @@ const readVariantRows = (cashier: CashierData, rows: VariantRow[], c: Checker, i
   rows.map((row, i) => {
     const stored = row.id === undefined ? undefined : item?.variants.find((v) => v.id === row.id);
     if (row.id !== undefined && !stored) {
-      c.add(`variants[${i}].id`, item && findVariant(cashier, row.id) ? 'not_this_item' : 'unknown');
+      c.add(
+        `variants[${i}].id`,
+        item && matchVariant(cashier, { variantId: row.id }) ? 'not_this_item' : 'unknown',
+      );
     }
     if (row.price_halalas === undefined && !stored) c.add(`variants[${i}].price_halalas`, 'required');
     const v = Object.fromEntries(Object.entries(row).filter(([k]) => k in VARIANT.properties)) as VariantRow;

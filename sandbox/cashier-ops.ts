@@ -13,7 +13,14 @@ import type {
   Receipt,
   TillSession,
 } from './store/types';
-import { buildReceipt, newSession, returnLine, variantName, type SaleLine } from './store/money';
+import {
+  buildReceipt,
+  matchVariant,
+  newSession,
+  returnLine,
+  variantName,
+  type SaleLine,
+} from './store/money';
 import { newCustomer, newOrder, orderLine } from './store/records';
 import { body, op, S, type BodyOf } from './validate';
 import {
@@ -102,26 +109,6 @@ const readSaleLines = (world: World, rows: BodyOf<typeof RECEIPT_WRITE>['lines']
       },
     ];
   });
-
-export const matchVariant = (
-  cashier: CashierData,
-  by: { variantId?: number; plu?: string; sku?: string; barcode?: string },
-) => {
-  const pluId = by.plu && /^V\d+$/i.test(by.plu) ? Number(by.plu.slice(1)) : undefined;
-  for (const item of cashier.items) {
-    for (const variant of item.variants) {
-      if (
-        (by.variantId !== undefined && variant.id === by.variantId) ||
-        (pluId !== undefined && variant.id === pluId) ||
-        (by.sku !== undefined && variant.sku === by.sku) ||
-        (by.barcode !== undefined && variant.barcode === by.barcode)
-      ) {
-        return { item, variant };
-      }
-    }
-  }
-  return undefined;
-};
 
 /**
  * POST /sandbox/cashier/receipts: a till sells. `issued_at` in the past makes an offline sale synced now: it
