@@ -191,3 +191,77 @@ export const newOrder = builder(ORDER, [
   'branch_id',
   'created_at',
 ]);
+
+const SUBSCRIPTION = {
+  id: 0,
+  api: 'clinic' as 'clinic' | 'cashier',
+  tenantId: 0,
+  clientId: 0,
+  /** The subscribed events; ['*'] for all. */
+  events: [] as string[],
+  target_url: '',
+  description: null as string | null,
+  status: 'active' as 'active' | 'disabled',
+  disabled_reason: null as 'gone' | 'failures' | 'client' | null,
+  consecutive_failures: 0,
+  secret: '',
+  created_at: '',
+  updated_at: '',
+};
+export type Subscription = typeof SUBSCRIPTION;
+export const newSubscription = builder(SUBSCRIPTION, [
+  'id',
+  'api',
+  'tenantId',
+  'clientId',
+  'events',
+  'target_url',
+  'secret',
+  'created_at',
+  'updated_at',
+]);
+
+export type DeliveryStatus = 'pending' | 'sent' | 'failed' | 'dead';
+
+const DELIVERY = {
+  id: 0,
+  api: 'clinic' as 'clinic' | 'cashier',
+  tenantId: 0,
+  subscription_id: 0,
+  event: '',
+  event_id: '',
+  status: 'pending' as DeliveryStatus,
+  attempts: 0,
+  last_http: null as number | null,
+  last_error_code: null as string | null,
+  duration_ms: null as number | null,
+  delivered_at: null as string | null,
+  payload_redacted: false,
+  created_at: '',
+  next_attempt_at: null as string | null,
+  /** The raw body as sent; null once redacted. */
+  body: null as string | null,
+  /** Patient ids the body concerns, so an erasure can redact it. */
+  subjects: [] as string[],
+  log: [] as Array<{
+    attempt: number;
+    at: string;
+    target_url: string;
+    timestamp: string;
+    http: number | null;
+    error_code: string | null;
+    duration_ms: number;
+  }>,
+};
+export type Delivery = typeof DELIVERY;
+export const newDelivery = builder(DELIVERY, [
+  'id',
+  'api',
+  'tenantId',
+  'subscription_id',
+  'event',
+  'event_id',
+  'created_at',
+  'body',
+  'subjects',
+]);
