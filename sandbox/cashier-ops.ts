@@ -4,15 +4,7 @@
  */
 import { ApiError, Checker, found, idParam, refuse, invalidTransition, byId } from './errors';
 import { isoLocal, parseDateTime } from './ids';
-import type {
-  ApiClientRecord,
-  CashierData,
-  Order,
-  OrderLine,
-  OrderStatus,
-  Receipt,
-  TillSession,
-} from './store/types';
+import type { ApiClientRecord, Order, OrderLine, OrderStatus, Receipt, TillSession } from './store/types';
 import {
   buildReceipt,
   matchVariant,

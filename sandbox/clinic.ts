@@ -140,49 +140,33 @@ const recent = (ctx: RouteContext) => {
   return { data, meta: { event, count: data.length, sample: sampleFor('clinic', event, tenantOf(ctx)) } };
 };
 
-const planned = { plannable: true };
+const patient = one((ctx) => clinicOf(ctx).patients, patientView);
+const appointment = one((ctx) => clinicOf(ctx).appointments, appointmentView);
+const invoice = one(
+  (ctx) => clinicOf(ctx).invoices,
+  (i) => invoiceView(i, 'api'),
+);
+const booking = {
+  schema: body(BOOKING, BOOKING_REQUIRED),
+  handle: (ctx: RouteContext) => bookAppointment(ctx, ctx.client.id, 'api'),
+};
+
+/** Endpoints of the patients, appointments and invoices groups may be marked planned (501). */
+const PLANNABLE = /^\/(patients|appointments|invoices)/;
 
 export const clinicRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
   get('/meta', null, meta),
-  get('/patients', 'patients:read', { ...planned, ...listPatients }),
-  get(
-    '/patients/{id}',
-    'patients:read',
-    planned,
-    one((ctx) => ctx.world.store.clinic.patients, patientView),
-  ),
-  get(
-    '/appointments',
-    'appointments:read',
-    { ...planned, schema: listAppointments.schema },
-    listAppointments.handle,
-  ),
-  post(
-    '/appointments',
-    'appointments:write',
-    { ...planned, schema: body(BOOKING, BOOKING_REQUIRED) },
-    (ctx) => bookAppointment(ctx, ctx.client.id, 'api'),
-  ),
-  get(
-    '/appointments/{id}',
-    'appointments:read',
-    planned,
-    one((ctx) => ctx.world.store.clinic.appointments, appointmentView),
-  ),
-  route('POST', '/appointments/{id}/cancel', 'appointments:write', { ...planned, ...cancelAppointment }),
-  get('/invoices', 'invoices:read', { ...planned, ...listInvoices }),
-  get(
-    '/invoices/{id}',
-    'invoices:read',
-    planned,
-    one(
-      (ctx) => ctx.world.store.clinic.invoices,
-      (i) => invoiceView(i, 'api'),
-    ),
-  ),
+  get('/patients', 'patients:read', listPatients),
+  get('/patients/{id}', 'patients:read', patient),
+  get('/appointments', 'appointments:read', listAppointments),
+  post('/appointments', 'appointments:write', booking),
+  get('/appointments/{id}', 'appointments:read', appointment),
+  route('POST', '/appointments/{id}/cancel', 'appointments:write', cancelAppointment),
+  get('/invoices', 'invoices:read', listInvoices),
+  get('/invoices/{id}', 'invoices:read', invoice),
   ...webhookRoutes('clinic', 'webhooks', recent),
-];
+].map((r) => ({ ...r, plannable: PLANNABLE.test(r.path) }));
 
 export const plannableEndpoints = (): string[] =>
   clinicRoutes.filter((r) => r.plannable).map((r) => `${r.method} ${r.path}`);
