@@ -5,14 +5,7 @@
 import { ApiError, Checker, found, idParam, refuse, invalidTransition, byId } from './errors';
 import { isoLocal, parseDateTime } from './ids';
 import type { ApiClientRecord, Order, OrderLine, OrderStatus, Receipt, TillSession } from './store/types';
-import {
-  buildReceipt,
-  matchVariant,
-  newSession,
-  returnLine,
-  variantName,
-  type SaleLine,
-} from './store/money';
+import { buildReceipt, matchVariant, newSession, variantName, type SaleLine } from './store/money';
 import { newCustomer, newOrder, orderLine } from './store/records';
 import { body, op, S, type BodyOf } from './validate';
 import {
@@ -75,8 +68,9 @@ const ring = (
   const back = receipt.kind === 'credit_note';
   const events = [emit(world, back ? 'credit_note.issued' : 'receipt.issued', receiptView(receipt))];
   for (const l of input.lines) {
-    if (l.variantId !== null)
-      events.push(...moveStock(world, input.session.branch_id, l.variantId, back ? l.qty : -l.qty));
+    const qty = Number(l.qty);
+    if (l.variant_id !== null)
+      events.push(...moveStock(world, input.session.branch_id, l.variant_id, back ? qty : -qty));
   }
   return { data: receiptView(receipt), events };
 };
@@ -94,10 +88,10 @@ const readSaleLines = (world: World, rows: BodyOf<typeof RECEIPT_WRITE>['lines']
     const name = variantName(match.item, match.variant);
     return [
       {
-        variantId: match.variant.id,
+        variant_id: match.variant.id,
         name,
         qty: row.qty,
-        unitPrice: row.unit_price_halalas ?? match.variant.price_halalas,
+        unit_price_halalas: row.unit_price_halalas ?? match.variant.price_halalas,
       },
     ];
   });
@@ -157,14 +151,14 @@ export const issueCreditNote = op(CREDIT_NOTE_WRITE, ({ world, lang, params }: O
   const c = new Checker(lang);
   const picked: SaleLine[] = [];
   if (!rawLines) {
-    picked.push(...original.lines.map((l) => returnLine(l)));
+    picked.push(...original.lines);
   } else {
     rawLines.forEach((row, i) => {
       const line = original.lines.find((l) => l.line_no === row.line_no);
       if (!line) c.add(`lines[${i}].line_no`, 'unknown');
       else {
         const qty = Math.min(row.qty ?? Number(line.qty), Number(line.qty));
-        picked.push(returnLine(line, qty));
+        picked.push({ ...line, qty });
       }
     });
   }
@@ -424,7 +418,7 @@ export const moveOrder = (fixed?: OrderStatus) =>
       const session = openSessionOf(world, o.branch_id, branch?.registers[0] ?? 1);
       const sold = ring(world, {
         session,
-        lines: o.lines.map((l) => returnLine(l)),
+        lines: o.lines,
         prepaid: o.prepaid ? { order_id: o.id, amount_halalas: o.total_halalas } : null,
       });
       o.receipt_id = sold.data.id;

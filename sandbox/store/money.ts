@@ -139,11 +139,12 @@ export const claimsRef = (random: Random, at: number) =>
 export const nextFileNo = (clinic: ClinicNumbers, branchId: number): string =>
   `${codeOf(clinic, branchId, 'CLN')}-${sixDigits(next(clinic.counters.fileNo, branchId))}`;
 
+/** A line as a till rings it up: a receipt's or an order's line (qty as text or number) will do. */
 export interface SaleLine {
-  variantId: number | null;
+  variant_id: number | null;
   name: string;
-  qty: number;
-  unitPrice: number;
+  qty: number | string;
+  unit_price_halalas: number;
 }
 
 /** VAT-inclusive prices: tax = total × 15/115. */
@@ -166,11 +167,11 @@ export const buildReceipt = (
   const series = kind === 'credit_note' ? `${code}-CN` : code;
   const lines = input.lines.map((l, i) => ({
     line_no: i + 1,
-    variant_id: l.variantId,
+    variant_id: l.variant_id,
     name: l.name,
     qty: String(l.qty),
-    unit_price_halalas: l.unitPrice,
-    total_halalas: Math.round(l.qty * l.unitPrice),
+    unit_price_halalas: l.unit_price_halalas,
+    total_halalas: Math.round(Number(l.qty) * l.unit_price_halalas),
   }));
   const total = sum(lines, (l) => l.total_halalas);
   const tax = Math.round((total * VAT_RATE) / (1 + VAT_RATE));
@@ -235,21 +236,14 @@ export const variantName = (item: CatalogueItem, v: { name_ar: string }) =>
 
 /** A line selling `qty` of a variant at its catalogue price, named as the till names it. */
 export const saleLine = (cashier: Catalogue<CatalogueItem>, variantId: number, qty: number): SaleLine => {
-  const found = matchVariant(cashier, { variantId });
-  const name = found ? variantName(found.item, found.variant) : 'صنف';
-  return { variantId, name, qty, unitPrice: found?.variant.price_halalas ?? 1000 };
+  const { item, variant } = matchVariant(cashier, { variantId })!;
+  return {
+    variant_id: variantId,
+    name: variantName(item, variant),
+    qty,
+    unit_price_halalas: variant.price_halalas,
+  };
 };
-
-/** A receipt or order line as a sale line: given back (a credit note's lines) or rung up (an accepted order's). */
-export const returnLine = (
-  line: { variant_id: number | null; name: string; qty: string; unit_price_halalas: number },
-  qty = Number(line.qty),
-): SaleLine => ({
-  variantId: line.variant_id,
-  name: line.name,
-  qty,
-  unitPrice: line.unit_price_halalas,
-});
 
 type Receipt = ReturnType<typeof buildReceipt>;
 type Till = CashierNumbers & Catalogue<CatalogueItem>;
@@ -279,7 +273,7 @@ export const giveBack = (
 ) =>
   buildReceipt(cashier, random, {
     session,
-    lines: [returnLine(line)],
+    lines: [line],
     tender: receipt.payments[0]?.tender ?? 'card',
     issuedAt: at,
     arrivedAt: at + 2000,
