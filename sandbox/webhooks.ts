@@ -478,24 +478,15 @@ export class WebhookEngine {
     const at = isoLocal(w.clock.now());
     const result = await send(target, headers, body, w.config.deliveryTimeoutMs);
     d.attempts += 1;
-    d.last_http = result.status;
-    d.last_error_code = result.errorCode;
-    d.duration_ms = result.durationMs;
-    w.log(
-      `delivery ${d.id} ${d.event} attempt ${d.attempts} → ${target}: ${result.status ?? result.errorCode} (${result.durationMs} ms)`,
-    );
-    d.log.push({
-      attempt: d.attempts,
-      at,
-      target_url: target,
-      timestamp,
-      http: result.status,
-      error_code: result.errorCode,
-      duration_ms: result.durationMs,
-    });
+    d.last_http = result.http;
+    d.last_error_code = result.error_code;
+    d.duration_ms = result.duration_ms;
+    const outcome = `${result.http ?? result.error_code} (${result.duration_ms} ms)`;
+    w.log(`delivery ${d.id} ${d.event} attempt ${d.attempts} → ${target}: ${outcome}`);
+    d.log.push({ attempt: d.attempts, at, target_url: target, timestamp, ...result });
     // The subscription may have been deleted or switched off while the request was in flight.
     const current = w.store.subscriptions.find((s) => s.id === sub.id);
-    if (result.errorCode === null) {
+    if (result.error_code === null) {
       d.status = 'sent';
       d.delivered_at = isoLocal(w.clock.now());
       d.next_attempt_at = null;
@@ -504,7 +495,7 @@ export class WebhookEngine {
     }
     if (current && current.status === 'active') {
       current.consecutive_failures += 1;
-      if (result.status === 410) this.switchOff(current, 'gone');
+      if (result.http === 410) this.switchOff(current, 'gone');
       else if (current.consecutive_failures >= SWITCH_OFF_AFTER) this.switchOff(current, 'failures');
     }
     if (!current || current.status !== 'active' || d.attempts >= MAX_ATTEMPTS) return this.bury(d, null);
