@@ -9,6 +9,7 @@
  * up, or its subscription is gone or switched off).
  */
 import { createHash, createHmac } from 'node:crypto';
+import RULES from './data/delivery-rules.json';
 import SAMPLES from './data/event-samples.json';
 import { ApiError, Checker, found, idParam, refuse, type Lang, byId } from './errors';
 import { isoLocal, omit } from './ids';
@@ -83,15 +84,13 @@ export const sampleFor = (api: Api, event: string, tenantId: number): Record<str
   return info ? { ...info.sample, tenant_id: tenantId } : null;
 };
 
-export const RETRY_FIRST_MS = 60_000;
-export const RETRY_CAP_MS = 6 * 60 * 60 * 1000;
-export const MAX_ATTEMPTS = 10;
-export const SWITCH_OFF_AFTER = 20;
 export const API_VERSION = 'v1';
 
-/** The wait after the `attempts`-th failed attempt: 60 s, 120 s, 240 s … at most 6 h. */
-export const retryDelayMs = (attempts: number): number =>
-  Math.min(RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1), RETRY_CAP_MS);
+/** The wait after the `attempts`-th failed attempt: 60 s, 120 s, 240 s … at most 6 h (data/delivery-rules.json). */
+const retryDelayMs = (attempts: number): number => {
+  const { first_delay_seconds: first, factor, max_delay_seconds: cap } = RULES.retry;
+  return Math.min(first * factor ** Math.max(0, attempts - 1), cap) * 1000;
+};
 
 export const subscriptionView = (s: Subscription) => ({
   id: s.id,
@@ -496,9 +495,11 @@ export class WebhookEngine {
     if (current && current.status === 'active') {
       current.consecutive_failures += 1;
       if (result.http === 410) this.switchOff(current, 'gone');
-      else if (current.consecutive_failures >= SWITCH_OFF_AFTER) this.switchOff(current, 'failures');
+      else if (current.consecutive_failures >= RULES.switch_off_after_consecutive_failures)
+        this.switchOff(current, 'failures');
     }
-    if (!current || current.status !== 'active' || d.attempts >= MAX_ATTEMPTS) return this.bury(d, null);
+    if (!current || current.status !== 'active' || d.attempts >= RULES.retry.max_attempts)
+      return this.bury(d, null);
     d.status = 'failed';
     const due = w.clock.now() + retryDelayMs(d.attempts);
     d.next_attempt_at = isoLocal(due);
