@@ -2,9 +2,9 @@ import { defineApp, version as platformVersion } from 'zapier-platform-core';
 import { authentication } from './authentication';
 import { creates } from './creates';
 import { searches } from './searches';
+import { searchOrCreates } from './searches/search_or_creates';
 import { mapErrors } from './lib/errors';
 import { sealApp } from './lib/seal';
-import { CREATE, SEARCH } from './lib/keys';
 import { hydratePatient } from './lib/patients';
 import { APP_VERSION } from './lib/version';
 import { appointmentStartingSoon } from './triggers/appointment_starting_soon';
@@ -26,18 +26,7 @@ const app = sealApp(
     triggers: byKey([...hookTriggers, appointmentStartingSoon, ...dropdownTriggers]),
     creates: byKey(creates),
     searches: byKey(searches),
-    searchOrCreates: {
-      // Find an item by SKU or barcode, and create it when the catalogue does not have it yet (CONTRACT §4).
-      [SEARCH.findItem]: {
-        key: SEARCH.findItem,
-        display: {
-          label: 'Find or Create Item',
-          description: 'Finds a catalogue item by SKU or barcode, and creates it when it does not exist yet.',
-        },
-        search: SEARCH.findItem,
-        create: CREATE.createItem,
-      },
-    },
+    searchOrCreates: byKey(searchOrCreates),
   }),
 );
 

@@ -86,7 +86,7 @@ export const closeReceiver = async () => {
 };
 
 /** Where `npm run record` keeps one genuine delivery per event; the unit suites read them (test/fixtures). */
-export const DELIVERIES_DIR = join(__dirname, '..', 'test', 'fixtures', 'recorded', 'deliveries');
+export const DELIVERIES_DIR = join(__dirname, '..', 'test', 'fixtures', 'deliveries');
 
 /** A delivery the sandbox sent (scripts/record.ts): what it was sent from, its partner headers and its body. */
 export interface RecordedDelivery {

@@ -15,7 +15,12 @@ const ENTRIES = {
   'credentials/ClinicCashierApi.credentials.js': 'ClinicCashierApi',
   'nodes/ClinicCashier/ClinicCashier.node.js': 'ClinicCashier',
   'nodes/ClinicCashierTrigger/ClinicCashierTrigger.node.js': 'ClinicCashierTrigger',
+  'nodes/ClinicCashierStartingSoonTrigger/ClinicCashierStartingSoonTrigger.node.js':
+    'ClinicCashierStartingSoonTrigger',
 };
+
+/** The icon the nodes and the credentials name (`file:clinic-cashier.svg`, src/icon.ts), read beside each file. */
+const ICON = path.join(here, 'icons', 'clinic-cashier.svg');
 
 const build = async () => {
   fs.rmSync(dist, { recursive: true, force: true });
@@ -40,6 +45,7 @@ const build = async () => {
     fs.mkdirSync(path.dirname(out), { recursive: true });
     const bundle = path.relative(path.dirname(out), path.join(dist, 'bundle.js'));
     fs.writeFileSync(out, `module.exports = { ${name}: require('./${bundle}').${name} };\n`);
+    fs.copyFileSync(ICON, path.join(path.dirname(out), path.basename(ICON)));
   }
   const index = Object.values(ENTRIES)
     .map((name) => `  ${name}: require('./bundle.js').${name},`)
@@ -48,7 +54,7 @@ const build = async () => {
   return result.metafile;
 };
 
-module.exports = { build, dist, ENTRIES };
+module.exports = { build, dist, ENTRIES, ICON };
 
 if (require.main === module) {
   build().then(

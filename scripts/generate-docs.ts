@@ -89,8 +89,8 @@ const INTRO: Record<Api, string> = {
   clinic: `# Clinic: triggers, actions and searches
 
 What the clinic interface offers in the Zap editor: each trigger, action and search with the fields it asks for,
-what it gives to later steps, and an example of its output. The hidden dropdown lists at the end fill the
-dropdowns of the other steps. For the point-of-sale side see [cashier.md](cashier.md).
+what it gives to later steps, and an example of its output. The hidden dropdown lists at the end show what the
+dropdowns of the other steps offer. For the point-of-sale side see [cashier.md](cashier.md).
 
 ## Connecting
 
@@ -103,7 +103,7 @@ gave you another address (a test account, say).`,
 
 What the cashier (point-of-sale) interface offers in the Zap editor: each trigger, action and search with the
 fields it asks for, what it gives to later steps, and an example of its output. The hidden dropdown lists at the
-end fill the dropdowns of the other steps. For appointments, invoices and claims see [clinic.md](clinic.md).
+end show what the dropdowns of the other steps offer. For appointments, invoices and claims see [clinic.md](clinic.md).
 
 ## Connecting
 
@@ -298,7 +298,9 @@ const dropdownsDoc = (definition: AppDefinition, api: Api): string => {
   );
   return [
     '## Dropdown lists (hidden triggers)',
-    'Hidden triggers that fill the dropdowns above; they cannot be chosen as a Zap’s trigger. Each option is an ' +
+    'Hidden triggers; they cannot be chosen as a Zap’s trigger, and stay published as every key of the app does. ' +
+      'A list fills the dropdowns named under “Used by”; the other list dropdowns above are filled as they open, ' +
+      'from the same lists, with the same options. Each option is an ' +
       'id (the value sent) and a label (what the dropdown shows), e.g. ' +
       `\`${JSON.stringify(hidden[0]?.action.operation.sample ?? {})}\`. Lists that can be long offer “Load more”.`,
     ['| List | Key | What it offers | Used by |', '|---|---|---|---|', ...rows].join('\n'),

@@ -6,7 +6,7 @@
  * On a fresh sandbox (in-process, fixed port, seed and start time, clock standing still), the app subscribes a
  * loopback receiver to every event of its event table (its performSubscribe, as turning a Zap on does); each event
  * is caused with the sandbox's control endpoints, and one test delivery (event "ping") is asked. For each event,
- * test/fixtures/recorded/deliveries/<event>.json holds what the sandbox sent and what it sent it from:
+ * test/fixtures/deliveries/<event>.json holds what the sandbox sent and what it sent it from:
  *
  * - `recorded_from`: the event, the delivery's id and the subscription as the sandbox signed for it (its id,
  *   interface, secret and the target's path, which the signature covers);

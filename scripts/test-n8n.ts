@@ -33,6 +33,7 @@ const OWNER = {
   password: 'Lane-Passw0rd!',
 };
 const EVENT_KEY = 'appointment_created';
+const POLLER = 'CUSTOM.clinicCashierStartingSoonTrigger';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -73,6 +74,9 @@ const PLANNED = [
   'trigger: deactivation removes the sandbox’s subscription',
   'action: Book Appointment books, and the appointment is at the sandbox',
   'action: the same workflow run again books nothing more',
+  'icon: the nodes and the credentials show the package’s icon, and n8n serves it',
+  'polling: activation polls at once and runs the appointment booked to start within the hour, with its patient',
+  'polling: activated again, its first poll runs only the appointment booked since',
 ];
 
 const check = async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
@@ -192,7 +196,8 @@ const rest = (n8n: N8n) => {
     path: string,
     body?: unknown,
   ): Promise<{ status: number; body: Json }> => {
-    const res = await fetch(`${n8n.url}${path.startsWith('/types/') ? '' : '/rest'}${path}`, {
+    const outsideRest = path.startsWith('/types/') || path.startsWith('/icons/');
+    const res = await fetch(`${n8n.url}${outsideRest ? '' : '/rest'}${path}`, {
       method,
       headers: {
         'content-type': 'application/json',
@@ -322,6 +327,10 @@ const slot = (daysAhead: number, hour: number) => {
   return `${day}T${String(hour).padStart(2, '0')}:00:00+03:00`;
 };
 
+/** A time `minutes` from now, to the minute, Saudi time. */
+const inMinutes = (minutes: number) =>
+  `${new Date(Math.ceil(Date.now() / 60_000 + minutes) * 60_000 + 3 * 3_600_000).toISOString().slice(0, 16)}:00+03:00`;
+
 const main = async () => {
   await check(PLANNED[0]!, async () => {
     const t = Date.now();
@@ -358,7 +367,7 @@ const main = async () => {
     await api.ok('POST', '/owner/setup', OWNER);
     // The node types the editor is sent (signed in only); their shape differs between versions, the names do not.
     const types = await api.text('/types/nodes.json');
-    for (const want of ['CUSTOM.clinicCashier', 'CUSTOM.clinicCashierTrigger']) {
+    for (const want of ['CUSTOM.clinicCashier', 'CUSTOM.clinicCashierTrigger', POLLER]) {
       if (!types.includes(`"${want}"`)) throw new Error(`${want} not among n8n's node types`);
     }
     return api.ok('POST', '/credentials', {
@@ -565,6 +574,83 @@ const main = async () => {
     }
     const at = await bookingsAt();
     if (at.length !== 1) throw new Error(`the sandbox has ${at.length} appointments at ${startsAt}`);
+  });
+
+  await soft(PLANNED[12]!, async () => {
+    const listed = [
+      ...(JSON.parse(await api.text('/types/nodes.json')) as Json[]),
+      ...(JSON.parse(await api.text('/types/credentials.json')) as Json[]),
+    ];
+    for (const name of ['CUSTOM.clinicCashier', 'CUSTOM.clinicCashierTrigger', POLLER, 'clinicCashierApi']) {
+      const url = listed.find((t) => t.name === name)?.iconUrl;
+      if (typeof url !== 'string' || !url.endsWith('/clinic-cashier.svg')) {
+        throw new Error(`${name}: iconUrl ${JSON.stringify(url)}`);
+      }
+      if (!(await api.text(`/${url}`)).includes('<svg')) throw new Error(`${url} is not the SVG`);
+    }
+  });
+
+  // -- the polling trigger: n8n polls once as it activates a workflow, then on its Poll Times (here every minute).
+  /** Books an appointment for the lane's patient at the first free slot within the poll's hour. */
+  const bookSoon = async () => {
+    for (const branch of [1, 2]) {
+      for (let m = 5; m < 58; m += 1) {
+        const booked = await call(`${sb.controlUrl}/clinic/appointments`, {
+          body: { patient_id: patientId, branch_id: branch, appointment_type_id: 4, starts_at: inMinutes(m) },
+        });
+        if (booked.status === 201) return booked.body.data.id as string;
+      }
+    }
+    throw new Error('no free slot within the hour');
+  };
+  const pollName = 'Appointment Starting Soon';
+  const pollFlow = await api.ok('POST', '/workflows', {
+    name: 'Lane: Appointment Starting Soon',
+    active: false,
+    settings: { executionOrder: 'v1' },
+    connections: {},
+    nodes: [
+      {
+        id: randomUUID(),
+        name: pollName,
+        type: POLLER,
+        typeVersion: 1,
+        position: [0, 0],
+        parameters: { minutes_before: '60', pollTimes: { item: [{ mode: 'everyMinute' }] } },
+        credentials,
+      },
+    ],
+  });
+  /** Activates the polling workflow and answers the items of the one execution its first poll starts. */
+  const activatePoller = async () => {
+    const before = new Set((await executionsOf(api, pollFlow.id)).map((e: Json) => e.id));
+    await api.ok('POST', `/workflows/${pollFlow.id}/activate`, { versionId: pollFlow.versionId });
+    const fresh = await until('an execution of the first poll', async () => {
+      const list = (await executionsOf(api, pollFlow.id)).filter((e: Json) => !before.has(e.id));
+      return list.length ? list : undefined;
+    });
+    if (fresh.length !== 1) throw new Error(`${fresh.length} executions`);
+    return outputOf(api, fresh[0].id, pollName);
+  };
+
+  const firstSoon = await check(PLANNED[13]!, async () => {
+    const id = await bookSoon();
+    const items = await activatePoller();
+    const item = items.find((i) => i.id === id);
+    if (!item) throw new Error(`not among the ${items.length} items: ${id}`);
+    if (!item.patient?.name_en) throw new Error(`no patient: ${JSON.stringify(item).slice(0, 300)}`);
+    const late = items.filter((i) => Date.parse(i.starts_at) > Date.now() + 3_600_000);
+    if (late.length) throw new Error(`beyond the hour: ${late.map((i) => i.starts_at).join(', ')}`);
+    return id;
+  });
+
+  await soft(PLANNED[14]!, async () => {
+    await api.ok('POST', `/workflows/${pollFlow.id}/deactivate`);
+    const id = await bookSoon();
+    const items = await activatePoller();
+    if (items.some((i) => i.id === firstSoon)) throw new Error(`${firstSoon} ran again`);
+    if (!items.some((i) => i.id === id)) throw new Error(`not among the items: ${id}`);
+    await api.ok('POST', `/workflows/${pollFlow.id}/deactivate`);
   });
 };
 

@@ -40,16 +40,6 @@ const IN_PROGRESS = '01M7PP4EG01MNH1GY6N5CSR13S';
 const sar = (halalas: number) => (halalas / 100).toFixed(2);
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-// Record mode: the repeat is recorded after the same booking was made once (the body Book Appointment sends).
-given('book-appointment-repeat', {
-  setup: async (sb) => {
-    await call(`${sb.clinicBaseUrl}/appointments`, {
-      body: sent('book-appointment'),
-      token: sb.tokens.clinicOwner,
-    });
-  },
-});
-
 describe('book_appointment', () => {
   // The recordings' instant (10:00 in Riyadh on 24 November 2026): the bookings below are ahead of it.
   beforeEach(() => clockAtRecording());

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inputFieldsOf, loadDefinition, operationsOf, staticFields } from '../scripts/checks/definition';
 import { DOC_PATHS, interfaceOf } from '../scripts/generate-docs';
@@ -151,5 +151,26 @@ describe('the app listing (docs/app-listing.md)', () => {
     const height = png.readUInt32BE(20);
     expect(width).toBe(height);
     expect(width).toBeGreaterThanOrEqual(256);
+  });
+});
+
+describe('the written pages', () => {
+  const generated = Object.values(DOC_PATHS).map((p) => path.resolve(p));
+  const written = [
+    'README.md',
+    ...readdirSync(path.resolve(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`)
+      .filter((f) => !generated.includes(path.resolve(ROOT, f))),
+  ];
+
+  /* A merge that keeps both sides of a changed bullet leaves the page saying one thing twice. */
+  it.each(written)('%s says each paragraph and bullet once', (file) => {
+    const blocks = read(file)
+      .split(/\n(?=\s*(?:- |\d+\. |#+ |\| ))|\n\n/)
+      .map((b) => b.replace(/\s+/g, ' ').trim())
+      .filter((b) => b.length >= 120 && !b.startsWith('|'));
+    const twice = blocks.filter((b, i) => blocks.indexOf(b) !== i);
+    expect(twice).toEqual([]);
   });
 });

@@ -1,8 +1,19 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import nock from 'nock';
 import { data, definition, replay, reply, type Json } from './fixtures';
+import { choicesPath } from './support/choices';
 import { clockAtRecording } from './support/recorder';
-import { App, appTester, AUTH, cashierApi, cashierPath, clinicApi, clinicPath, useNock } from './helpers';
+import {
+  App,
+  appTester,
+  AUTH,
+  cashierApi,
+  cashierPath,
+  clinicApi,
+  clinicPath,
+  runAt,
+  useNock,
+} from './helpers';
 
 /* The branch dropdown (hidden trigger branch_list over the cashier's GET /branches). */
 
@@ -161,39 +172,20 @@ describe('dynamic and search references', () => {
 });
 
 /*
- * The `choices: { perform }` dropdowns, run through the definition as Zapier runs them: each perform is found in
- * the step's input fields and called with the step's other inputs. A child's choices follow its parent's value, and
+ * The `choices: { perform }` dropdowns, run through the definition as Zapier runs them: each perform by its path
+ * in the step's input fields, called with the step's other inputs. A child's choices follow its parent's value, and
  * the request shows it.
  */
 
-type ChoicesPerform = (
-  z: ZObject,
-  bundle: Bundle,
-) => Promise<{ results: Option[]; paging_token: string | null }>;
-type FieldWithChoices = {
-  key: string;
-  choices?: { perform?: ChoicesPerform };
-  children?: FieldWithChoices[];
-};
+type Choices = { results: Option[]; paging_token: string | null };
 
-/** The choices perform of `path` (`variants[]variant_id` for a line-item child) in the action or search `key`. */
-const choicesOf = (key: string, path: string): ChoicesPerform => {
-  const [parent, child] = path.split('[]');
-  const step = App.creates?.[key] ?? App.searches?.[key];
-  const fields = (step?.operation.inputFields ?? []) as FieldWithChoices[];
-  let field = fields.find((f) => f.key === parent);
-  if (child) field = field?.children?.find((f) => f.key === child);
-  const perform = field?.choices?.perform;
-  if (typeof perform !== 'function') throw new Error(`${key}.${path} has no choices.perform`);
-  return perform;
-};
-
-const choose = (key: string, path: string, inputData: object, paging_token?: string) =>
-  appTester(choicesOf(key, path), {
+/** The choices of input `field` of the step `key`, the step's other inputs being `inputData`. */
+const choose = (key: string, field: string, inputData: object, paging_token?: string) =>
+  runAt<Choices>(choicesPath(App, key, field), {
     authData: AUTH,
     inputData,
     ...(paging_token ? { meta: { paging_token } } : {}),
-  } as never);
+  });
 
 /** What the recorded appointments give for `field`: distinct values, most frequent first. */
 const distinctIn = (fixture: string, field: string): string[] => {
@@ -363,7 +355,7 @@ describe('Update Item: a variant row lists the chosen Item’s variants (choices
   });
 });
 
-describe('every list dropdown of an action or a search is a choices.perform over the list its hidden trigger reads', () => {
+describe('every list dropdown of a trigger filter, an action or a search is a choices.perform over the list its hidden trigger reads', () => {
   beforeEach(clockAtRecording);
   afterEach(() => jest.useRealTimers());
 
@@ -378,6 +370,17 @@ describe('every list dropdown of an action or a search is a choices.perform over
     ['find_appointment', 'patient_id', 'patient_list', 'dropdown-patients'],
     ['cancel_appointment', 'appointment_id', 'upcoming_appointment_list', 'dropdown-appointments'],
     ['find_appointment', 'appointment_id', 'upcoming_appointment_list', 'dropdown-appointments'],
+    ['appointment_created', 'branch_id', 'clinic_branch_list', 'dropdown-appointments-60-days'],
+    ['appointment_updated', 'practitioner_id', 'practitioner_list', 'dropdown-appointments-60-days'],
+    [
+      'appointment_starting_soon',
+      'appointment_type_id',
+      'appointment_type_list',
+      'dropdown-appointments-60-days',
+    ],
+    ['invoice_issued', 'branch_id', 'clinic_branch_list', 'dropdown-appointments-60-days'],
+    ['receipt_issued', 'branch_id', 'branch_list', 'dropdown-branches'],
+    ['stock_low', 'branch_id', 'branch_list', 'dropdown-branches'],
   ])('%s %s offers what %s offers (%s)', async (key, field, trigger, fixture) => {
     const { scope, path } = definition(fixture);
     nock(scope).get(path.split('?')[0]!).query(true).times(2).reply(replay(fixture));
@@ -385,5 +388,95 @@ describe('every list dropdown of an action or a search is a choices.perform over
     const { results } = await choose(key, field, {});
     expect(results.length).toBeGreaterThan(0);
     expect(results).toEqual(fromTrigger.map((o) => ({ id: String(o.id), label: expect.any(String) })));
+  });
+});
+
+describe('trigger filters: Branch, Practitioner and Appointment Type dropdowns (choices.perform)', () => {
+  beforeEach(clockAtRecording);
+  afterEach(() => jest.useRealTimers());
+
+  type Field = { key: string; dynamic?: string; dependsOn?: string[]; choices?: { perform?: unknown } };
+  const DROPDOWN_FILTERS = ['branch_id', 'practitioner_id', 'appointment_type_id'];
+  const filterFields = () =>
+    Object.entries(App.triggers ?? {})
+      .filter(([, t]) => !t.display.hidden)
+      .flatMap(([key, t]) =>
+        ((t.operation.inputFields ?? []) as Field[])
+          .filter((f) => DROPDOWN_FILTERS.includes(f.key))
+          .map((field) => ({ where: `${key}.${field.key}`, field })),
+      );
+
+  it('every one is a choices.perform, with no hidden trigger and no dependsOn', () => {
+    const fields = filterFields();
+    // The appointment triggers and Appointment Starting Soon (three each), the invoice and cashier ones (one each).
+    expect(fields.length).toBeGreaterThanOrEqual(20);
+    for (const { where, field } of fields) {
+      expect({ where, perform: typeof field.choices?.perform }).toEqual({ where, perform: 'function' });
+      expect({ where, dynamic: field.dynamic, dependsOn: field.dependsOn }).toEqual({ where });
+    }
+  });
+
+  it('Practitioner offers every recent practitioner whatever Branch holds: the filters are optional, so none waits for another', async () => {
+    const fixture = 'dropdown-appointments-60-days';
+    const asked = appointmentsAsked(fixture);
+    const { results, paging_token } = await choose('appointment_created', 'practitioner_id', {
+      branch_id: '2',
+    });
+    expect(asked).toEqual([expect.objectContaining({ page: '1', per_page: '100' })]);
+    expect(asked[0]).not.toHaveProperty('branch_id');
+    expect(results.map((o) => o.id)).toEqual(distinctIn(fixture, 'practitioner_id'));
+    expect(results[0]?.label).toMatch(/^Practitioner \w+ · \d+ recent appointments?$/);
+    expect(paging_token).toBeNull();
+  });
+
+  it('the cashier Branch lists the cashier’s branches, asked page by page', async () => {
+    cashierApi()
+      .get(cashierPath('/branches'))
+      .query({ page: '1', per_page: '100' })
+      .reply(replay('dropdown-branches'));
+    const { results, paging_token } = await choose('receipt_issued', 'branch_id', {});
+    expect(results).toEqual(optionsOf('dropdown-branches'));
+    expect(paging_token).toBeNull();
+  });
+});
+
+describe('core 19.1’s appTester and a trigger field’s choices.perform', () => {
+  beforeEach(clockAtRecording);
+  afterEach(() => jest.useRealTimers());
+
+  /*
+   * appTester names the function it is given by its place in the app (resolve-method-path.js), with an array
+   * index in brackets: `triggers.appointment_created.operation.inputFields[0].choices.perform`. should-paginate.js
+   * then splits that at the dots and hands the parts to lodash's `get`, which takes `inputFields[0]` as one key and
+   * finds nothing; for a method under `triggers.` it reads `.type` of that nothing. A create's or search's path is
+   * never read there. Zapier and `zapier-platform invoke` run a choices.perform by its dotted path, which never
+   * goes through should-paginate.js, so these tests run every one by its path (choicesPath, runAt).
+   */
+  const perform = () => {
+    const fields = App.triggers!.appointment_created!.operation.inputFields as Array<{
+      key: string;
+      choices?: { perform?: unknown };
+    }>;
+    return fields.find((f) => f.key === 'branch_id')!.choices!.perform;
+  };
+
+  it('appTester still throws in should-paginate.js, before the perform runs: when this fails, core reads the path right', () => {
+    let thrown: Error | undefined;
+    try {
+      // Once core is fixed the perform runs, and its request meets no interceptor: the suite fails then too.
+      void appTester(perform() as never, { authData: AUTH } as never).catch(() => undefined);
+    } catch (error) {
+      thrown = error as Error;
+    }
+    expect(thrown?.message).toBe("Cannot read properties of undefined (reading 'type')");
+    expect(thrown?.stack).toMatch(
+      /at shouldPaginate \(.*zapier-platform-core\/src\/tools\/should-paginate\.js/,
+    );
+  });
+
+  it('the same perform, run by its path, answers', async () => {
+    clinicApi().get(clinicPath('/appointments')).query(true).reply(replay('dropdown-appointments-60-days'));
+    const { results } = await choose('appointment_created', 'branch_id', {});
+    expect(results.map((o) => o.id)).toEqual(distinctIn('dropdown-appointments-60-days', 'branch_id'));
   });
 });

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import nock from 'nock';
 import { testAuth } from '../authentication';
 import { EVENTS } from '../lib/hooks/events';
@@ -7,6 +9,7 @@ import {
   deliveredEvents,
   delivered,
   recorded,
+  scenarioFile,
   scenarios,
   UNIT_BASE_URLS,
   type Definition,
@@ -14,7 +17,7 @@ import {
 import { appTester, AUTH, useNock } from './helpers';
 
 /*
- * The recorded fixtures (npm run record) themselves: nock definitions on the unit suites' base addresses, with
+ * The recorded fixtures themselves: nock definitions on the unit suites' base addresses, with
  * nothing of the sandbox left in them, and replayable as they are.
  */
 
@@ -71,5 +74,60 @@ describe('recorded fixtures', () => {
       expect(headers['x-partner-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
       expect(from.subscription.secret).toMatch(/^whsec_/);
     }
+  });
+});
+
+/*
+ * Where each scenario is kept says who replays it (test/fixtures/index.ts): a suite's own folder for a scenario only
+ * that suite reads, the shared folder for one that several read. Read from the sources: a file names a scenario as a
+ * string, or as a template whose fixed parts match it (`clinic-errors-${lang}`). A support file (test/helpers.ts)
+ * that names a scenario reads it for the suites that call it: a suite's own scenario may be named there too, and a
+ * shared one named there is taken as read by several.
+ */
+describe('each scenario file', () => {
+  const ROOT = join(__dirname, '..');
+  const posix = (path: string) => path.split(sep).join('/');
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  /** What a source could mean by a scenario: its strings, and its templates as patterns. */
+  const namesIn = (text: string): RegExp[] => [
+    ...[...text.matchAll(/'([a-z0-9][a-z0-9.-]*)'/g)].map(([, s]) => new RegExp(`^${escape(s!)}$`)),
+    ...[...text.matchAll(/`([a-z][a-z0-9.-]{3,}(?:\$\{[^}]*\}[a-z0-9.-]*)+)`/g)].map(
+      ([, t]) =>
+        new RegExp(
+          `^${t!
+            .split(/\$\{[^}]*\}/)
+            .map(escape)
+            .join('.+')}$`,
+        ),
+    ),
+  ];
+  const sources = readdirSync(__dirname, { recursive: true, encoding: 'utf8' })
+    .map(posix)
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('fixtures/') && f !== 'fixtures.test.ts')
+    .map((f) => ({ file: `test/${f}`, names: namesIn(readFileSync(join(__dirname, f), 'utf8')) }));
+  const readersOf = (scenario: string) =>
+    sources.filter(({ names }) => names.some((n) => n.test(scenario))).map(({ file }) => file);
+  /** The suite whose own folder holds `file`, if it is in one. */
+  const ownerOf = (file: string) => {
+    const [, dir, suite] = /^(.*)\/recordings\/([^/]+)\/[^/]+\.json$/.exec(file) ?? [];
+    return suite ? `${dir}/${suite}.test.ts` : undefined;
+  };
+
+  it.each(scenarios())('%s: is read, and kept where its readers say', (scenario) => {
+    const file = posix(relative(ROOT, scenarioFile(scenario)!));
+    const readers = readersOf(scenario);
+    const owner = ownerOf(file);
+    const suites = readers.filter((r) => r.endsWith('.test.ts'));
+    const alone = suites.length === 1 ? suites[0] : undefined;
+    const problem = !readers.length
+      ? 'no suite reads it: delete it'
+      : owner
+        ? alone === owner
+          ? undefined
+          : `kept as ${owner}'s own, read by ${readers.join(', ')}: move it (git mv) to test/fixtures/shared-answers/`
+        : alone && alone === readers[0] && readers.length === 1
+          ? `only ${alone} reads it: move it (git mv) to its recordings/ folder`
+          : undefined;
+    expect({ file, problem }).toEqual({ file, problem: undefined });
   });
 });

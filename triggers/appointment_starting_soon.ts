@@ -20,7 +20,7 @@ import { saudiTime } from '../lib/time';
 /** Statuses of an appointment that has not started yet and still will. */
 const UPCOMING = new Set(['booked', 'confirmed', 'arrived']);
 
-const inputFields = [
+export const inputFields = [
   fieldOf(
     'minutes_before',
     input.positiveInt({
@@ -39,7 +39,7 @@ const inputFields = [
  * Zapier fires a polling trigger once per distinct primary key: the appointment and its start time, so a
  * rescheduled appointment fires again for its new time (CONTRACT §8), and the same time never twice.
  */
-const PRIMARY = new Set(['id', 'starts_at']);
+export const PRIMARY = new Set(['id', 'starts_at']);
 
 export const performStartingSoon = async (z: ZObject, bundle: Bundle) => {
   const minutes = Number(bundle.inputData.minutes_before ?? 60);

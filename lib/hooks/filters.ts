@@ -1,5 +1,6 @@
+import { LIST } from '../dropdown-lists';
+import { choicesOf, type ListDef } from '../dropdowns';
 import { fieldOf, input } from '../inputs';
-import { DROPDOWN, dynamicRef } from '../keys';
 
 /**
  * Optional trigger filters: an input field and the object field it must equal. Applied in perform and
@@ -15,7 +16,11 @@ export interface Filter {
   type: 'integer' | 'string';
   /** An example value, shown in the empty field (ids from the samples). */
   placeholder?: string;
-  dynamic?: string;
+  /**
+   * The list its dropdown offers (lib/dropdown-lists.ts), read by a `choices.perform` that reads no other input:
+   * every filter is optional, and `dependsOn` would keep a filter disabled until the one it names is filled.
+   */
+  dropdown?: ListDef;
   /** Fixed values to choose from; several may be chosen, and the object must equal one of them. */
   choices?: Record<string, string>;
   /** The field must be among the item's `changed_fields` too (it "became" the value, not merely holds it). */
@@ -31,7 +36,7 @@ export const CLINIC_BRANCH: Filter = {
   field: 'branch_id',
   type: 'integer',
   placeholder: '1',
-  dynamic: dynamicRef(DROPDOWN.clinicBranches),
+  dropdown: LIST.clinicBranches,
   helpText:
     'Only fire for this clinic branch (its number is shown in the back office under Settings → Branches). Leave blank for every branch.',
 };
@@ -43,7 +48,7 @@ export const PRACTITIONER: Filter = {
   field: 'practitioner_id',
   type: 'string',
   placeholder: '01J9X4T2R7N5P3M1K8H6G4F2D0',
-  dynamic: dynamicRef(DROPDOWN.practitioners),
+  dropdown: LIST.practitioners,
   helpText:
     'Only fire for this practitioner: choose one seen in recent appointments, or map a Practitioner ID from an earlier step. Leave blank for every practitioner.',
 };
@@ -54,7 +59,7 @@ export const APPOINTMENT_TYPE: Filter = {
   field: 'appointment_type_id',
   type: 'integer',
   placeholder: '4',
-  dynamic: dynamicRef(DROPDOWN.appointmentTypes),
+  dropdown: LIST.appointmentTypes,
   helpText:
     'Only fire for this appointment type (its number is shown in the back office under Settings → Appointment Types). Leave blank for every type.',
 };
@@ -66,7 +71,7 @@ export const CASHIER_BRANCH: Filter = {
   field: 'branch_id',
   type: 'integer',
   placeholder: '2',
-  dynamic: dynamicRef(DROPDOWN.branches),
+  dropdown: LIST.branches,
   helpText:
     'Only fire for this branch, as listed in the cashier back office under Branches. Leave blank for every branch.',
 };
@@ -179,7 +184,7 @@ export const filterInputFields = (filters: readonly Filter[]) =>
       helpText: flt.helpText,
       altersDynamicFields: false,
       ...(flt.placeholder ? { placeholder: flt.placeholder } : {}),
-      ...(flt.dynamic ? { dynamic: flt.dynamic } : {}),
+      ...(flt.dropdown ? choicesOf(flt.dropdown) : {}),
     };
     if (flt.choices) return fieldOf(flt.key, input.choice(flt.choices, { ...shown, list: true }));
     return fieldOf(

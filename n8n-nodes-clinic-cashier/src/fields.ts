@@ -1,8 +1,11 @@
 /**
  * Zapier input fields as n8n node properties, so a node shows the inputs the Zapier app declares (lib/inputs.ts,
- * lib/hooks/filters.ts), with their labels and help, and nothing is declared twice.
+ * lib/hooks/filters.ts), with their labels and help, and nothing is declared twice; and the node's parameters back
+ * as the inputData the app's perform reads.
  */
+import { CHOICES_READ } from '../../lib/keys';
 import type { NodeProperty } from './n8n-types';
+import { inputDataOf } from './seam';
 
 export interface ZapierField {
   key: string;
@@ -14,11 +17,24 @@ export interface ZapierField {
   placeholder?: string;
   list?: boolean;
   choices?: unknown;
+  dynamic?: string;
+  dependsOn?: string[];
+  meta?: Record<string, string>;
+  children?: ZapierField[];
 }
 
 type Show = Record<string, string[]>;
 
-/** Fixed choices as n8n options; dynamic ones (`choices.perform`) are typed in, as a mapped value would be. */
+/** The n8n loadOptions method that lists a field's choices, when it has one (src/dropdowns.ts). */
+export type LoaderOf = (field: ZapierField) => string | undefined;
+
+/**
+ * The one option of a line-items collection: n8n keeps its rows under this name (`{ rows: [{…}, {…}] }`), where
+ * Zapier's bundle.inputData has the array itself.
+ */
+export const ROWS = 'rows';
+
+/** Fixed choices as n8n options; dynamic ones (`choices.perform`) are listed by a loader instead. */
 const optionsOf = (choices: unknown): Array<{ name: string; value: string }> | undefined => {
   if (Array.isArray(choices)) {
     return choices.map((c: { value: string; label?: string }) => ({
@@ -35,7 +51,11 @@ const optionsOf = (choices: unknown): Array<{ name: string; value: string }> | u
 // Markdown of Zapier's help text reads as plain text in n8n's hints, without the backticks and stars.
 const plain = (text: string | undefined) => (text ?? '').replace(/\*\*|`/g, '');
 
-export const propertyOf = (field: ZapierField, show?: Show): NodeProperty => {
+/** The inputs a dropdown's choices read (Zapier's dependsOn, and the optional ones that narrow the list). */
+const readsOf = (field: ZapierField): string[] =>
+  (field.meta?.[CHOICES_READ] ?? field.dependsOn?.join(' ') ?? '').split(' ').filter(Boolean);
+
+export const propertyOf = (field: ZapierField, show?: Show, loaderOf?: LoaderOf): NodeProperty => {
   const options = optionsOf(field.choices);
   const base = {
     displayName: field.label ?? field.key,
@@ -45,13 +65,54 @@ export const propertyOf = (field: ZapierField, show?: Show): NodeProperty => {
     ...(field.placeholder ? { placeholder: field.placeholder } : {}),
     ...(show ? { displayOptions: { show } } : {}),
   };
+  if (field.children) {
+    return {
+      ...base,
+      type: 'fixedCollection',
+      placeholder: `Add ${field.label ?? field.key}`,
+      typeOptions: { multipleValues: true },
+      default: {},
+      options: [
+        {
+          name: ROWS,
+          displayName: field.label ?? field.key,
+          values: field.children.map((child) => propertyOf(child, undefined, loaderOf)),
+        },
+      ],
+    };
+  }
+  const loader = loaderOf?.(field);
+  if (loader) {
+    const reads = readsOf(field);
+    return {
+      ...base,
+      // n8n accepts an expression in any options field: a mapped id works as on Zapier.
+      description: `${base.description} Choose from the list, or specify an ID using an expression.`.trim(),
+      type: 'options',
+      default: '',
+      typeOptions: { loadOptionsMethod: loader, ...(reads.length ? { loadOptionsDependsOn: reads } : {}) },
+    };
+  }
   if (options) {
-    return field.list
-      ? { ...base, type: 'multiOptions', options, default: [] }
-      : { ...base, type: 'options', options: [{ name: '(Any)', value: '' }, ...options], default: '' };
+    if (field.list) return { ...base, type: 'multiOptions', options, default: [] };
+    return field.default === undefined
+      ? { ...base, type: 'options', options: [{ name: '(Any)', value: '' }, ...options], default: '' }
+      : { ...base, type: 'options', options, default: String(field.default) };
   }
   if (field.type === 'boolean') {
-    return { ...base, type: 'boolean', default: String(field.default ?? 'false') === 'true' };
+    // Without a default, "not given" differs from No (Zapier leaves an untouched field out): a choice of three.
+    return field.default === undefined
+      ? {
+          ...base,
+          type: 'options',
+          options: [
+            { name: '(Not Set)', value: '' },
+            { name: 'Yes', value: 'true' },
+            { name: 'No', value: 'false' },
+          ],
+          default: '',
+        }
+      : { ...base, type: 'boolean', default: String(field.default) === 'true' };
   }
   if (field.type === 'integer' || field.type === 'number') {
     // A string, not n8n's number: an empty field must stay "not given" (n8n's number field defaults to 0).
@@ -65,3 +126,23 @@ export const propertyOf = (field: ZapierField, show?: Show): NodeProperty => {
     ...(field.type === 'password' ? { typeOptions: { password: true } } : {}),
   };
 };
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object';
+
+/** A line-items parameter (`{ rows: [...] }`) as Zapier's line items: an array of rows, each without its blanks. */
+const rowsOf = (value: unknown): Array<Record<string, unknown>> | undefined => {
+  const rows = isObject(value) ? value[ROWS] : undefined;
+  return Array.isArray(rows) ? rows.filter(isObject).map(inputDataOf) : undefined;
+};
+
+/**
+ * The node's parameters for `fields` as Zapier's bundle.inputData: line items as arrays of rows, and a field left
+ * empty absent, as Zapier leaves an untouched field out.
+ */
+export const inputDataFrom = (
+  fields: readonly ZapierField[],
+  valueOf: (key: string) => unknown,
+): Record<string, unknown> =>
+  inputDataOf(
+    Object.fromEntries(fields.map((f) => [f.key, f.children ? rowsOf(valueOf(f.key)) : valueOf(f.key)])),
+  );

@@ -2,3 +2,4 @@
 export { ClinicCashierApi } from './credentials/ClinicCashierApi.credentials';
 export { ClinicCashier } from './nodes/ClinicCashier/ClinicCashier.node';
 export { ClinicCashierTrigger } from './nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
+export { ClinicCashierStartingSoonTrigger } from './nodes/ClinicCashierStartingSoonTrigger/ClinicCashierStartingSoonTrigger.node';

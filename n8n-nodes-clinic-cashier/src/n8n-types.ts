@@ -11,10 +11,15 @@ export type NodeProperty = {
   required?: boolean;
   placeholder?: string;
   noDataExpression?: boolean;
-  options?: Array<{ name: string; value: string; description?: string; action?: string }>;
+  options?: NodeOption[] | NodeCollectionOption[];
   typeOptions?: Record<string, unknown>;
   displayOptions?: { show?: Record<string, unknown[]> };
 };
+
+export type NodeOption = { name: string; value: string; description?: string; action?: string };
+
+/** One kind of row of a fixedCollection, with its own properties. */
+export type NodeCollectionOption = { name: string; displayName: string; values: NodeProperty[] };
 
 export interface NodeDescription {
   displayName: string;
@@ -64,9 +69,17 @@ export interface ExecuteFunctions extends Common {
   continueOnFail(): boolean;
 }
 
-export interface PollFunctions extends Common {
+export interface PollFunctions extends Omit<Common, 'getNodeParameter'> {
+  // A poll has no input items: n8n's second argument is the fallback value.
+  getNodeParameter(name: string, fallback?: unknown): unknown;
   getWorkflowStaticData(type: 'node' | 'global'): Json;
   getMode(): string;
+}
+
+export interface LoadOptionsFunctions {
+  getCredentials(name: string): Promise<Json>;
+  /** The node's parameters as the editor holds them now (top level; a collection's rows nested). */
+  getCurrentNodeParameters(): Json | undefined;
 }
 
 export interface CredentialTestFunctions {

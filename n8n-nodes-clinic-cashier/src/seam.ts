@@ -17,11 +17,6 @@ export type Remembered = Record<string, number>;
  */
 export const MEMORY_LIMIT = 2000;
 
-/**
- * z.cache over a plain object the caller keeps (an n8n trigger's workflow static data), with Zapier's nx write:
- * the first write of a key answers true, a later one false while the first has not expired. Oldest keys go first
- * when the limit is reached.
- */
 /** Drops the oldest keys of a store past MEMORY_LIMIT (keys keep their insertion order: the oldest first). */
 const bound = (store: Remembered) => {
   const keys = Object.keys(store);
@@ -41,28 +36,41 @@ export const rememberAll = (store: Remembered, entries: Remembered) => {
 export const rememberedSince = (before: Remembered, after: Remembered): Remembered =>
   Object.fromEntries(Object.entries(after).filter(([key, until]) => before[key] !== until));
 
-export const memoryCache = (store: Remembered, now: () => number = Date.now) => {
+/**
+ * z.cache over a plain object the caller keeps (an n8n trigger's workflow static data), with Zapier's nx write:
+ * the first write of a key answers true, a later one false while the first has not expired. Oldest keys go first
+ * when the limit is reached. `values` keeps what was written under each live key, for a caller that reads it back
+ * (the write memory's records); a key remembered without its value reads as 1.
+ */
+export const memoryCache = (
+  store: Remembered,
+  now: () => number = Date.now,
+  values: Map<string, unknown> = new Map(),
+) => {
   const live = (key: string) => {
     const until = store[key];
-    if (until === undefined) return false;
-    if (until > now()) return true;
+    if (until !== undefined && until > now()) return true;
     delete store[key];
+    values.delete(key);
     return false;
   };
   return {
     async get(key: string) {
-      return live(key) ? 1 : null;
+      return live(key) ? (values.get(key) ?? 1) : null;
     },
-    async set(key: string, _value: unknown, ttl = 3600, _scope?: unknown, nx = false) {
+    async set(key: string, value: unknown, ttl = 3600, _scope?: unknown, nx = false) {
       if (nx && live(key)) return false;
       delete store[key];
       store[key] = now() + ttl * 1000;
+      values.set(key, value);
       bound(store);
+      for (const k of values.keys()) if (!(k in store)) values.delete(k);
       return true;
     },
     async delete(key: string) {
       const had = live(key);
       delete store[key];
+      values.delete(key);
       return had;
     },
   };
@@ -159,6 +167,36 @@ export const authDataOf = (credentials: Record<string, unknown>): Record<string,
 export const inputDataOf = (params: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(params).filter(([, v]) => v !== '' && v !== undefined && v !== null));
 
+type Hydrator = (z: ZObject, bundle: Bundle) => Promise<unknown>;
+
+/** What z.dehydrate gives on n8n: the function and its inputs, for `hydrator` to resolve later. */
+export class Pointer {
+  constructor(
+    readonly fn: Hydrator,
+    readonly inputData: Record<string, unknown>,
+  ) {}
+}
+
+/**
+ * Resolves the pointers among an item's values, as Zapier does for an item new to the Zap (only then: a poll that
+ * sees an item again resolves nothing). The same pointer is resolved once per hydrator.
+ */
+export const hydrator = (z: ZObject, bundle: Bundle) => {
+  const resolved = new Map<Hydrator, Map<string, Promise<unknown>>>();
+  const resolve = (p: Pointer) => {
+    const byInput = resolved.get(p.fn) ?? new Map<string, Promise<unknown>>();
+    resolved.set(p.fn, byInput);
+    const key = JSON.stringify(p.inputData);
+    if (!byInput.has(key)) byInput.set(key, p.fn(z, { ...bundle, inputData: p.inputData } as Bundle));
+    return byInput.get(key)!;
+  };
+  return async <T extends Record<string, unknown>>(item: T): Promise<T> => {
+    const out: Record<string, unknown> = { ...item };
+    for (const [k, v] of Object.entries(item)) if (v instanceof Pointer) out[k] = await resolve(v);
+    return out as T;
+  };
+};
+
 export interface SeamParts {
   authData: Record<string, string>;
   inputData?: Record<string, unknown>;
@@ -166,6 +204,10 @@ export interface SeamParts {
   workflowId?: string;
   /** What the core remembers (dedupe, write memory); a fresh object when the node keeps nothing between runs. */
   memory?: Remembered;
+  /** What was written under the memory's keys, when the memory outlives the call (the action's write memory). */
+  values?: Map<string, unknown>;
+  /** Members of bundle.meta besides the Zap (a dropdown's page). */
+  meta?: Record<string, unknown>;
   extra?: Partial<Bundle>;
 }
 
@@ -175,7 +217,12 @@ export const seam = (parts: SeamParts): { z: ZObject; bundle: Bundle } => {
     authData: parts.authData,
     inputData: parts.inputData ?? {},
     inputDataRaw: parts.inputData ?? {},
-    meta: { isLoadingSample: false, isFillingDynamicDropdown: false, zap: { id: parts.workflowId ?? '' } },
+    meta: {
+      isLoadingSample: false,
+      isFillingDynamicDropdown: false,
+      zap: { id: parts.workflowId ?? '' },
+      ...parts.meta,
+    },
     ...parts.extra,
   } as unknown as Bundle;
   const z = {
@@ -184,16 +231,10 @@ export const seam = (parts: SeamParts): { z: ZObject; bundle: Bundle } => {
       () => bundle,
     ),
     errors,
-    cache: memoryCache(parts.memory ?? {}),
+    cache: memoryCache(parts.memory ?? {}, Date.now, parts.values),
     console: { log() {}, error() {}, warn() {} },
     JSON,
-    dehydrate: () => {
-      throw new errors.Error(
-        'Hydration is a Zapier feature; the n8n nodes do not use it.',
-        'no_hydration',
-        500,
-      );
-    },
+    dehydrate: (fn: Hydrator, inputData: Record<string, unknown>) => new Pointer(fn, inputData),
   } as unknown as ZObject;
   return { z, bundle };
 };

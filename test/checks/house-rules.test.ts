@@ -246,6 +246,10 @@ const BREAKERS: Record<string, Record<string, Breaker>> = {
       input(d, 'creates', 'book_appointment', 'practitioner_id').dependsOn = ['branch_id', 'starts_at'];
       return 'dependsOn starts_at, which its choices do not read';
     },
+    'a trigger filter whose choices read the Branch filter, without dependsOn': (d) => {
+      input(d, 'triggers', 'appointment_created', 'practitioner_id').meta = { choices_read: 'branch_id' };
+      return 'triggers.appointment_created.inputFields.practitioner_id: its choices read branch_id but it has no dependsOn';
+    },
   },
   'APP-FIND-OR-CREATE': {
     'a pair whose key is not its search': (d) => {

@@ -64,7 +64,7 @@ const BREAKERS: Record<string, Record<string, Breaker>> = {
       return 'creates.cancel_order.inputFields.order_id';
     },
     'a trigger filter id without dropdown': (d) => {
-      delete input(d, 'triggers', 'invoice_issued', 'branch_id').dynamic;
+      delete input(d, 'triggers', 'invoice_issued', 'branch_id').choices;
       return 'triggers.invoice_issued.inputFields.branch_id';
     },
     'a line-item id without dropdown': (d) => {

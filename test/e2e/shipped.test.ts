@@ -14,6 +14,8 @@ import { promisify } from 'node:util';
 import { EVENTS } from '../../lib/hooks/events';
 import { appConnection, startSandbox, type Sandbox } from '../../sandbox';
 import { delivery as signedDelivery } from '../../harness/delivery';
+import App from '../../index';
+import { choicesPath } from '../support/choices';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 type Metafile = { outputs: Record<string, { inputs: Record<string, unknown> }> };
@@ -212,4 +214,26 @@ it('a delivery with patient details reads the patient, and Book Appointment by p
   expect(Object.keys(evaluated).sort()).toEqual(['index.js', 'phone-parts.js', 'zod-parts.js']);
   expect(evaluated['zod-parts.js']).toBeGreaterThan(10);
   expect(evaluated['phone-parts.js']).toBeGreaterThan(10);
+});
+
+it('a trigger filter’s dropdown (choices.perform) runs by its path, as Zapier runs it, and offers what its hidden list offers', async () => {
+  const authData = appConnection(sb);
+  const { results } = await runShipped([
+    [choicesPath(App, 'receipt_issued', 'branch_id'), { authData, inputData: {} }],
+    ['triggers.branch_list.operation.perform', { authData, meta: { page: 0 } }],
+    [choicesPath(App, 'appointment_created', 'practitioner_id'), { authData, inputData: { branch_id: '1' } }],
+    ['triggers.practitioner_list.operation.perform', { authData, meta: { page: 0 } }],
+  ]);
+  const [branches, branchList, practitioners, practitionerList] = results as unknown as [
+    { results: Item[]; paging_token: string | null },
+    Item[],
+    { results: Item[]; paging_token: string | null },
+    Item[],
+  ];
+  expect(branches.results.length).toBeGreaterThan(0);
+  expect(branches.results).toEqual(branchList);
+  // No filter waits for another: a chosen Branch leaves the Practitioner list whole.
+  expect(practitioners.results.length).toBeGreaterThan(1);
+  expect(practitioners.results).toEqual(practitionerList);
+  expect([branches.paging_token, practitioners.paging_token]).toEqual([null, null]);
 });

@@ -81,9 +81,14 @@ describe('filterQuery', () => {
 });
 
 describe('filterInputFields', () => {
-  it('offers each filter as an optional input, a list where it has choices', () => {
+  it('offers each filter as an optional input: a dropdown filled as it opens, or a list of fixed choices', () => {
     const [branch, status] = filterInputFields([CLINIC_BRANCH, NEW_STATUS]);
-    expect(branch).toMatchObject({ key: 'branch_id', required: false, dynamic: CLINIC_BRANCH.dynamic });
+    expect(branch).toMatchObject({
+      key: 'branch_id',
+      required: false,
+      choices: { perform: expect.any(Function) },
+    });
+    expect(branch).not.toHaveProperty('dynamic');
     expect(branch).not.toHaveProperty('list');
     expect(status).toMatchObject({ key: 'new_status', list: true, choices: NEW_STATUS.choices });
   });

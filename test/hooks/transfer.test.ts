@@ -19,7 +19,7 @@ import {
   reply,
   type Json,
 } from '../fixtures';
-import { given, recording } from '../support/recorder';
+import { given } from '../support/recorder';
 import {
   appTester,
   AUTH,
@@ -383,31 +383,18 @@ describe('Invoice Paid with Include Patient Details: 25 a page, each patient rea
   const input = { transfer_from: '2026-01-01', transfer_to: '2026-05-01' };
   const LIST = { status: 'paid', issued_from: '2026-01-01', issued_to: '2026-05-01' };
 
-  /**
-   * The scenario's requests as recorded, in order: the list pages and the patient reads of each. Recording it
-   * again starts from an empty file (the patients read depend on the pages), each request appended as it comes.
-   */
-  let recordingDone = false;
-  const expectAll = () => {
-    if (recording) {
-      // Only the first test records; the others need its file.
-      if (!recordingDone) clinicApi().persist().get(/.*/).query(true).reply(replay(scenario, 0));
-      recordingDone = true;
-      return;
-    }
+  /** The scenario's requests as recorded, in order: the list pages and the patient reads of each. */
+  const expectAll = () =>
     recorded(scenario).forEach((d, i) =>
       clinicApi()
         .get(clinicPath(pathOf(d)))
         .query(queryOf(d))
         .reply(replay(scenario, i)),
     );
-  };
 
   it('moves the paid invoices of the dates given with their patients, reading each distinct patient once a page', async () => {
     expectAll();
     const result = await transfer('invoice_paid', input);
-    // Record mode: the file is written when the suite ends.
-    if (recording) return;
     const all = recorded(scenario);
     const pages = listPages(scenario);
     expect(pages.map(({ d }) => queryOf(d))).toEqual(

@@ -8,24 +8,18 @@ import { bookAppointment } from '../../creates/book_appointment';
 import { data, replay, reply } from '../fixtures';
 import { clockAtRecording } from '../support/recorder';
 import { appTester, AUTH, clinicApi, clinicPath, recordedPatientRead, useNock } from '../helpers';
-import { credentials, hookContext } from './context';
+import { BOOKING_INPUT, credentials, hookContext } from './context';
 
 useNock();
 beforeEach(() => clockAtRecording());
 afterEach(() => jest.useRealTimers());
 
 const node = new ClinicCashier();
-const PATIENT = '01EY5943V0CH77X783RTRD9GRE';
+const PATIENT = BOOKING_INPUT.patient_id;
 const booking = {
   resource: 'appointment',
   operation: 'book',
-  patient_id: PATIENT,
-  branch_id: '1',
-  appointment_type_id: '4',
-  starts_at: '2026-11-26T12:30:00+03:00',
-  note: 'First visit',
-  practitioner_id: '01HQW9J6R0PBHZJ7SBXFA5ZN7T',
-  external_ref: 'web-5501',
+  ...BOOKING_INPUT,
   // n8n gives every parameter the node shows: the ones left empty come as '' and must read as not given.
   patient_phone: '',
   patient_name: '',

@@ -35,7 +35,7 @@ export const apiOf = (def: HookEvent) => (def.api === 'clinic' ? clinicApi() : c
 export const pathOf = (def: HookEvent, p: string) => (def.api === 'clinic' ? clinicPath(p) : cashierPath(p));
 
 /**
- * A genuine delivery of the event, recorded from the sandbox (test/fixtures/recorded/deliveries). A status trigger
+ * A genuine delivery of the event, recorded from the sandbox (test/fixtures/deliveries). A status trigger
  * (Patient Arrived…) gets the recorded appointment.updated with its status moved to the trigger's: the recorded
  * one is a booked → confirmed update, which only Appointment Confirmed fires on.
  */

@@ -7,25 +7,31 @@
  * `.reply(replay(name, pick))` forwards the test's request to a fresh in-process sandbox instead (fixed seed and
  * start time, clock standing still; one sandbox per scenario and test), with the sandbox's base address and tokens
  * for the unit ones. The answer goes back to the app and, rewritten to the unit base addresses, into
- * test/fixtures/recorded/<name>.json at the place of `pick` when the file ends. The request recorded is the request
+ * the scenario's file at the place of `pick` when the file ends: where `recorded(name)` reads it, or for a new
+ * scenario in the recording suite's own folder (`recordings/<suite>/`, test/fixtures). The request recorded is the request
  * the test made, so the replay (which matches method, path, query and body) cannot drift from it. What a scenario
  * needs of the sandbox first (a created order, another token) is declared beside its test with `given(name, …)`,
  * which does nothing outside record mode; a test that declares it in a `beforeEach` (as each row of the errors
  * suite does) gives each test of one scenario its own.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { closeReceiver, RECORD_SANDBOX, writeJsonFiles } from '../../harness/recording';
 import type { Sandbox, SandboxOptions, TokenName } from '../../sandbox';
 import {
   indexOf,
-  RECORDED_DIR,
+  ownDir,
+  rescan,
+  scenarioFile,
   UNIT_BASE_URLS,
   UNIT_TOKENS,
   type Definition,
   type Json,
   type Pick,
+  SHARED_DIR,
+  unlike,
 } from '../fixtures';
+import { SHARED_GIVENS } from '../fixtures/givens';
 
 export const recording = process.env.RECORD === '1';
 
@@ -136,10 +142,11 @@ export interface Given {
   setup?: (sb: Sandbox) => Promise<void | Partial<Record<Api, string>>>;
 }
 
-const givens = new Map<string, Given>();
+const givens = new Map<string, Given>(Object.entries(SHARED_GIVENS));
 
 /** Declares, beside the test, what scenario `name` needs of the sandbox when it is recorded. */
 export const given = (name: string, what: Given) => {
+  if (SHARED_GIVENS[name]) throw new Error(`record: ${name} is declared in test/fixtures/givens.ts`);
   if (recording) givens.set(name, what);
 };
 
@@ -187,22 +194,42 @@ const parsedBody = (requestBody: unknown): Json => {
   }
 };
 
+/** A recorded answer for the app, a copy: what a test reshapes must not change the recording. */
+const answerOf = (d: Definition): [number, Json, Record<string, string>] => [
+  d.status,
+  structuredClone(d.response ?? ''),
+  { ...d.rawHeaders },
+];
+
 /**
  * Record mode's `replay(name, pick)`: a nock reply function that sends the test's request to the scenario's
  * sandbox, answers the app with what it said and keeps it for `writeRecordings`.
  */
 export const forward = (name: string, pick: Pick) => {
   const place = indexOf(name, pick);
+  // Each suite records its own scenarios and the shared ones, never another suite's own (recording one suite leaves
+  // the others' files as they are).
+  const file = scenarioFile(name);
+  const suite = expect.getState().testPath!;
+  if (file && !file.startsWith(SHARED_DIR) && dirname(file) !== ownDir(suite)) {
+    throw new Error(
+      `record: ${file} is another suite's own; a scenario several suites replay is kept in ${SHARED_DIR}`,
+    );
+  }
   return async function (
     this: { req: { method?: string; headers: Record<string, string | string[] | undefined> } },
     uri: string,
     requestBody: unknown,
   ): Promise<[number, Json, Record<string, string>]> {
+    const method = String(this.req.method ?? 'GET').toUpperCase();
+    // A request this file recorded at this place already is answered with that recording, as its replay will be: a
+    // repeat (a retry, a step run again, the next test's same call) must not reach a sandbox that has moved on.
+    const again = place < 0 ? undefined : recorded.get(name)?.find(([p]) => p === place)?.[1];
+    if (again && !unlike(again, method, uri, requestBody).length) return answerOf(again);
     const host = String(this.req.headers.host ?? '');
     const api = (Object.keys(UNIT_BASE_URLS) as Api[]).find((a) => new URL(UNIT_BASE_URLS[a]).host === host);
     if (!api) throw new Error(`record: ${host} is not a unit base address`);
     const { sb, tokens } = await sandboxFor(name);
-    const method = String(this.req.method ?? 'GET').toUpperCase();
     const unitPath = new URL(UNIT_BASE_URLS[api]).pathname;
     // The clinic's re-send stand-in answers below the sandbox's origin, as the unit origin's (toDefinition).
     const standIn = api === 'clinic' && RESEND_STAND_IN.test(uri.split('?')[0] ?? '');
@@ -242,13 +269,13 @@ export const forward = (name: string, pick: Pick) => {
       rawHeaders,
     };
     const def = toDefinition(raw, sb, standIn ? 'resend' : undefined);
-    // The first test to record a place records it; a later test making the same request (on a sandbox with more
-    // history) is answered, not recorded again.
+    // The first test to record a place records it; a later test making another request for it is answered by the
+    // sandbox, not recorded again.
     const earlier = recorded.get(name) ?? [];
     if (def && (place < 0 || !earlier.some(([p]) => p === place)))
       recorded.set(name, [...earlier, [place, def]]);
     // The app gets what a replay of the recording will give it: the answer rewritten to the unit addresses.
-    return def ? [def.status, def.response ?? '', def.rawHeaders ?? {}] : [res.status, text, rawHeaders];
+    return def ? answerOf(def) : [res.status, text, rawHeaders];
   };
 };
 
@@ -268,11 +295,12 @@ export const closeSandboxes = async (which = live) => {
  * kept as they were; says which places of each file were recorded, so what no test records shows.
  */
 export const writeRecordings = async () => {
+  const suite = expect.getState().testPath!;
   await closeSandboxes(shared);
   await closeReceiver();
   const files: Array<[string, unknown]> = [];
   for (const [name, defs] of [...recorded.entries()].sort(byKey)) {
-    const file = join(RECORDED_DIR, `${name}.json`);
+    const file = scenarioFile(name) ?? join(ownDir(suite), `${name}.json`);
     let before: Definition[] = [];
     try {
       before = JSON.parse(readFileSync(file, 'utf8')) as Definition[];
@@ -290,4 +318,5 @@ export const writeRecordings = async () => {
   }
   recorded.clear();
   writeJsonFiles(files);
+  rescan();
 };

@@ -1,5 +1,6 @@
 import { authentication } from '../../../authentication';
 import { propertyOf } from '../fields';
+import { ICON } from '../icon';
 
 /**
  * The connection of the Zapier app (authentication.ts), field for field: the same keys, labels and address rules,
@@ -9,6 +10,7 @@ import { propertyOf } from '../fields';
 export class ClinicCashierApi {
   name = 'clinicCashierApi';
   displayName = 'Clinic & Cashier API';
+  icon = ICON;
   documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-clinic-cashier';
   properties = authentication.fields.map((field) => propertyOf(field));
 }

@@ -1,36 +1,21 @@
-import type { Bundle, ZObject } from 'zapier-platform-core';
-import { bookAppointment } from '../../../../creates/book_appointment';
-import { findPatient } from '../../../../searches/find_patient';
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
-import { propertyOf, type ZapierField } from '../../fields';
+import { loaderOf, loadersOf } from '../../dropdowns';
+import { ICON } from '../../icon';
+import { inputDataFrom, propertyOf } from '../../fields';
+import { lockKeyOf, memoryOf, underLock } from '../../in-process';
 import type { ExecuteFunctions, NodeDescription, NodeProperty } from '../../n8n-types';
-import { inputDataOf, seam } from '../../seam';
+import {
+  fieldsOf,
+  fieldsOfDefinition,
+  OPERATIONS,
+  RESOURCES,
+  runOperation,
+  type Operation,
+  type RunCreate,
+} from '../../operations';
+import { seam } from '../../seam';
 
-/** A Zapier action or search as an n8n resource and operation; its inputs, checks and perform are the app's. */
-interface Operation {
-  resource: string;
-  operation: string;
-  name: string;
-  zapier: {
-    display: { label?: string; description?: string };
-    operation: { inputFields?: unknown; perform?: unknown };
-  };
-}
-
-export const OPERATIONS: Operation[] = [
-  { resource: 'appointment', operation: 'book', name: 'Book', zapier: bookAppointment },
-  { resource: 'patient', operation: 'find', name: 'Find', zapier: findPatient },
-];
-
-const RESOURCES = [
-  { name: 'Appointment', value: 'appointment' },
-  { name: 'Patient', value: 'patient' },
-];
-
-const fieldsOf = (op: Operation): ZapierField[] =>
-  ((op.zapier.operation.inputFields ?? []) as unknown[]).filter(
-    (f): f is ZapierField => !!f && typeof f === 'object' && 'key' in f,
-  );
+export { OPERATIONS };
 
 const operationProperties = (): NodeProperty[] =>
   RESOURCES.map((r) => {
@@ -45,18 +30,28 @@ const operationProperties = (): NodeProperty[] =>
       options: ops.map((op) => ({
         name: op.name,
         value: op.operation,
-        description: op.zapier.display.description,
-        action: op.zapier.display.label,
+        description: op.description,
+        action: op.label,
       })),
     };
   });
 
+/** An operation's inputs, shown only under it; a dropdown lists through its definition's loader. */
+const inputProperties = (op: Operation): NodeProperty[] =>
+  op.parts.flatMap((def) =>
+    fieldsOfDefinition(def).map((f) =>
+      propertyOf(f, { resource: [op.resource], operation: [op.operation] }, loaderOf(def)),
+    ),
+  );
+
 const description: NodeDescription = {
   displayName: 'Clinic & Cashier',
   name: 'clinicCashier',
+  icon: ICON,
   group: ['transform'],
   version: 1,
-  description: 'Books appointments and finds patients in the clinic; more actions of the Zapier app follow.',
+  description:
+    'Books and cancels appointments, sends and cancels till orders, creates and updates catalogue items, and finds patients, appointments, invoices, items, orders, receipts, stock levels and Z-reports.',
   subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
   defaults: { name: 'Clinic & Cashier' },
   inputs: ['main'],
@@ -72,20 +67,21 @@ const description: NodeDescription = {
       options: RESOURCES,
     },
     ...operationProperties(),
-    ...OPERATIONS.flatMap((op) =>
-      fieldsOf(op).map((f) => propertyOf(f, { resource: [op.resource], operation: [op.operation] })),
-    ),
+    ...OPERATIONS.flatMap(inputProperties),
   ],
 };
 
 export class ClinicCashier {
   description = description;
 
-  methods = { credentialTest: { [CREDENTIAL_TEST]: testConnection } };
+  methods = {
+    credentialTest: { [CREDENTIAL_TEST]: testConnection },
+    loadOptions: loadersOf([...new Set(OPERATIONS.flatMap((op) => op.parts))]),
+  };
 
   /**
    * Each input item runs the operation once, as one Zap step would: an action gives one item, a search one per
-   * object found (none when nothing is found).
+   * object found (none when nothing is found), Find or Create the object found or made (src/operations.ts).
    */
   async execute(this: ExecuteFunctions) {
     const authData = await authDataFrom(this);
@@ -97,17 +93,18 @@ export class ClinicCashier {
       const op = OPERATIONS.find((o) => o.resource === resource && o.operation === operation);
       try {
         if (!op) throw new Error(`Unknown operation: ${String(resource)} ${String(operation)}`);
-        const params = Object.fromEntries(
-          fieldsOf(op).map((f) => [f.key, this.getNodeParameter(f.key, i, '')]),
-        );
+        const inputData = inputDataFrom(fieldsOf(op), (key) => this.getNodeParameter(key, i, ''));
         const { z, bundle } = seam({
           authData,
-          inputData: inputDataOf(params),
+          inputData,
           workflowId: this.getWorkflow().id,
+          ...memoryOf(authData),
         });
-        const perform = op.zapier.operation.perform as (z: ZObject, b: Bundle) => Promise<unknown>;
-        const result = await perform(z, bundle);
-        for (const json of Array.isArray(result) ? result : [result]) {
+        // Zapier's lock, where the app declares one, held in this n8n process (src/in-process.ts).
+        const runCreate: RunCreate = ({ operation: { lock } }, perform) =>
+          lock ? underLock(lockKeyOf(lock, inputData, authData), lock.timeout ?? 60, perform) : perform();
+        const result = await runOperation(op, z, bundle, runCreate);
+        for (const json of result) {
           out.push({ json: json as Record<string, unknown>, pairedItem: { item: i } });
         }
       } catch (err) {

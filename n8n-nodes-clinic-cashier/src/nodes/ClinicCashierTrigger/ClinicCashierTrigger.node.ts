@@ -6,6 +6,7 @@ import type { HookEvent, SubscribeData } from '../../../../lib/hooks/types';
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { HaltedError } from '../../errors';
 import { propertyOf, type ZapierField } from '../../fields';
+import { ICON } from '../../icon';
 import type { ExecuteFunctions, HookFunctions, NodeDescription, WebhookFunctions } from '../../n8n-types';
 import { inputDataOf, rememberAll, rememberedSince, seam, type Remembered } from '../../seam';
 
@@ -42,6 +43,7 @@ const inputsOf = (ctx: HookFunctions | WebhookFunctions, def: HookEvent) =>
 const description: NodeDescription = {
   displayName: 'Clinic & Cashier Trigger',
   name: 'clinicCashierTrigger',
+  icon: ICON,
   group: ['trigger'],
   version: 1,
   description:
