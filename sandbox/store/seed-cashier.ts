@@ -98,14 +98,10 @@ export const seedCashier = (
   }
 
   const t = times(now);
-  // The tills open at 07:00 (earlier only when the sandbox starts before 10:00: three hours of sales so far),
-  // and yesterday's closed sixteen hours after they opened.
-  const opened = Math.min(t.day(0, '07:00'), t.rel(-3 * 60));
   for (const branch of data.branches) {
     for (const register of branch.registers) {
-      if (full)
-        data.sessions.push(newSession(random, branch.id, register, opened - DAY, opened - 8 * 60 * MIN));
-      data.sessions.push(newSession(random, branch.id, register, opened, null));
+      if (full) data.sessions.push(newSession(random, branch.id, register, t.rel(-29 * 60), t.rel(-19 * 60)));
+      data.sessions.push(newSession(random, branch.id, register, t.rel(-5 * 60), null));
     }
   }
   if (!full) return { data, refs: cashierRefs(data) };
@@ -116,7 +112,7 @@ export const seedCashier = (
   for (const [si, s] of data.sessions.entries()) {
     const count = s.status === 'closed' ? 3 : 2 + (si % 3);
     for (let k = 0; k < count; k += 1) {
-      const at = Date.parse(s.opened_at) + (20 + k * 40 + si * 3) * MIN;
+      const at = Date.parse(s.opened_at) + (20 + k * 55 + si * 3) * MIN;
       sales.push([at, s, baskets[(si + k) % baskets.length] ?? [[118, 1]], k % 3 === 2 ? 'cash' : undefined]);
     }
   }
@@ -128,7 +124,7 @@ export const seedCashier = (
   const refundLine = firstJeddah.lines[firstJeddah.lines.length - 1]!;
   const noteAt = Date.parse(firstJeddah.issued_at) + 25 * MIN;
   data.receipts.push(giveBack(data, random, jeddahOpen, firstJeddah, refundLine, noteAt));
-  // A till in Al Nakheel sold offline an hour after opening and synced ten minutes ago: it arrives last.
+  // A till in Al Nakheel sold offline four hours ago and synced ten minutes ago: it arrives last.
   const nakheel = data.sessions.find((s) => s.status === 'open' && s.branch_id === 3) as TillSession;
   const offline = SEED.cashier.offlineSale as Array<[number, number]>;
   const offlineAt = Date.parse(nakheel.opened_at) + 60 * MIN;
