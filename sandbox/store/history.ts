@@ -140,12 +140,17 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
   const patients = clinic.patients.filter((p) => !p.erased_at);
   const treatments = SEED.treatments.map(treatment);
   const numbers = { ...clinic.counters.invoiceNo };
-  const made = Array.from({ length: count }, (_, i) => {
-    const patient = patients[random.int(patients.length)]!;
-    const issued = dayAt(now, 400 - Math.floor((i * 400) / count), 10 * 60 + random.int(9 * 60));
+  // Patients and days first, then each invoice's lines and payment: the history's draws in their settled order.
+  const planned = Array.from({ length: count }, (_, i) => ({
+    patient: patients[random.int(patients.length)]!,
+    issued: dayAt(now, 400 - Math.floor((i * 400) / count), 10 * 60 + random.int(9 * 60)),
+  }));
+  const made = planned.map(({ patient, issued }) => {
     const lines = [treatments[random.int(treatments.length)]!];
     if (random.int(3) === 0) lines.push(treatments[5]!);
     const discount = random.int(5) === 0 ? 5000 : 0;
+    const roll = random.int(10);
+    const card = random.int(3) !== 0;
     const inv = newInvoice(clinic, random, issued, {
       patient_id: patient.id,
       branch_id: patient.branch_id,
@@ -153,16 +158,16 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
       lines,
       discount,
     });
-    const roll = random.int(10);
-    const card = random.int(3) !== 0;
     const paid = roll < 8 ? inv.total_halalas : roll === 8 ? Math.floor(inv.total_halalas / 2) : 0;
-    const payment = {
-      method: card ? 'card' : 'cash',
-      scheme: card ? random.pick(['mada', 'visa', 'mastercard']) : null,
-      last4: card ? String(1000 + random.int(9000)) : null,
-      amount_halalas: paid,
-    };
-    if (paid) addPayment(inv, payment, issued + 6 * MIN);
+    if (paid) {
+      const scheme = card ? random.pick(['mada', 'visa', 'mastercard']) : null;
+      const last4 = card ? String(1000 + random.int(9000)) : null;
+      addPayment(
+        inv,
+        { method: card ? 'card' : 'cash', scheme, last4, amount_halalas: paid },
+        issued + 6 * MIN,
+      );
+    }
     return inv;
   });
   clinic.counters.invoiceNo = numbers;

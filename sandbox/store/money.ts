@@ -57,7 +57,9 @@ export const computeInvoice = (lines: LineInput[], discount: number) => {
     const net = gross - cut;
     const taxed = l.tax_category === 'standard' || l.tax_category === 'state_borne';
     const vat = taxed ? Math.round(net * VAT_RATE) : 0;
-    return { ...l, line_no: i + 1, net_halalas: net, vat_halalas: vat, total_halalas: net + vat };
+    const { nature, qty, unit_halalas, tax_category, ...kept } = l;
+    const amounts = { net_halalas: net, vat_halalas: vat, total_halalas: net + vat };
+    return { line_no: i + 1, nature, qty, unit_halalas, ...amounts, tax_category, ...kept };
   });
   const categories = [...new Set(out.map((l) => l.tax_category))];
   return {
@@ -97,7 +99,7 @@ export const newInvoice = (
     kind?: 'simplified' | 'standard';
   },
 ) => {
-  const totals = computeInvoice(input.lines, input.discount);
+  const { lines, tax_breakdown, ...totals } = computeInvoice(input.lines, input.discount);
   return {
     id: random.ulid(at),
     number: nextInvoiceNumber(clinic, input.branch_id, at),
@@ -108,11 +110,13 @@ export const newInvoice = (
     buyer_kind: input.buyer_kind,
     currency: 'SAR' as const,
     issued_at: isoLocal(at),
+    paid_at: null as string | null,
     ...totals,
     paid_halalas: 0,
     due_halalas: totals.total_halalas,
+    tax_breakdown,
+    lines,
     payments: [] as InvoicePayment[],
-    paid_at: null as string | null,
   };
 };
 
