@@ -2,16 +2,14 @@
  * Items and their variants as the cashier creates and updates them (cashier spec §4 rules 1 and 2): variant rows,
  * unique PLU/SKU/barcode, one default variant, combo slots, modifier groups, and the stock rows of new variants.
  */
-import { Checker, idParam, byId } from './errors';
+import { Checker, idParam, byId, refuse, type Lang } from './errors';
 import { isoLocal } from './ids';
 import type { CashierData, ComboSlot, Item, Variant } from './store/types';
 import { newStockLevel } from './store/records';
-import { body, op, S } from './validate';
+import { body, op, S, type BodyOf } from './validate';
 import { itemView } from './cashier-views';
-import { findVariant } from './store/money';
+import { matchVariant } from './store/money';
 import type { OpContext, World } from './world';
-
-/* Items (cashier spec §4 rules 1 and 2). */
 
 const VARIANT = S.object({
   id: S.int(),
@@ -28,7 +26,7 @@ const ITEM = {
   category_id: S.int(),
   default_price_halalas: S.int({ min: 0 }),
   variants: S.array(VARIANT),
-  modifier_group_ids: S.array(),
+  modifier_group_ids: S.array(S.int()),
   combo_slots: S.array({ type: 'object' }),
 };
 
@@ -43,27 +41,18 @@ const ITEM_UPDATE = body({
 type VariantRow = Partial<Variant> & { id?: number };
 
 /** Variant rows as the schema passed them; an empty sku or barcode is none. */
-const readVariantRows = (cashier: CashierData, rows: VariantRow[], c: Checker, item: Item | undefined) =>
+const readVariantRows = (cashier: CashierData, rows: VariantRow[], c: Checker, item: Item) =>
   rows.map((row, i) => {
-    const stored = row.id === undefined ? undefined : item?.variants.find((v) => v.id === row.id);
+    const stored = row.id === undefined ? undefined : item.variants.find((v) => v.id === row.id);
     if (row.id !== undefined && !stored) {
-      c.add(`variants[${i}].id`, item && findVariant(cashier, row.id) ? 'not_this_item' : 'unknown');
+      const elsewhere = matchVariant(cashier, { variantId: row.id });
+      c.add(`variants[${i}].id`, elsewhere ? 'not_this_item' : 'unknown');
     }
     if (row.price_halalas === undefined && !stored) c.add(`variants[${i}].price_halalas`, 'required');
     const v = Object.fromEntries(Object.entries(row).filter(([k]) => k in VARIANT.properties)) as VariantRow;
     for (const key of ['sku', 'barcode'] as const) if (key in row) v[key] = row[key] || null;
     return v;
   });
-
-/** A new variant from its row; the item's name and `price` stand in for what the row leaves out. */
-const newVariant = (id: number, row: VariantRow, name: string, price: number): Variant => ({
-  id,
-  name_ar: row.name_ar ?? name,
-  sku: row.sku ?? null,
-  barcode: row.barcode ?? null,
-  price_halalas: row.price_halalas ?? price,
-  is_default: row.is_default ?? false,
-});
 
 const checkUnique = (cashier: CashierData, variants: Variant[], itemId: number | null, c: Checker) => {
   const others = cashier.items.filter((i) => i.id !== itemId).flatMap((i) => i.variants);
@@ -101,48 +90,6 @@ const readComboSlots = (
     return { ...row, id: Number(row.id) };
   });
 
-const readModifierGroups = (raw: unknown[], c: Checker): number[] => {
-  if (raw.some((x) => typeof x !== 'number' || !Number.isInteger(x))) c.add('modifier_group_ids', 'integer');
-  return raw.filter((x): x is number => typeof x === 'number');
-};
-
-/** POST /items: without variants, one default variant at default_price_halalas. */
-export const createItem = op(ITEM_CREATE, ({ world, lang }: OpContext, b) => {
-  const cashier = world.store.cashier;
-  const { name_ar: nameAr, name_en: nameEn, category_id: categoryId, default_price_halalas: price } = b;
-  const c = new Checker(lang);
-  if (!cashier.categories.some((x) => x.id === categoryId)) c.add('category_id', 'unknown');
-  const rows = readVariantRows(cashier, b.variants ?? [], c, undefined);
-  if (!rows.length && price === undefined) c.add('default_price_halalas', 'required');
-  const now = world.clock.now();
-  const at = isoLocal(now);
-  const variants = (rows.length ? rows : [{ price_halalas: price ?? 0, is_default: true }]).map((v) => {
-    cashier.counters.variant += 1;
-    return newVariant(cashier.counters.variant, v, nameAr ?? '', price ?? 0);
-  });
-  checkUnique(cashier, variants, null, c);
-  settleDefault(variants, c);
-  const modifierIds = readModifierGroups(b.modifier_group_ids ?? [], c);
-  const slots = readComboSlots(cashier, b.combo_slots ?? [], [], c);
-  c.done();
-  cashier.counters.item += 1;
-  const item: Item = {
-    id: cashier.counters.item,
-    name_ar: nameAr ?? '',
-    name_en: nameEn ?? null,
-    category_id: categoryId ?? 0,
-    default_price_halalas: price ?? variants.find((v) => v.is_default)?.price_halalas ?? 0,
-    variants,
-    modifier_group_ids: modifierIds,
-    combo_slots: slots,
-    created_at: at,
-    updated_at: at,
-  };
-  cashier.items.push(item);
-  addStockRows(world, variants);
-  return { data: itemView(item) };
-});
-
 const addStockRows = (world: World, variants: Variant[]) => {
   const cashier = world.store.cashier;
   const at = isoLocal(world.clock.now());
@@ -152,18 +99,18 @@ const addStockRows = (world: World, variants: Variant[]) => {
   }
 };
 
+type ItemWrite = BodyOf<typeof ITEM_UPDATE>;
+
 /**
- * PUT /items/{id}: scalars present are set; arrays present (variants, modifier_group_ids, combo_slots) replace
- * what is stored (rows without id are created, stored ids missing from the array are deleted); arrays absent
- * are untouched.
+ * POST /items and PUT /items/{id}: scalars present are set; arrays present (variants, modifier_group_ids,
+ * combo_slots) replace what is stored (rows without id are created, stored ids missing from the array are
+ * deleted with their stock rows); arrays absent are untouched. An empty name is no change; name_ar cannot be
+ * cleared, name_en can (null).
  */
-export const updateItem = op(ITEM_UPDATE, ({ world, lang, params }: OpContext, b) => {
+const writeItem = (world: World, lang: Lang, item: Item, b: ItemWrite) => {
   const cashier = world.store.cashier;
-  const id = idParam(params.id);
-  const item = byId(cashier.items, id);
   const { category_id: categoryId, default_price_halalas: price } = b;
   const c = new Checker(lang);
-  // An empty name is no change; name_ar cannot be cleared, name_en can (null).
   const nameAr = b.name_ar === '' ? undefined : b.name_ar;
   if (nameAr === null) c.add('name_ar', 'required');
   const nameEn = b.name_en === '' ? undefined : b.name_en;
@@ -179,13 +126,21 @@ export const updateItem = op(ITEM_UPDATE, ({ world, lang, params }: OpContext, b
       const stored = row.id === undefined ? undefined : item.variants.find((v) => v.id === row.id);
       if (stored) return { ...stored, ...row, id: stored.id };
       nextId += 1;
-      return newVariant(nextId, row, nameAr ?? item.name_ar, 0);
+      // A new row's price is required (readVariantRows); the item's name stands in for a name it leaves out.
+      return {
+        name_ar: nameAr ?? item.name_ar,
+        sku: null,
+        barcode: null,
+        price_halalas: 0,
+        is_default: false,
+        ...row,
+        id: nextId,
+      };
     });
     checkUnique(cashier, variants, item.id, c);
     settleDefault(variants, c);
     if (!c.errors.length) cashier.counters.variant = nextId;
   }
-  const modifierIds = b.modifier_group_ids && readModifierGroups(b.modifier_group_ids, c);
   const slots = b.combo_slots && readComboSlots(cashier, b.combo_slots, item.combo_slots, c);
   c.done();
 
@@ -202,8 +157,39 @@ export const updateItem = op(ITEM_UPDATE, ({ world, lang, params }: OpContext, b
     item.variants = variants;
     addStockRows(world, created);
   }
-  if (modifierIds) item.modifier_group_ids = modifierIds;
+  if (b.modifier_group_ids) item.modifier_group_ids = b.modifier_group_ids;
   if (slots) item.combo_slots = slots;
   item.updated_at = isoLocal(world.clock.now());
   return { data: itemView(item) };
+};
+
+/** POST /items: without variants, one default variant at default_price_halalas (then required). */
+export const createItem = op(ITEM_CREATE, ({ world, lang }: OpContext, b) => {
+  const cashier = world.store.cashier;
+  const price = b.default_price_halalas;
+  if (!b.variants?.length && price === undefined) throw refuse(lang, 'default_price_halalas', 'required');
+  const at = isoLocal(world.clock.now());
+  const item: Item = {
+    id: cashier.counters.item + 1,
+    name_ar: b.name_ar,
+    name_en: null,
+    category_id: b.category_id,
+    default_price_halalas: 0,
+    variants: [],
+    modifier_group_ids: [],
+    combo_slots: [],
+    created_at: at,
+    updated_at: at,
+  };
+  const variants = b.variants ?? [{ price_halalas: price, is_default: true }];
+  writeItem(world, lang, item, { ...b, variants });
+  item.default_price_halalas = price ?? item.variants.find((v) => v.is_default)?.price_halalas ?? 0;
+  cashier.counters.item = item.id;
+  cashier.items.push(item);
+  return { data: itemView(item) };
 });
+
+/** PUT /items/{id}. */
+export const updateItem = op(ITEM_UPDATE, ({ world, lang, params }: OpContext, b) =>
+  writeItem(world, lang, byId(world.store.cashier.items, idParam(params.id)), b),
+);

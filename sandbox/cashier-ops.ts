@@ -4,16 +4,8 @@
  */
 import { ApiError, Checker, found, idParam, refuse, invalidTransition, byId } from './errors';
 import { isoLocal, parseDateTime } from './ids';
-import type {
-  ApiClientRecord,
-  CashierData,
-  Order,
-  OrderLine,
-  OrderStatus,
-  Receipt,
-  TillSession,
-} from './store/types';
-import { buildReceipt, newSession, returnLine, variantName, type SaleLine } from './store/money';
+import type { ApiClientRecord, Order, OrderLine, OrderStatus, Receipt, TillSession } from './store/types';
+import { buildReceipt, matchVariant, newSession, variantName, type SaleLine } from './store/money';
 import { newCustomer, newOrder, orderLine } from './store/records';
 import { body, op, S, type BodyOf } from './validate';
 import {
@@ -76,8 +68,9 @@ const ring = (
   const back = receipt.kind === 'credit_note';
   const events = [emit(world, back ? 'credit_note.issued' : 'receipt.issued', receiptView(receipt))];
   for (const l of input.lines) {
-    if (l.variantId !== null)
-      events.push(...moveStock(world, input.session.branch_id, l.variantId, back ? l.qty : -l.qty));
+    const qty = Number(l.qty);
+    if (l.variant_id !== null)
+      events.push(...moveStock(world, input.session.branch_id, l.variant_id, back ? qty : -qty));
   }
   return { data: receiptView(receipt), events };
 };
@@ -95,33 +88,13 @@ const readSaleLines = (world: World, rows: BodyOf<typeof RECEIPT_WRITE>['lines']
     const name = variantName(match.item, match.variant);
     return [
       {
-        variantId: match.variant.id,
+        variant_id: match.variant.id,
         name,
         qty: row.qty,
-        unitPrice: row.unit_price_halalas ?? match.variant.price_halalas,
+        unit_price_halalas: row.unit_price_halalas ?? match.variant.price_halalas,
       },
     ];
   });
-
-export const matchVariant = (
-  cashier: CashierData,
-  by: { variantId?: number; plu?: string; sku?: string; barcode?: string },
-) => {
-  const pluId = by.plu && /^V\d+$/i.test(by.plu) ? Number(by.plu.slice(1)) : undefined;
-  for (const item of cashier.items) {
-    for (const variant of item.variants) {
-      if (
-        (by.variantId !== undefined && variant.id === by.variantId) ||
-        (pluId !== undefined && variant.id === pluId) ||
-        (by.sku !== undefined && variant.sku === by.sku) ||
-        (by.barcode !== undefined && variant.barcode === by.barcode)
-      ) {
-        return { item, variant };
-      }
-    }
-  }
-  return undefined;
-};
 
 /**
  * POST /sandbox/cashier/receipts: a till sells. `issued_at` in the past makes an offline sale synced now: it
@@ -178,14 +151,14 @@ export const issueCreditNote = op(CREDIT_NOTE_WRITE, ({ world, lang, params }: O
   const c = new Checker(lang);
   const picked: SaleLine[] = [];
   if (!rawLines) {
-    picked.push(...original.lines.map((l) => returnLine(l)));
+    picked.push(...original.lines);
   } else {
     rawLines.forEach((row, i) => {
       const line = original.lines.find((l) => l.line_no === row.line_no);
       if (!line) c.add(`lines[${i}].line_no`, 'unknown');
       else {
         const qty = Math.min(row.qty ?? Number(line.qty), Number(line.qty));
-        picked.push(returnLine(line, qty));
+        picked.push({ ...line, qty });
       }
     });
   }
@@ -445,7 +418,7 @@ export const moveOrder = (fixed?: OrderStatus) =>
       const session = openSessionOf(world, o.branch_id, branch?.registers[0] ?? 1);
       const sold = ring(world, {
         session,
-        lines: o.lines.map((l) => returnLine(l)),
+        lines: o.lines,
         prepaid: o.prepaid ? { order_id: o.id, amount_halalas: o.total_halalas } : null,
       });
       o.receipt_id = sold.data.id;

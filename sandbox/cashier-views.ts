@@ -12,7 +12,7 @@ import type {
   Variant,
 } from './store/types';
 import { omit } from './ids';
-import { findVariant, variantName } from './store/money';
+import { matchVariant, variantName } from './store/money';
 
 export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
 export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
@@ -126,7 +126,7 @@ export const zReportView = (cashier: CashierData, s: TillSession) => {
 
 /** Stock levels as decimal strings; suggested_qty brings a low level back to its par level. */
 export const stockView = (cashier: CashierData, s: StockLevel) => {
-  const found = findVariant(cashier, s.variant_id);
+  const found = matchVariant(cashier, { variantId: s.variant_id });
   const low = s.qty <= s.reorder_point;
   return {
     branch_id: s.branch_id,

@@ -89,6 +89,9 @@ const listStock = list(
 
 const branches = list((ctx: RouteContext) => cashierOf(ctx).branches, branchView);
 const categories = list((ctx: RouteContext) => cashierOf(ctx).categories, categoryView);
+const item = one((ctx) => cashierOf(ctx).items, itemView, idParam);
+const receipt = one((ctx) => cashierOf(ctx).receipts, receiptView);
+const order = one((ctx) => cashierOf(ctx).orders, orderView);
 
 export const cashierRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
@@ -96,27 +99,15 @@ export const cashierRoutes: PartnerRoute[] = [
   get('/categories', 'pos:read', categories),
   get('/items', 'pos:read', listItems),
   post('/items', 'pos:write', createItem),
-  get(
-    '/items/{id}',
-    'pos:read',
-    one((ctx) => cashierOf(ctx).items, itemView, idParam),
-  ),
+  get('/items/{id}', 'pos:read', item),
   route('PUT', '/items/{id}', 'pos:write', updateItem),
   get('/customers', 'pos:read', listCustomers),
-  get('/receipts', 'pos:read', { schema: receiptsQuery }, listReceipts),
-  get(
-    '/receipts/{id}',
-    'pos:read',
-    one((ctx) => cashierOf(ctx).receipts, receiptView),
-  ),
+  get('/receipts', 'pos:read', { schema: receiptsQuery, handle: listReceipts }),
+  get('/receipts/{id}', 'pos:read', receipt),
   get('/sessions/{id}/z-report', 'pos:read', zReport),
   get('/stock/levels', 'pos:read', listStock),
   post('/orders', 'pos:orders', createOrder),
-  get(
-    '/orders/{id}',
-    'pos:orders',
-    one((ctx) => cashierOf(ctx).orders, orderView),
-  ),
+  get('/orders/{id}', 'pos:orders', order),
   route('POST', '/orders/{id}/cancel', 'pos:orders', cancelOrder),
   ...webhookRoutes('cashier', 'pos:webhooks'),
 ];

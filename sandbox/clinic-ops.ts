@@ -34,46 +34,16 @@ export const patientView = (p: Patient) => {
 /** The stored appointment without what the sandbox keeps beside it (its client, its last changes). */
 export const appointmentView = (a: Appointment) => omit(a, 'client_id', 'last_changes', 'last_changed_at');
 
-/**
- * `api`: the invoice as the interface answers it (billing facts only). `event`: as deliveries, the recent list
- * and samples carry it, with the line fields the samples show (code, description, tooth, surfaces) and, once
- * paid, paid_at.
- */
-export const invoiceView = (inv: Invoice, mode: 'api' | 'event') => ({
-  id: inv.id,
-  number: inv.number,
-  kind: inv.kind,
-  status: inv.status,
-  patient_id: inv.patient_id,
-  branch_id: inv.branch_id,
-  buyer_kind: inv.buyer_kind,
-  currency: inv.currency,
-  issued_at: inv.issued_at,
-  ...(mode === 'event' && inv.status === 'paid' ? { paid_at: inv.paid_at } : {}),
-  subtotal_halalas: inv.subtotal_halalas,
-  discount_halalas: inv.discount_halalas,
-  vat_halalas: inv.vat_halalas,
-  total_halalas: inv.total_halalas,
-  paid_halalas: inv.paid_halalas,
-  due_halalas: inv.due_halalas,
-  tax_breakdown: inv.tax_breakdown.map((t) => ({ ...t })),
-  lines: inv.lines.map((l) => {
-    const billing = {
-      line_no: l.line_no,
-      nature: l.nature,
-      qty: l.qty,
-      unit_halalas: l.unit_halalas,
-      net_halalas: l.net_halalas,
-      vat_halalas: l.vat_halalas,
-      total_halalas: l.total_halalas,
-      tax_category: l.tax_category,
-    };
-    return mode === 'api'
-      ? billing
-      : { ...billing, code: l.code, description: l.description, tooth: l.tooth, surfaces: [...l.surfaces] };
-  }),
-  payments: inv.payments.map((p) => ({ ...p })),
-});
+/** The line fields only deliveries, the recent list and samples carry (clinic spec §6), never the interface's answers. */
+const EVENT_LINE_FIELDS = ['code', 'description', 'tooth', 'surfaces'] as const;
+
+/** `api`: the invoice as the interface answers it. `event`: as deliveries carry it, with paid_at once paid. */
+export const invoiceView = (inv: Invoice, mode: 'api' | 'event') => {
+  const copy = structuredClone(inv);
+  const { paid_at: _paidAt, ...billing } = copy;
+  if (mode === 'event') return inv.status === 'paid' ? copy : billing;
+  return { ...billing, lines: billing.lines.map((l) => omit(l, ...EVENT_LINE_FIELDS)) };
+};
 
 export const claimView = (c: Claim) => ({ ...c });
 

@@ -1,5 +1,6 @@
 /** The clinic partner interface under /partner/v1 (clinic spec §4), route by route. */
 import { abilitiesOf } from './auth';
+import DELIVERY_RULES from './data/delivery-rules.json';
 import {
   APPOINTMENT_STATUSES,
   BOOKING,
@@ -26,19 +27,10 @@ import {
   until,
   untilDay,
 } from './validate';
-import {
-  API_VERSION,
-  CLINIC_EVENTS,
-  MAX_ATTEMPTS,
-  RETRY_CAP_MS,
-  RETRY_FIRST_MS,
-  SWITCH_OFF_AFTER,
-  sampleFor,
-} from './webhooks';
+import { API_VERSION, CLINIC_EVENTS, sampleFor } from './webhooks';
 import { webhookRoutes } from './webhook-routes';
 
 export const CLINIC_PREFIX = '/partner/v1';
-export const SPEC_VERSION = '1.0.0';
 
 /** By a time, then by id: a total order, so a page boundary between two objects of the same time is stable. */
 const byTime =
@@ -58,7 +50,7 @@ const ping = ({ client, tenant }: RouteContext) => ({
 const meta = (ctx: RouteContext) => ({
   data: {
     api_version: API_VERSION,
-    spec_version: SPEC_VERSION,
+    spec_version: '1.0.0',
     abilities: [...abilitiesOf('clinic')],
     client_abilities: [...ctx.client.abilities],
     events: Object.entries(CLINIC_EVENTS).map(([event, info]) => ({ event, ability: info.ability })),
@@ -70,18 +62,7 @@ const meta = (ctx: RouteContext) => ({
     webhooks: {
       max_subscriptions: ctx.world.config.webhookLimit,
       timeout_seconds: Math.round(ctx.world.config.deliveryTimeoutMs / 1000),
-      retry: {
-        first_delay_seconds: RETRY_FIRST_MS / 1000,
-        factor: 2,
-        max_delay_seconds: RETRY_CAP_MS / 1000,
-        max_attempts: MAX_ATTEMPTS,
-      },
-      switch_off_after_consecutive_failures: SWITCH_OFF_AFTER,
-      signature: {
-        header: 'X-Partner-Signature',
-        algorithm: 'sha256',
-        timestamp_tolerance_seconds: 300,
-      },
+      ...DELIVERY_RULES,
     },
     docs_url: `${ctx.world.baseUrl}/sandbox`,
     openapi_url: `${ctx.world.baseUrl}/sandbox/openapi.json`,
@@ -140,49 +121,33 @@ const recent = (ctx: RouteContext) => {
   return { data, meta: { event, count: data.length, sample: sampleFor('clinic', event, tenantOf(ctx)) } };
 };
 
-const planned = { plannable: true };
+const patient = one((ctx) => clinicOf(ctx).patients, patientView);
+const appointment = one((ctx) => clinicOf(ctx).appointments, appointmentView);
+const invoice = one(
+  (ctx) => clinicOf(ctx).invoices,
+  (i) => invoiceView(i, 'api'),
+);
+const booking = {
+  schema: body(BOOKING, BOOKING_REQUIRED),
+  handle: (ctx: RouteContext) => bookAppointment(ctx, ctx.client.id, 'api'),
+};
+
+/** Endpoints of the patients, appointments and invoices groups may be marked planned (501). */
+const PLANNABLE = /^\/(patients|appointments|invoices)/;
 
 export const clinicRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
   get('/meta', null, meta),
-  get('/patients', 'patients:read', { ...planned, ...listPatients }),
-  get(
-    '/patients/{id}',
-    'patients:read',
-    planned,
-    one((ctx) => ctx.world.store.clinic.patients, patientView),
-  ),
-  get(
-    '/appointments',
-    'appointments:read',
-    { ...planned, schema: listAppointments.schema },
-    listAppointments.handle,
-  ),
-  post(
-    '/appointments',
-    'appointments:write',
-    { ...planned, schema: body(BOOKING, BOOKING_REQUIRED) },
-    (ctx) => bookAppointment(ctx, ctx.client.id, 'api'),
-  ),
-  get(
-    '/appointments/{id}',
-    'appointments:read',
-    planned,
-    one((ctx) => ctx.world.store.clinic.appointments, appointmentView),
-  ),
-  route('POST', '/appointments/{id}/cancel', 'appointments:write', { ...planned, ...cancelAppointment }),
-  get('/invoices', 'invoices:read', { ...planned, ...listInvoices }),
-  get(
-    '/invoices/{id}',
-    'invoices:read',
-    planned,
-    one(
-      (ctx) => ctx.world.store.clinic.invoices,
-      (i) => invoiceView(i, 'api'),
-    ),
-  ),
+  get('/patients', 'patients:read', listPatients),
+  get('/patients/{id}', 'patients:read', patient),
+  get('/appointments', 'appointments:read', listAppointments),
+  post('/appointments', 'appointments:write', booking),
+  get('/appointments/{id}', 'appointments:read', appointment),
+  route('POST', '/appointments/{id}/cancel', 'appointments:write', cancelAppointment),
+  get('/invoices', 'invoices:read', listInvoices),
+  get('/invoices/{id}', 'invoices:read', invoice),
   ...webhookRoutes('clinic', 'webhooks', recent),
-];
+].map((r) => ({ ...r, plannable: PLANNABLE.test(r.path) }));
 
 export const plannableEndpoints = (): string[] =>
   clinicRoutes.filter((r) => r.plannable).map((r) => `${r.method} ${r.path}`);

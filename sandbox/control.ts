@@ -39,15 +39,16 @@ export const CONTROL_PREFIX = '/sandbox';
 
 type Handler = Route<OpContext>['handle'];
 
-/** A control route: method, path, and its handler, or an operation declared with its schema (`op`). */
+/** A control route: method, path, its handler or an operation declared with its schema (`op`), and its status. */
 const route = (
   method: Method,
   path: string,
   r: Handler | Pick<Route<OpContext>, 'schema' | 'handle'>,
-): Route<OpContext> => (typeof r === 'function' ? { method, path, handle: r } : { method, path, ...r });
+  status?: number,
+): Route<OpContext> => ({ method, path, status, ...(typeof r === 'function' ? { handle: r } : r) });
 
 /** An operation that makes an object (or a record of something done): 201. */
-const made = (r: Route<OpContext>): Route<OpContext> => ({ ...r, status: 201 });
+const MADE = 201;
 
 const TOKEN_WRITE = schemaBody(
   { interface: S.oneOf(['clinic', 'cashier']), abilities: S.array(), owner: S.bool, name: S.str(100) },
@@ -91,32 +92,31 @@ const BOOKING_AT_DESK = schemaBody({ ...BOOKING, source: S.str() }, BOOKING_REQU
 const data = (value: unknown) => ({ data: value });
 
 const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
-  made(
-    route(
-      'POST',
-      '/tokens',
-      op(TOKEN_WRITE, ({ world, lang }: OpContext, { interface: api, abilities, owner = true, name }) => {
-        const allowed = abilitiesOf(api);
-        if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
-          throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
-        }
-        const store = world.store;
-        store.counters.client += 1;
-        const id = store.counters.client;
-        const client = newClient(id, {
-          tenantId: store[api].tenantId,
-          api,
-          key: name ?? `custom${id}`,
-          name: name ?? `Custom client ${id}`,
-          token: `sbx_custom_${id}_${world.random.hex(12)}`,
-          abilities: abilities as string[],
-          owner,
-          note: 'created through POST /sandbox/tokens',
-        });
-        store.clients.push(client);
-        return data(clientView(client));
-      }),
-    ),
+  route(
+    'POST',
+    '/tokens',
+    op(TOKEN_WRITE, ({ world, lang }: OpContext, { interface: api, abilities, owner = true, name }) => {
+      const allowed = abilitiesOf(api);
+      if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
+        throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
+      }
+      const store = world.store;
+      store.counters.client += 1;
+      const id = store.counters.client;
+      const client = newClient(id, {
+        tenantId: store[api].tenantId,
+        api,
+        key: name ?? `custom${id}`,
+        name: name ?? `Custom client ${id}`,
+        token: `sbx_custom_${id}_${world.random.hex(12)}`,
+        abilities: abilities as string[],
+        owner,
+        note: 'created through POST /sandbox/tokens',
+      });
+      store.clients.push(client);
+      return data(clientView(client));
+    }),
+    MADE,
   ),
   route(
     'PATCH',
@@ -164,22 +164,22 @@ const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
   route('POST', '/deliveries/{id}/redact', ({ world, params }) =>
     data(deliveryView(world.webhooks.redact(idParam(params.id)))),
   ),
-  made(
-    route(
-      'POST',
-      '/faults',
-      op(FAULT_WRITE, ({ world, lang }: OpContext, b) => {
-        const { kind = 'status', status } = b;
-        const c = new Checker(lang);
-        if (kind === 'status' && status === undefined) c.add('status', 'required');
-        else if (kind === 'status' && status !== undefined && status < 400) {
-          c.add('status', 'range', { min: 400, max: 599 });
-        }
-        c.done();
-        const { path_prefix: pathPrefix, times = 1, delay_ms: delayMs, ...rest } = b;
-        return data(makeFault(world, { ...rest, pathPrefix, kind, status, times, delayMs }));
-      }),
-    ),
+
+  route(
+    'POST',
+    '/faults',
+    op(FAULT_WRITE, ({ world, lang }: OpContext, b) => {
+      const { kind = 'status', status } = b;
+      const c = new Checker(lang);
+      if (kind === 'status' && status === undefined) c.add('status', 'required');
+      else if (kind === 'status' && status !== undefined && status < 400) {
+        c.add('status', 'range', { min: 400, max: 599 });
+      }
+      c.done();
+      const { path_prefix: pathPrefix, times = 1, delay_ms: delayMs, ...rest } = b;
+      return data(makeFault(world, { ...rest, pathPrefix, kind, status, times, delayMs }));
+    }),
+    MADE,
   ),
   route('GET', '/faults', ({ world }) => data(world.faults.map((f) => ({ ...f })))),
   route('DELETE', '/faults', ({ world }) => {
@@ -190,23 +190,23 @@ const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
     const p = byId(world.store.clinic.patients, params.id);
     return data({ ...patientView(p), stored: p });
   }),
-  made(
-    route(
-      'POST',
-      '/clinic/appointments',
-      op(BOOKING_AT_DESK, (ctx: OpContext, b) => bookAppointment(ctx, null, b.source ?? 'front_desk')),
-    ),
+
+  route(
+    'POST',
+    '/clinic/appointments',
+    op(BOOKING_AT_DESK, (ctx: OpContext, b) => bookAppointment(ctx, null, b.source ?? 'front_desk')),
+    MADE,
   ),
   route('PATCH', '/clinic/appointments/{id}', changeAppointment),
-  made(route('POST', '/clinic/invoices', issueInvoice)),
+  route('POST', '/clinic/invoices', issueInvoice, MADE),
   route('POST', '/clinic/invoices/{id}/payments', payInvoice),
-  made(route('POST', '/clinic/claims', createClaim)),
+  route('POST', '/clinic/claims', createClaim, MADE),
   route('PATCH', '/clinic/claims/{id}', updateClaim),
   route('POST', '/clinic/patients/{id}/erase', erasePatient),
 
   /* Cashier: tills and back office. */
-  made(route('POST', '/cashier/receipts', issueReceipt)),
-  made(route('POST', '/cashier/receipts/{id}/credit-note', issueCreditNote)),
+  route('POST', '/cashier/receipts', issueReceipt, MADE),
+  route('POST', '/cashier/receipts/{id}/credit-note', issueCreditNote, MADE),
   route('POST', '/cashier/sessions/{id}/close', closeSession),
   route('GET', '/cashier/orders', ({ world, query }) =>
     data(
@@ -218,7 +218,7 @@ const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
   route('POST', '/cashier/orders/{id}/accept', moveOrder('accepted')),
   route('POST', '/cashier/orders/{id}/status', moveOrder()),
   route('POST', '/cashier/stock', setStock),
-  made(route('POST', '/cashier/customers', addCustomer)),
+  route('POST', '/cashier/customers', addCustomer, MADE),
   route('POST', '/cashier/customers/{id}/consent', recordConsent),
 ];
 

@@ -48,26 +48,28 @@ export interface Route<C extends OpContext = RouteContext> {
 }
 
 export type PartnerRoute = Route;
-type Extra = Omit<Partial<Route>, 'handle'>;
-type RouteRest = [Route['handle'] | (Extra & Pick<Route, 'handle'>)] | [Extra, Route['handle']];
+type Handler = Route['handle'] | Pick<Route, 'schema' | 'handle'>;
 
-/**
- * A partner route: method, path, ability, then what else it declares (schema, planned, owner only) and its
- * handler, or both at once (a `list`).
- */
-export const route = (method: Method, path: string, ability: string | null, ...rest: RouteRest): Route => {
-  const [extra, handle] =
-    rest.length === 2 ? rest : typeof rest[0] === 'function' ? [{}, rest[0]] : [rest[0], rest[0].handle];
-  return { method, path, ability, handle, ...extra };
-};
-
-export const get = (path: string, ability: string | null, ...rest: RouteRest) =>
-  route('GET', path, ability, ...rest);
-
-export const post = (path: string, ability: string | null, ...rest: RouteRest): Route => ({
-  ...route('POST', path, ability, ...rest),
-  status: 201,
+/** A partner route: method, path, ability, its handler (or an operation with its schema), and what else it declares. */
+export const route = (
+  method: Method,
+  path: string,
+  ability: string | null,
+  handler: Handler,
+  extra: Omit<Partial<Route>, 'handle'> = {},
+): Route => ({
+  method,
+  path,
+  ability,
+  ...(typeof handler === 'function' ? { handle: handler } : handler),
+  ...extra,
 });
+
+export const get = (path: string, ability: string | null, handler: Handler) =>
+  route('GET', path, ability, handler);
+
+export const post = (path: string, ability: string | null, handler: Handler) =>
+  route('POST', path, ability, handler, { status: 201 });
 
 /** GET of the row whose id the path names (read by `id`), viewed; none is 404 not_found. */
 export const one =

@@ -7,10 +7,11 @@ import http from 'node:http';
 import https from 'node:https';
 import { isLoopbackHost } from './urls';
 
+/** What an attempt's log records of the answer: its status, the failure's code (null: a success) and its duration. */
 export interface SendResult {
-  status: number | null;
-  errorCode: string | null;
-  durationMs: number;
+  http: number | null;
+  error_code: string | null;
+  duration_ms: number;
 }
 
 export const send = (
@@ -20,10 +21,10 @@ export const send = (
   timeoutMs: number,
 ): Promise<SendResult> => {
   const started = Date.now();
-  const done = (status: number | null, errorCode: string | null): SendResult => ({
-    status,
-    errorCode,
-    durationMs: Date.now() - started,
+  const done = (http: number | null, code: string | null): SendResult => ({
+    http,
+    error_code: code,
+    duration_ms: Date.now() - started,
   });
   let url: URL;
   try {

@@ -180,14 +180,7 @@ export const parseQuery = (raw: string): Record<string, string> => {
   return out;
 };
 
-const BOOL_WORDS: Record<string, boolean> = {
-  true: true,
-  1: true,
-  yes: true,
-  false: false,
-  0: false,
-  no: false,
-};
+const FLAGS: Record<string, boolean> = { true: true, 1: true, yes: true, false: false, 0: false, no: false };
 
 /** Query text to the schema's integers and booleans; what does not read stays text, for the schema to refuse. */
 const coerceQuery = (
@@ -198,7 +191,7 @@ const coerceQuery = (
     const raw = q[name];
     if (typeof raw !== 'string') continue;
     if (prop.type === 'integer' && /^-?\d+$/.test(raw.trim())) q[name] = Number(raw);
-    if (prop.type === 'boolean' && raw.toLowerCase() in BOOL_WORDS) q[name] = BOOL_WORDS[raw.toLowerCase()];
+    if (prop.type === 'boolean' && raw.toLowerCase() in FLAGS) q[name] = FLAGS[raw.toLowerCase()];
   }
 };
 

@@ -15,7 +15,7 @@ export const webhookRoutes = (api: Api, ability: string, recent?: PartnerRoute['
     path: string,
     extra: Partial<PartnerRoute>,
     handle: PartnerRoute['handle'],
-  ) => partnerRoute(method, path, ability, { ...(clinic ? { ownerOnly: true } : {}), ...extra }, handle);
+  ) => partnerRoute(method, path, ability, handle, { ownerOnly: clinic, ...extra });
   const tenantOf = (ctx: RouteContext) => ctx.world.store[api].tenantId;
   const mine = (ctx: RouteContext) => ctx.world.webhooks.find(api, tenantOf(ctx), ctx.params.id ?? '');
   const withSecret = (sub: ReturnType<typeof mine>) => ({

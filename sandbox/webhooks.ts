@@ -9,11 +9,13 @@
  * up, or its subscription is gone or switched off).
  */
 import { createHash, createHmac } from 'node:crypto';
+import RULES from './data/delivery-rules.json';
 import SAMPLES from './data/event-samples.json';
 import { ApiError, Checker, found, idParam, refuse, type Lang, byId } from './errors';
 import { isoLocal, omit } from './ids';
 import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
+import { newDelivery, newSubscription } from './store/records';
 import { checkTargetUrl } from './urls';
 import { S, body as bodySchema, type BodyOf } from './validate';
 import type { WorldState } from './state';
@@ -31,29 +33,26 @@ export const signDelivery = (secret: string, timestamp: string, receiverPath: st
 };
 
 /*
- * The event catalogues: who may receive each event, and its static sample (what a client sees for an account with
- * no data yet, from data/event-samples.json: the sandbox's own values, so a test can tell the interface's sample
- * from the app's fallback). Invoice samples carry the line fields code, description, tooth and surfaces (§6).
+ * The event catalogues (data/event-samples.json): who may receive each event (`abilities`; null: ping, sent by the
+ * test endpoint to anyone), and its static sample, what a client sees for an account with no data yet: the
+ * sandbox's own values, so a test can tell the interface's sample from the app's fallback.
  */
 export interface EventInfo {
-  api: Api;
-  /** The ability a client needs to receive the event (null: ping, sent by the test endpoint to anyone). */
   ability: string | null;
   sample: Record<string, unknown>;
 }
 
-const SAMPLE_AT = '2026-11-21T14:05:12+03:00';
-const PLANNED = new Set(['starts_at', 'ends_at']);
-
-/** An event happens with the latest change its object shows (a receipt's issue, a session's close). */
+/** A sample happened with the latest change its object shows (a receipt's issue, a session's close). */
 const occurredAt = (data: Record<string, unknown> = {}) => {
   const times = Object.entries(data)
-    .filter(([k, v]) => k.endsWith('_at') && !PLANNED.has(k) && typeof v === 'string')
+    .filter(([k, v]) => k.endsWith('_at') && k !== 'starts_at' && k !== 'ends_at' && typeof v === 'string')
     .map(([, v]) => v as string);
-  return times.reduce((a, b) => (Date.parse(b) > Date.parse(a) ? b : a), times[0] ?? SAMPLE_AT);
+  return times.reduce(
+    (a, b) => (Date.parse(b) > Date.parse(a) ? b : a),
+    times[0] ?? '2026-11-21T14:05:12+03:00',
+  );
 };
 
-/** Who may receive each event (`abilities` in the samples file; ping, sent by the test endpoint, goes to anyone). */
 const catalogue = (api: Api): Record<string, EventInfo> => {
   const samples: Record<string, Record<string, unknown>> = SAMPLES[api];
   const abilities: Record<string, string | null> = SAMPLES.abilities[api];
@@ -68,35 +67,30 @@ const catalogue = (api: Api): Record<string, EventInfo> => {
         api_version: 'v1',
         data,
       };
-      return [event, { api, ability, sample }];
+      return [event, { ability, sample }];
     }),
   );
 };
 
 export const CLINIC_EVENTS = catalogue('clinic');
-export const CASHIER_EVENTS = catalogue('cashier');
+const CASHIER_EVENTS = catalogue('cashier');
 
-export const catalogueOf = (api: Api): Record<string, EventInfo> =>
-  api === 'clinic' ? CLINIC_EVENTS : CASHIER_EVENTS;
+export const catalogueOf = (api: Api) => (api === 'clinic' ? CLINIC_EVENTS : CASHIER_EVENTS);
 
-/** Events a client can subscribe to (ping is sent by the test endpoint only). */
-export const subscribableEvents = (api: Api): string[] =>
-  Object.keys(catalogueOf(api)).filter((e) => e !== 'ping');
+const subscribableEvents = (api: Api) => Object.keys(catalogueOf(api)).filter((e) => e !== 'ping');
 
 export const sampleFor = (api: Api, event: string, tenantId: number): Record<string, unknown> | null => {
   const info = catalogueOf(api)[event];
   return info ? { ...info.sample, tenant_id: tenantId } : null;
 };
 
-export const RETRY_FIRST_MS = 60_000;
-export const RETRY_CAP_MS = 6 * 60 * 60 * 1000;
-export const MAX_ATTEMPTS = 10;
-export const SWITCH_OFF_AFTER = 20;
 export const API_VERSION = 'v1';
 
-/** The wait after the `attempts`-th failed attempt: 60 s, 120 s, 240 s … at most 6 h. */
-export const retryDelayMs = (attempts: number): number =>
-  Math.min(RETRY_FIRST_MS * 2 ** Math.max(0, attempts - 1), RETRY_CAP_MS);
+/** The wait after the `attempts`-th failed attempt: 60 s, 120 s, 240 s … at most 6 h (data/delivery-rules.json). */
+const retryDelayMs = (attempts: number): number => {
+  const { first_delay_seconds: first, factor, max_delay_seconds: cap } = RULES.retry;
+  return Math.min(first * factor ** Math.max(0, attempts - 1), cap) * 1000;
+};
 
 export const subscriptionView = (s: Subscription) => ({
   id: s.id,
@@ -221,21 +215,18 @@ export class WebhookEngine {
     const store = this.w.store;
     const at = isoLocal(this.w.clock.now());
     store.counters.subscription += 1;
-    const sub: Subscription = {
+    const sub = newSubscription({
       id: store.counters.subscription,
       api,
       tenantId: client.tenantId,
       clientId: client.id,
       events,
       target_url: target,
-      description: description ?? null,
-      status: 'active',
-      disabled_reason: null,
-      consecutive_failures: 0,
+      description,
       secret: this.newSecret(),
       created_at: at,
       updated_at: at,
-    };
+    });
     store.subscriptions.push(sub);
     return sub;
   }
@@ -348,26 +339,17 @@ export class WebhookEngine {
     const store = this.w.store;
     const envelope = { id: stamp.id, event, tenant_id: sub.tenantId, occurred_at: stamp.at };
     store.counters.delivery += 1;
-    const d: Delivery = {
+    const d = newDelivery({
       id: store.counters.delivery,
       api: sub.api,
       tenantId: sub.tenantId,
       subscription_id: sub.id,
       event,
       event_id: stamp.id,
-      status: 'pending',
-      attempts: 0,
-      last_http: null,
-      last_error_code: null,
-      duration_ms: null,
-      delivered_at: null,
-      payload_redacted: false,
       created_at: stamp.at,
-      next_attempt_at: null,
       body: JSON.stringify({ ...envelope, api_version: API_VERSION, data }),
       subjects,
-      log: [],
-    };
+    });
     store.deliveries.push(d);
     return d;
   }
@@ -495,24 +477,15 @@ export class WebhookEngine {
     const at = isoLocal(w.clock.now());
     const result = await send(target, headers, body, w.config.deliveryTimeoutMs);
     d.attempts += 1;
-    d.last_http = result.status;
-    d.last_error_code = result.errorCode;
-    d.duration_ms = result.durationMs;
-    w.log(
-      `delivery ${d.id} ${d.event} attempt ${d.attempts} → ${target}: ${result.status ?? result.errorCode} (${result.durationMs} ms)`,
-    );
-    d.log.push({
-      attempt: d.attempts,
-      at,
-      target_url: target,
-      timestamp,
-      http: result.status,
-      error_code: result.errorCode,
-      duration_ms: result.durationMs,
-    });
+    d.last_http = result.http;
+    d.last_error_code = result.error_code;
+    d.duration_ms = result.duration_ms;
+    const outcome = `${result.http ?? result.error_code} (${result.duration_ms} ms)`;
+    w.log(`delivery ${d.id} ${d.event} attempt ${d.attempts} → ${target}: ${outcome}`);
+    d.log.push({ attempt: d.attempts, at, target_url: target, timestamp, ...result });
     // The subscription may have been deleted or switched off while the request was in flight.
     const current = w.store.subscriptions.find((s) => s.id === sub.id);
-    if (result.errorCode === null) {
+    if (result.error_code === null) {
       d.status = 'sent';
       d.delivered_at = isoLocal(w.clock.now());
       d.next_attempt_at = null;
@@ -521,10 +494,12 @@ export class WebhookEngine {
     }
     if (current && current.status === 'active') {
       current.consecutive_failures += 1;
-      if (result.status === 410) this.switchOff(current, 'gone');
-      else if (current.consecutive_failures >= SWITCH_OFF_AFTER) this.switchOff(current, 'failures');
+      if (result.http === 410) this.switchOff(current, 'gone');
+      else if (current.consecutive_failures >= RULES.switch_off_after_consecutive_failures)
+        this.switchOff(current, 'failures');
     }
-    if (!current || current.status !== 'active' || d.attempts >= MAX_ATTEMPTS) return this.bury(d, null);
+    if (!current || current.status !== 'active' || d.attempts >= RULES.retry.max_attempts)
+      return this.bury(d, null);
     d.status = 'failed';
     const due = w.clock.now() + retryDelayMs(d.attempts);
     d.next_attempt_at = isoLocal(due);

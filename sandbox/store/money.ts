@@ -16,7 +16,13 @@ type CashierNumbers = Branches & { counters: { receiptSeq: number; receiptNo: Re
 type Catalogue<I> = { items: I[] };
 type CatalogueItem = {
   name_ar: string;
-  variants: Array<{ id: number; name_ar: string; price_halalas: number }>;
+  variants: Array<{
+    id: number;
+    name_ar: string;
+    price_halalas: number;
+    sku?: string | null;
+    barcode?: string | null;
+  }>;
 };
 
 export const VAT_RATE = 0.15;
@@ -35,6 +41,13 @@ export interface LineInput {
   surfaces: string[];
 }
 
+const sum = <T>(rows: readonly T[], of: (row: T) => number) => rows.reduce((n, row) => n + of(row), 0);
+
+/** The next number of a counter (a branch's files, invoices, receipts…). */
+const next = (counter: Record<string, number>, key: string | number) =>
+  (counter[key] = (counter[key] ?? 0) + 1);
+const sixDigits = (n: number) => String(n).padStart(6, '0');
+
 export const computeInvoice = (lines: LineInput[], discount: number) => {
   let left = discount;
   const out = lines.map((l, i) => {
@@ -42,42 +55,37 @@ export const computeInvoice = (lines: LineInput[], discount: number) => {
     const cut = Math.min(left, gross);
     left -= cut;
     const net = gross - cut;
-    const vat =
-      l.tax_category === 'standard' || l.tax_category === 'state_borne' ? Math.round(net * VAT_RATE) : 0;
-    return { ...l, line_no: i + 1, net_halalas: net, vat_halalas: vat, total_halalas: net + vat };
+    const taxed = l.tax_category === 'standard' || l.tax_category === 'state_borne';
+    const vat = taxed ? Math.round(net * VAT_RATE) : 0;
+    const { nature, qty, unit_halalas, tax_category, ...kept } = l;
+    const amounts = { net_halalas: net, vat_halalas: vat, total_halalas: net + vat };
+    return { line_no: i + 1, nature, qty, unit_halalas, ...amounts, tax_category, ...kept };
   });
-  const breakdown = new Map<string, { tax_category: string; net_halalas: number; vat_halalas: number }>();
-  for (const l of out) {
-    const row = breakdown.get(l.tax_category) ?? {
-      tax_category: l.tax_category,
-      net_halalas: 0,
-      vat_halalas: 0,
-    };
-    row.net_halalas += l.net_halalas;
-    row.vat_halalas += l.vat_halalas;
-    breakdown.set(l.tax_category, row);
-  }
-  const subtotal = lines.reduce((s, l) => s + l.qty * l.unit_halalas, 0);
-  const vat = out.reduce((s, l) => s + l.vat_halalas, 0);
-  const total = out.reduce((s, l) => s + l.total_halalas, 0);
+  const categories = [...new Set(out.map((l) => l.tax_category))];
   return {
     lines: out,
-    subtotal_halalas: subtotal,
+    subtotal_halalas: sum(lines, (l) => l.qty * l.unit_halalas),
     discount_halalas: discount - left,
-    vat_halalas: vat,
-    total_halalas: total,
-    tax_breakdown: [...breakdown.values()],
+    vat_halalas: sum(out, (l) => l.vat_halalas),
+    total_halalas: sum(out, (l) => l.total_halalas),
+    tax_breakdown: categories.map((tax_category) => {
+      const of = out.filter((l) => l.tax_category === tax_category);
+      return {
+        tax_category,
+        net_halalas: sum(of, (l) => l.net_halalas),
+        vat_halalas: sum(of, (l) => l.vat_halalas),
+      };
+    }),
   };
 };
 
-export const nextInvoiceNumber = (clinic: ClinicNumbers, branchId: number, ms: number): string => {
-  const branch = clinic.branches.find((b) => b.id === branchId);
-  const n = (clinic.counters.invoiceNo[branchId] ?? 0) + 1;
-  clinic.counters.invoiceNo[branchId] = n;
-  return `INV-${branch?.code ?? 'CLN'}-${dateLocal(ms).slice(0, 4)}-${String(n).padStart(6, '0')}`;
-};
+const codeOf = (owner: Branches, branchId: number, fallback: string) =>
+  owner.branches.find((b) => b.id === branchId)?.code ?? fallback;
 
-/** An invoice issued at `at` with its totals, nothing paid yet (numbered next in its branch unless given one). */
+export const nextInvoiceNumber = (clinic: ClinicNumbers, branchId: number, ms: number): string =>
+  `INV-${codeOf(clinic, branchId, 'CLN')}-${dateLocal(ms).slice(0, 4)}-${sixDigits(next(clinic.counters.invoiceNo, branchId))}`;
+
+/** An invoice issued at `at` with its totals, nothing paid yet (numbered next in its branch). */
 export const newInvoice = (
   clinic: ClinicNumbers,
   random: Random,
@@ -89,13 +97,12 @@ export const newInvoice = (
     lines: LineInput[];
     discount: number;
     kind?: 'simplified' | 'standard';
-    number?: string;
   },
 ) => {
-  const totals = computeInvoice(input.lines, input.discount);
+  const { lines, tax_breakdown, ...totals } = computeInvoice(input.lines, input.discount);
   return {
     id: random.ulid(at),
-    number: input.number ?? nextInvoiceNumber(clinic, input.branch_id, at),
+    number: nextInvoiceNumber(clinic, input.branch_id, at),
     kind: input.kind ?? 'simplified',
     status: 'issued' as 'issued' | 'partially_paid' | 'paid' | 'void',
     patient_id: input.patient_id,
@@ -103,11 +110,13 @@ export const newInvoice = (
     buyer_kind: input.buyer_kind,
     currency: 'SAR' as const,
     issued_at: isoLocal(at),
+    paid_at: null as string | null,
     ...totals,
     paid_halalas: 0,
     due_halalas: totals.total_halalas,
+    tax_breakdown,
+    lines,
     payments: [] as InvoicePayment[],
-    paid_at: null as string | null,
   };
 };
 
@@ -131,18 +140,15 @@ export const addPayment = (inv: ReturnType<typeof newInvoice>, payment: InvoiceP
 export const claimsRef = (random: Random, at: number) =>
   `CX-${dateLocal(at).slice(0, 7)}-${String(random.int(10_000_000)).padStart(7, '0')}`;
 
-export const nextFileNo = (clinic: ClinicNumbers, branchId: number): string => {
-  const branch = clinic.branches.find((b) => b.id === branchId);
-  const n = (clinic.counters.fileNo[branchId] ?? 0) + 1;
-  clinic.counters.fileNo[branchId] = n;
-  return `${branch?.code ?? 'CLN'}-${String(n).padStart(6, '0')}`;
-};
+export const nextFileNo = (clinic: ClinicNumbers, branchId: number): string =>
+  `${codeOf(clinic, branchId, 'CLN')}-${sixDigits(next(clinic.counters.fileNo, branchId))}`;
 
+/** A line as a till rings it up: a receipt's or an order's line (qty as text or number) will do. */
 export interface SaleLine {
-  variantId: number | null;
+  variant_id: number | null;
   name: string;
-  qty: number;
-  unitPrice: number;
+  qty: number | string;
+  unit_price_halalas: number;
 }
 
 /** VAT-inclusive prices: tax = total × 15/115. */
@@ -160,21 +166,18 @@ export const buildReceipt = (
     prepaid?: { order_id: string; amount_halalas: number } | null;
   },
 ) => {
-  const branch = cashier.branches.find((b) => b.id === input.session.branch_id);
-  const code = branch?.code ?? 'POS';
+  const code = codeOf(cashier, input.session.branch_id, 'POS');
   const kind = input.kind ?? 'simplified';
-  const counterKey = kind === 'credit_note' ? `${code}-CN` : code;
-  const n = (cashier.counters.receiptNo[counterKey] ?? 0) + 1;
-  cashier.counters.receiptNo[counterKey] = n;
+  const series = kind === 'credit_note' ? `${code}-CN` : code;
   const lines = input.lines.map((l, i) => ({
     line_no: i + 1,
-    variant_id: l.variantId,
+    variant_id: l.variant_id,
     name: l.name,
     qty: String(l.qty),
-    unit_price_halalas: l.unitPrice,
-    total_halalas: Math.round(l.qty * l.unitPrice),
+    unit_price_halalas: l.unit_price_halalas,
+    total_halalas: Math.round(Number(l.qty) * l.unit_price_halalas),
   }));
-  const total = lines.reduce((s, l) => s + l.total_halalas, 0);
+  const total = sum(lines, (l) => l.total_halalas);
   const tax = Math.round((total * VAT_RATE) / (1 + VAT_RATE));
   const prepaid = input.prepaid ?? null;
   const tender = input.tender ?? 'card';
@@ -191,7 +194,7 @@ export const buildReceipt = (
   cashier.counters.receiptSeq += 1;
   return {
     id: random.ulid(input.issuedAt),
-    number: `${counterKey}-${String(n).padStart(6, '0')}`,
+    number: `${series}-${sixDigits(next(cashier.counters.receiptNo, series))}`,
     kind,
     refund_of: input.refundOf ?? null,
     branch_id: input.session.branch_id,
@@ -213,9 +216,20 @@ export const buildReceipt = (
   };
 };
 
-export const findVariant = <I extends CatalogueItem>(cashier: Catalogue<I>, variantId: number) => {
+/** The catalogue's variant with this id, PLU (`V` and its id), SKU or barcode, with its item. */
+export const matchVariant = <I extends CatalogueItem>(
+  cashier: Catalogue<I>,
+  by: { variantId?: number; plu?: string; sku?: string; barcode?: string },
+) => {
+  const pluId = by.plu && /^V\d+$/i.test(by.plu) ? Number(by.plu.slice(1)) : undefined;
   for (const item of cashier.items) {
-    const variant = item.variants.find((v) => v.id === variantId);
+    const variant = item.variants.find(
+      (v) =>
+        (by.variantId !== undefined && v.id === by.variantId) ||
+        (pluId !== undefined && v.id === pluId) ||
+        (by.sku !== undefined && v.sku === by.sku) ||
+        (by.barcode !== undefined && v.barcode === by.barcode),
+    );
     if (variant) return { item, variant: variant as I['variants'][number] };
   }
   return undefined;
@@ -226,21 +240,14 @@ export const variantName = (item: CatalogueItem, v: { name_ar: string }) =>
 
 /** A line selling `qty` of a variant at its catalogue price, named as the till names it. */
 export const saleLine = (cashier: Catalogue<CatalogueItem>, variantId: number, qty: number): SaleLine => {
-  const found = findVariant(cashier, variantId);
-  const name = found ? variantName(found.item, found.variant) : 'صنف';
-  return { variantId, name, qty, unitPrice: found?.variant.price_halalas ?? 1000 };
+  const { item, variant } = matchVariant(cashier, { variantId })!;
+  return {
+    variant_id: variantId,
+    name: variantName(item, variant),
+    qty,
+    unit_price_halalas: variant.price_halalas,
+  };
 };
-
-/** A receipt or order line as a sale line: given back (a credit note's lines) or rung up (an accepted order's). */
-export const returnLine = (
-  line: { variant_id: number | null; name: string; qty: string; unit_price_halalas: number },
-  qty = Number(line.qty),
-): SaleLine => ({
-  variantId: line.variant_id,
-  name: line.name,
-  qty,
-  unitPrice: line.unit_price_halalas,
-});
 
 type Receipt = ReturnType<typeof buildReceipt>;
 type Till = CashierNumbers & Catalogue<CatalogueItem>;
@@ -270,7 +277,7 @@ export const giveBack = (
 ) =>
   buildReceipt(cashier, random, {
     session,
-    lines: [returnLine(line)],
+    lines: [line],
     tender: receipt.payments[0]?.tender ?? 'card',
     issuedAt: at,
     arrivedAt: at + 2000,
@@ -306,8 +313,9 @@ export const newSession = (
 
 /** Cash taken in a session (sales and credit notes alike), for the drawers the seed and history count. */
 export const cashTaken = (receipts: Receipt[], session: ReturnType<typeof newSession>): number =>
-  receipts
-    .filter((r) => r.session_id === session.id)
-    .flatMap((r) => r.payments)
-    .filter((p) => p.tender === 'cash')
-    .reduce((n, p) => n + p.amount_halalas, 0);
+  sum(
+    receipts
+      .filter((r) => r.session_id === session.id)
+      .flatMap((r) => r.payments.filter((p) => p.tender === 'cash')),
+    (p) => p.amount_halalas,
+  );

@@ -7,7 +7,7 @@
 type Changes = Record<string, [unknown, unknown]>;
 
 const builder =
-  <T extends object, R extends keyof T>(template: T, _required: readonly R[]) =>
+  <T extends object, R extends keyof T>(template: T) =>
   (given: Pick<T, R> & Partial<T>): T => ({
     // A copy: no two records share a default list.
     ...structuredClone(template),
@@ -34,7 +34,9 @@ const CLIENT = {
   note: '',
 };
 export type ApiClientRecord = typeof CLIENT;
-const client = builder(CLIENT, ['id', 'tenantId', 'api', 'key', 'name', 'abilities', 'note']);
+const client = builder<typeof CLIENT, 'id' | 'tenantId' | 'api' | 'key' | 'name' | 'abilities' | 'note'>(
+  CLIENT,
+);
 
 /** An API client, its token named after its key unless given (clinicOwner: sbx_clinic_owner). */
 export const newClient = (id: number, c: Omit<Parameters<typeof client>[0], 'id'>) =>
@@ -67,14 +69,10 @@ const PATIENT = {
   erased_at: null as string | null,
 };
 export type Patient = typeof PATIENT;
-export const newPatient = builder(PATIENT, [
-  'id',
-  'file_no',
-  'name_ar',
-  'name_en',
-  'branch_id',
-  'created_at',
-]);
+export const newPatient = builder<
+  typeof PATIENT,
+  'id' | 'file_no' | 'name_ar' | 'name_en' | 'branch_id' | 'created_at'
+>(PATIENT);
 
 export type AppointmentStatus =
   'booked' | 'confirmed' | 'arrived' | 'in_progress' | 'completed' | 'cancelled' | 'no_show';
@@ -103,19 +101,20 @@ const APPOINTMENT = {
   last_changed_at: null as string | null,
 };
 export type Appointment = typeof APPOINTMENT;
-export const newAppointment = builder(APPOINTMENT, [
-  'id',
-  'patient_id',
-  'branch_id',
-  'practitioner_id',
-  'appointment_type_id',
-  'room_id',
-  'starts_at',
-  'ends_at',
-  'source',
-  'created_at',
-  'updated_at',
-]);
+export const newAppointment = builder<
+  typeof APPOINTMENT,
+  | 'id'
+  | 'patient_id'
+  | 'branch_id'
+  | 'practitioner_id'
+  | 'appointment_type_id'
+  | 'room_id'
+  | 'starts_at'
+  | 'ends_at'
+  | 'source'
+  | 'created_at'
+  | 'updated_at'
+>(APPOINTMENT);
 
 export interface ConsentEntry {
   granted: boolean;
@@ -138,11 +137,15 @@ const CUSTOMER = {
   updated_at: '',
 };
 export type Customer = typeof CUSTOMER;
-export const newCustomer = builder(CUSTOMER, ['id', 'consents', 'created_at', 'updated_at']);
+export const newCustomer = builder<typeof CUSTOMER, 'id' | 'consents' | 'created_at' | 'updated_at'>(
+  CUSTOMER,
+);
 
 const STOCK_LEVEL = { branch_id: 0, variant_id: 0, qty: 0, reorder_point: 5, par_level: 20, updated_at: '' };
 export type StockLevel = typeof STOCK_LEVEL;
-export const newStockLevel = builder(STOCK_LEVEL, ['branch_id', 'variant_id', 'updated_at']);
+export const newStockLevel = builder<typeof STOCK_LEVEL, 'branch_id' | 'variant_id' | 'updated_at'>(
+  STOCK_LEVEL,
+);
 
 /** A line of `qty` at `unit`: of a catalogue variant (with its PLU), or an open item (`variantId` null). */
 export const orderLine = (
@@ -183,11 +186,67 @@ const ORDER = {
   updated_at: '',
 };
 export type Order = typeof ORDER;
-export const newOrder = builder(ORDER, [
-  'id',
-  'external_id',
-  'provider',
-  'client_id',
-  'branch_id',
-  'created_at',
-]);
+export const newOrder = builder<
+  typeof ORDER,
+  'id' | 'external_id' | 'provider' | 'client_id' | 'branch_id' | 'created_at'
+>(ORDER);
+
+const SUBSCRIPTION = {
+  id: 0,
+  api: 'clinic' as 'clinic' | 'cashier',
+  tenantId: 0,
+  clientId: 0,
+  /** The subscribed events; ['*'] for all. */
+  events: [] as string[],
+  target_url: '',
+  description: null as string | null,
+  status: 'active' as 'active' | 'disabled',
+  disabled_reason: null as 'gone' | 'failures' | 'client' | null,
+  consecutive_failures: 0,
+  secret: '',
+  created_at: '',
+  updated_at: '',
+};
+export type Subscription = typeof SUBSCRIPTION;
+export const newSubscription = builder<
+  typeof SUBSCRIPTION,
+  'id' | 'api' | 'tenantId' | 'clientId' | 'events' | 'target_url' | 'secret' | 'created_at' | 'updated_at'
+>(SUBSCRIPTION);
+
+export type DeliveryStatus = 'pending' | 'sent' | 'failed' | 'dead';
+
+const DELIVERY = {
+  id: 0,
+  api: 'clinic' as 'clinic' | 'cashier',
+  tenantId: 0,
+  subscription_id: 0,
+  event: '',
+  event_id: '',
+  status: 'pending' as DeliveryStatus,
+  attempts: 0,
+  last_http: null as number | null,
+  last_error_code: null as string | null,
+  duration_ms: null as number | null,
+  delivered_at: null as string | null,
+  payload_redacted: false,
+  created_at: '',
+  next_attempt_at: null as string | null,
+  /** The raw body as sent; null once redacted. */
+  body: null as string | null,
+  /** Patient ids the body concerns, so an erasure can redact it. */
+  subjects: [] as string[],
+  log: [] as Array<{
+    attempt: number;
+    at: string;
+    target_url: string;
+    timestamp: string;
+    http: number | null;
+    error_code: string | null;
+    duration_ms: number;
+  }>,
+};
+export type Delivery = typeof DELIVERY;
+export const newDelivery = builder<
+  typeof DELIVERY,
+  'id' | 'api' | 'tenantId' | 'subscription_id' | 'event' | 'event_id' | 'created_at' | 'body' | 'subjects'
+>(DELIVERY);

@@ -155,8 +155,8 @@ export const seedCashier = (
   for (const o of SEED.cashier.orders) {
     const created = t.rel(o.in_min);
     const lines = (o.basket as Array<[number, number]>).map(([v, q], i) => {
-      const { name, unitPrice } = saleLine(data, v, q);
-      return orderLine(i + 1, v, name, q, unitPrice);
+      const { name, unit_price_halalas: unit } = saleLine(data, v, q);
+      return orderLine(i + 1, v, name, q, unit);
     });
     for (const open of o.open_items ?? []) {
       lines.push(orderLine(lines.length + 1, null, open.name, 1, open.unit_price_halalas));

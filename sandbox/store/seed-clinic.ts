@@ -87,9 +87,20 @@ export const seedClinic = (
     const end = start + (type?.duration_min ?? 30) * MIN;
     const created = Math.min(start - (2 + (i % 5)) * DAY, now - 2 * 60 * MIN);
     const cancelledAt = status === 'cancelled' ? Math.min(start - DAY, now - 30 * MIN) : null;
+    // The last appointment.updated: a move to another day (the patient asked), else the status before this one.
+    const movedFrom = row.moved_from && t.day(row.moved_from.day, row.moved_from.at);
     const before = previous[status];
-    const changedAt =
-      status === 'completed'
+    const changes = movedFrom
+      ? {
+          starts_at: [isoLocal(movedFrom), isoLocal(start)],
+          ends_at: [isoLocal(movedFrom + end - start), isoLocal(end)],
+        }
+      : before
+        ? { status: [before, status] }
+        : null;
+    const changedAt = movedFrom
+      ? Math.min(created + 60 * MIN, now - 30 * MIN)
+      : status === 'completed'
         ? Math.min(end, now)
         : before
           ? Math.min(Math.max(start - 10 * MIN, created + MIN), now)
@@ -113,8 +124,8 @@ export const seedClinic = (
         cancelled_at: cancelledAt === null ? null : isoLocal(cancelledAt),
         created_at: isoLocal(created),
         updated_at: isoLocal(cancelledAt ?? changedAt ?? created),
-        last_changes: before ? { status: [before, status] } : null,
-        last_changed_at: before && changedAt !== null ? isoLocal(changedAt) : null,
+        last_changes: changes as Appointment['last_changes'],
+        last_changed_at: changes && changedAt !== null ? isoLocal(changedAt) : null,
       }),
     );
   }
