@@ -146,6 +146,10 @@ export const propertyOf = (field: ZapierField, show?: Show, loaderOf?: LoaderOf)
         }
       : { ...base, type: 'boolean', default: String(field.default) === 'true' };
   }
+  if (field.type === 'datetime') {
+    // n8n's date picker gives a local time without an offset, which inputDataFrom reads in the workflow's timezone.
+    return { ...base, type: 'dateTime', default: '' };
+  }
   if (field.type === 'integer' || field.type === 'number') {
     // A string, not n8n's number: an empty field must stay "not given" (n8n's number field defaults to 0).
     return { ...base, type: 'string', default: '' };

@@ -3,6 +3,8 @@
  * checks run, as Zapier does with the Zap's timezone (n8n-nodes-clinic-cashier/src/times.ts).
  */
 import { ClinicCashier } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashier/ClinicCashier.node';
+import { ClinicCashierTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
+import { ClinicCashierStartingSoonTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierStartingSoonTrigger/ClinicCashierStartingSoonTrigger.node';
 import { withOffsetIn } from '../../n8n-nodes-clinic-cashier/src/times';
 import { reply } from '../fixtures';
 import { clockAtRecording } from '../support/recorder';
@@ -95,5 +97,16 @@ describe('Book Appointment with a Start Time without an offset', () => {
     ['tomorrow 10:30am', /Start Time: must be a date and time with its offset/],
   ])('refuses %s with the app’s message, before any request', async (value, message) => {
     await expect(execute(booking(value), 'Asia/Riyadh')).rejects.toThrow(message);
+  });
+});
+
+describe('the datetime inputs in n8n', () => {
+  const dateTimes = (properties: Array<{ name: string; type: string }>) =>
+    properties.filter((p) => p.type === 'dateTime').map((p) => p.name);
+
+  it('are n8n’s date and time fields, only on the action node, which reads them in the workflow’s timezone', () => {
+    expect(dateTimes(new ClinicCashier().description.properties).sort()).toEqual(['from', 'starts_at', 'to']);
+    expect(dateTimes(new ClinicCashierTrigger().description.properties)).toEqual([]);
+    expect(dateTimes(new ClinicCashierStartingSoonTrigger().description.properties)).toEqual([]);
   });
 });
