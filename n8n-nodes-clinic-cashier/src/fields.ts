@@ -6,6 +6,8 @@
 import { CHOICES_READ } from '../../lib/keys';
 import type { NodeProperty } from './n8n-types';
 import { inputDataOf } from './seam';
+import { withOffsetIn } from './times';
+import { inN8nWords } from './wording';
 
 export interface ZapierField {
   key: string;
@@ -58,9 +60,9 @@ const plain = (text: string | undefined) => (text ?? '').replace(/\*\*|`/g, '');
  * sentence case. The words stay the app's.
  */
 
-/** Zapier help text as an n8n description: plain text; one sentence loses its final period. */
+/** Zapier help text as an n8n description: in n8n's words (src/wording.ts), plain text; one sentence loses its final period. */
 export const hintOf = (text: string | undefined): string => {
-  const hint = plain(text).trim();
+  const hint = inN8nWords(plain(text)).trim();
   return hint.replace('e.g.', '').split('. ').length === 1 ? hint.replace(/\.$/, '') : hint;
 };
 
@@ -144,6 +146,10 @@ export const propertyOf = (field: ZapierField, show?: Show, loaderOf?: LoaderOf)
         }
       : { ...base, type: 'boolean', default: String(field.default) === 'true' };
   }
+  if (field.type === 'datetime') {
+    // n8n's date picker gives a local time without an offset, which inputDataFrom reads in the workflow's timezone.
+    return { ...base, type: 'dateTime', default: '' };
+  }
   if (field.type === 'integer' || field.type === 'number') {
     // A string, not n8n's number: an empty field must stay "not given" (n8n's number field defaults to 0).
     return { ...base, type: 'string', default: '' };
@@ -165,14 +171,20 @@ const rowsOf = (value: unknown): Array<Record<string, unknown>> | undefined => {
   return Array.isArray(rows) ? rows.filter(isObject).map(inputDataOf) : undefined;
 };
 
+/** A parameter as Zapier hands the input over: a datetime without an offset given the timezone's, as Zapier does. */
+const valueFor = (field: ZapierField, value: unknown, timeZone: string) => {
+  if (field.children) return rowsOf(value);
+  return field.type === 'datetime' && typeof value === 'string' ? withOffsetIn(value, timeZone) : value;
+};
+
 /**
- * The node's parameters for `fields` as Zapier's bundle.inputData: line items as arrays of rows, and a field left
- * empty absent, as Zapier leaves an untouched field out.
+ * The node's parameters for `fields` as Zapier's bundle.inputData: line items as arrays of rows, a field left
+ * empty absent, as Zapier leaves an untouched field out, and a datetime without an offset read in `timeZone` (the
+ * workflow's, where Zapier reads it in the Zap's).
  */
 export const inputDataFrom = (
   fields: readonly ZapierField[],
   valueOf: (key: string) => unknown,
+  timeZone: string,
 ): Record<string, unknown> =>
-  inputDataOf(
-    Object.fromEntries(fields.map((f) => [f.key, f.children ? rowsOf(valueOf(f.key)) : valueOf(f.key)])),
-  );
+  inputDataOf(Object.fromEntries(fields.map((f) => [f.key, valueFor(f, valueOf(f.key), timeZone)])));

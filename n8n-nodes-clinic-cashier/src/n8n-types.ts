@@ -67,6 +67,8 @@ export interface WebhookFunctions extends Common {
 
 export interface ExecuteFunctions extends Common {
   getInputData(): Array<{ json: Json } & Record<string, unknown>>;
+  /** The workflow's timezone setting, else the instance's GENERIC_TIMEZONE (an IANA name). */
+  getTimezone(): string;
   getWorkflowStaticData(type: 'node' | 'global'): Json;
   continueOnFail(): boolean;
 }

@@ -20,6 +20,8 @@ export const hookContext = (
     staticData?: Record<string, unknown>;
     webhookUrl?: string;
     request?: { headers: Record<string, string>; rawBody: Buffer };
+    /** The workflow's timezone; n8n's own default when the workflow and GENERIC_TIMEZONE set none. */
+    timezone?: string;
   } = {},
 ) => {
   const staticData = options.staticData ?? {};
@@ -40,6 +42,7 @@ export const hookContext = (
       }),
     }),
     getInputData: () => [{ json: {} }],
+    getTimezone: () => options.timezone ?? 'America/New_York',
     continueOnFail: () => false,
   };
   return { context, staticData, answered, warnings };

@@ -262,7 +262,7 @@ describe('line items', () => {
       ...paramsOf(op, ORDER_INPUT),
       lines: { [ROWS]: ORDER_INPUT.lines.map((line) => ({ ...blankRow, ...line })) },
     };
-    expect(inputDataFrom(fieldsOf(op), (key) => params[key])).toEqual(ORDER_INPUT);
+    expect(inputDataFrom(fieldsOf(op), (key) => params[key], 'Asia/Riyadh')).toEqual(ORDER_INPUT);
   });
 
   it('sends the order the Zap sends from the same rows', async () => {

@@ -97,7 +97,11 @@ export class ClinicCashier implements INodeType {
       const op = OPERATIONS.find((o) => o.resource === resource && o.operation === operation);
       try {
         if (!op) throw new Error(`Unknown operation: ${String(resource)} ${String(operation)}`);
-        const inputData = inputDataFrom(fieldsOf(op), (key) => this.getNodeParameter(key, i, ''));
+        const inputData = inputDataFrom(
+          fieldsOf(op),
+          (key) => this.getNodeParameter(key, i, ''),
+          this.getTimezone(),
+        );
         const { z, bundle } = seam({
           authData,
           inputData,
