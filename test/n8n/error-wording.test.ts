@@ -13,7 +13,7 @@ import { testConnection } from '../../n8n-nodes-clinic-cashier/src/connection';
 import { inN8nError, N8N_MESSAGE_WORDING } from '../../n8n-nodes-clinic-cashier/src/wording';
 import { EVENTS } from '../../lib/hooks/events';
 import { BETWEEN } from '../../lib/i18n';
-import { data, delivered, reply } from '../fixtures';
+import { delivered, reply } from '../fixtures';
 import { appSources, ROOT } from '../support/app-sources';
 import { forgetDeliveries } from '../support/hooks';
 import { cashierApi, cashierPath, clinicApi, clinicPath, useNock } from '../helpers';
@@ -91,7 +91,7 @@ describe('New Customer’s consent check through the n8n trigger', () => {
   const HOOK_PATH = new URL(HOOK_URL).pathname;
   const SECRET = 'whsec_n8n_consent_0123456789abcdef';
   const subscription = { id: 41, secret: SECRET, target_path: HOOK_PATH, event: def.event, api: def.api };
-  const customer = () => data('customer-consent-email')[0] as Record<string, unknown>;
+  const customer = () => delivered(def.event).data as Record<string, unknown>;
   let next = 9000;
   /** hand-built rows (chosen paging): more consenting customers changed than the check reads. */
   const others = () => Array.from({ length: 100 }, () => ({ ...customer(), id: (next += 1) }));
