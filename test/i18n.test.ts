@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { errors as zErrors } from 'zapier-platform-core';
 import { testAuth } from '../authentication';
@@ -9,6 +9,7 @@ import { BETWEEN, say } from '../lib/i18n';
 import { requireBaseUrl, requireToken } from '../lib/partner-apis';
 import { sealError } from '../lib/seal';
 import { App, appTester, AUTH, clinicApi, clinicPath, messageOf, useNock } from './helpers';
+import { appSources, ROOT } from './support/app-sources';
 
 /*
  * Zapier's publishing rules want labels, help text and error messages in English. A connection in Arabic gets the
@@ -221,18 +222,7 @@ describe('every message rendered in Arabic starts with its English', () => {
 });
 
 describe('messages are rendered in one place', () => {
-  const ROOT = path.resolve(__dirname, '..');
-  const sources = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      const file = path.join(dir, name);
-      if (statSync(file).isDirectory()) return sources(file);
-      return file.endsWith('.ts') ? [file] : [];
-    });
-  const files = [
-    ...['lib', 'creates', 'searches', 'triggers'].flatMap((dir) => sources(path.join(ROOT, dir))),
-    path.join(ROOT, 'authentication.ts'),
-    path.join(ROOT, 'index.ts'),
-  ].filter((file) => path.relative(ROOT, file) !== path.join('lib', 'i18n.ts'));
+  const files = appSources().filter((file) => path.relative(ROOT, file) !== path.join('lib', 'i18n.ts'));
 
   it('no module picks a language’s text itself (it calls say)', () => {
     const picking = files.filter((file) => /\[lang\]|===\s*'ar'|'ar'\s*===/.test(readFileSync(file, 'utf8')));

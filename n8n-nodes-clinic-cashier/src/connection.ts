@@ -1,5 +1,6 @@
 import { testAuth } from '../../authentication';
 import { authDataOf, seam } from './seam';
+import { inN8nError } from './wording';
 
 export const CREDENTIAL = 'clinicCashierApi';
 export const CREDENTIAL_TEST = 'clinicCashierApiTest';
@@ -10,7 +11,8 @@ export const testConnection = async (credential: { data?: Record<string, unknown
   try {
     await testAuth(z, bundle);
     return { status: 'OK' as const, message: 'Connection tested successfully' };
-  } catch (err) {
+  } catch (error) {
+    const err = inN8nError(error);
     return { status: 'Error' as const, message: err instanceof Error ? err.message : String(err) };
   }
 };

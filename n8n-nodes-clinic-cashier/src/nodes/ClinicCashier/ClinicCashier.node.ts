@@ -14,6 +14,7 @@ import {
   type RunCreate,
 } from '../../operations';
 import { seam } from '../../seam';
+import { inN8nError } from '../../wording';
 
 export { OPERATIONS };
 
@@ -116,9 +117,10 @@ export class ClinicCashier implements INodeType {
           out.push({ json: json as Record<string, unknown>, pairedItem: { item: i } });
         }
       } catch (err) {
-        if (!this.continueOnFail()) throw err;
+        const shown = inN8nError(err);
+        if (!this.continueOnFail()) throw shown;
         out.push({
-          json: { error: err instanceof Error ? err.message : String(err) },
+          json: { error: shown instanceof Error ? shown.message : String(shown) },
           pairedItem: { item: i },
         });
       }

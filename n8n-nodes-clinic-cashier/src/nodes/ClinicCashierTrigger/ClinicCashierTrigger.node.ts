@@ -15,6 +15,7 @@ import type {
   WebhookFunctions,
 } from '../../n8n-types';
 import { inputDataOf, rememberAll, rememberedSince, seam, type Remembered } from '../../seam';
+import { inN8nError, inN8nErrors } from '../../wording';
 
 /**
  * Where an item carries, beside its json, the event ids its delivery remembered, from the webhook phase to the
@@ -102,7 +103,7 @@ export class ClinicCashierTrigger implements INodeType {
           inputData: inputsOf(this, def),
           extra: { targetUrl },
         });
-        const data = await makePerformSubscribe(def)(z, bundle);
+        const data = await inN8nErrors(() => makePerformSubscribe(def)(z, bundle));
         keptOf(this).subscription = { ...data, target_url: targetUrl };
         return true;
       },
@@ -115,7 +116,8 @@ export class ClinicCashierTrigger implements INodeType {
         });
         try {
           await makePerformUnsubscribe(def)(z, bundle);
-        } catch (err) {
+        } catch (error) {
+          const err = inN8nError(error);
           // n8n treats false as "not removed"; the reason goes to its log, as the interface keeps delivering.
           this.logger.warn(
             `Could not remove the ${def.event} webhook ${String(kept.subscription?.id)}: ${err instanceof Error ? err.message : String(err)}`,
@@ -152,7 +154,8 @@ export class ClinicCashierTrigger implements INodeType {
     let items: Array<Record<string, unknown>>;
     try {
       items = (await makePerform(def)(z, bundle as never)) as Array<Record<string, unknown>>;
-    } catch (err) {
+    } catch (error) {
+      const err = inN8nError(error);
       // The core refuses a delivery with a HaltedError and nothing else of a delivery halts.
       if (err instanceof HaltedError) {
         this.getResponseObject().status(401).json({ error: 'delivery_refused', message: err.message });
