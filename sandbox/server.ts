@@ -93,16 +93,34 @@ export class PortTakenError extends Error {
   }
 }
 
-export const startSandbox = async (options: SandboxOptions = {}) => {
+const startOf = (options: SandboxOptions) => {
   const start = typeof options.startTime === 'string' ? Date.parse(options.startTime) : options.startTime;
   if (start !== undefined && Number.isNaN(start))
     throw new Error(`startTime is not a date: ${options.startTime}`);
+  return start;
+};
+
+const DEFAULT_RANDOM_SEED = 20261121;
+
+/**
+ * The refs a sandbox started with `options` would answer, without starting it: the ids of its seeded objects
+ * follow its start time and random seed, so a test can name them without writing them in.
+ */
+export const seedRefs = (options: SandboxOptions = {}): SeedRefs =>
+  createStore(
+    startOf(options) ?? Date.now(),
+    new Random(options.randomSeed ?? DEFAULT_RANDOM_SEED),
+    options.seed ?? true,
+  ).refs;
+
+export const startSandbox = async (options: SandboxOptions = {}) => {
+  const start = startOf(options);
   for (const p of options.planned ?? []) {
     if (!plannableEndpoints().includes(p))
       throw new Error(`not a plannable endpoint: ${p} (${plannableEndpoints().join(', ')})`);
   }
   const clock = new SandboxClock({ start, timeScale: options.timeScale });
-  const randomSeed = options.randomSeed ?? 20261121;
+  const randomSeed = options.randomSeed ?? DEFAULT_RANDOM_SEED;
   const random = new Random(randomSeed);
   const seed = options.seed ?? true;
   const history = options.history

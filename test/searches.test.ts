@@ -5,7 +5,8 @@ import { halalasToSar } from '../lib/money';
 import { SEARCH } from '../lib/keys';
 import { body, data, definition, queryOf, replay, reply, type Json } from './fixtures';
 import { call } from '../harness/call';
-import { given } from './support/recorder';
+import { given, RECORD_SANDBOX } from './support/recorder';
+import { seedRefs } from '../sandbox';
 import {
   appTester,
   AUTH,
@@ -114,10 +115,15 @@ const expectRefused = async (key: string, inputData: Record<string, unknown>, sa
   nock.cleanAll();
 };
 
-/** The sandbox's appointment, order and closed till session the by-id answers were recorded for. */
+/** The sandbox's appointment and order the by-id answers were recorded for. */
 const APPOINTMENT_ID: string = data('find-appointment-by-id').id;
 const ORDER_ID: string = data('find-order-by-id').id;
-const CLOSED_SESSION: string = data('find-z-report-closed').id;
+/**
+ * The seeded till sessions and receipts, from the recordings' sandbox seed rather than written in or read from a
+ * recording: their ids follow the seed's times, so a record run after a change of those asks for the new ones.
+ */
+const SEEDED = seedRefs(RECORD_SANDBOX).cashier;
+const CLOSED_SESSION = SEEDED.closedSession;
 
 /** Ids the sandbox has no object for (recorded 404s). */
 const MISSING = {
@@ -178,21 +184,40 @@ describe.each([
 
 /** A token without the ability still fails the step (not [], not a halt), naming the ability it lacks. */
 describe.each([
-  [SEARCH.findPatient, 'patients:read', { phone: '+966 50 123 4567' }, 'find-patient-insufficient-ability'],
+  [
+    SEARCH.findPatient,
+    'patients:read',
+    { phone: '+966 50 123 4567' },
+    clinicPath('/patients'),
+    'find-patient-insufficient-ability',
+  ],
   [
     SEARCH.findAppointment,
     'appointments:read',
     { appointment_id: APPOINTMENT_ID },
+    clinicPath(`/appointments/${APPOINTMENT_ID}`),
     'find-appointment-insufficient-ability',
   ],
-  [SEARCH.findOrder, 'pos:orders', { order_id: ORDER_ID }, 'find-order-insufficient-ability'],
-  [SEARCH.findZReport, 'pos:read', { session_id: CLOSED_SESSION }, 'find-z-report-insufficient-ability'],
-] as const)('%s', (key, ability, inputData, fixture) => {
+  [
+    SEARCH.findOrder,
+    'pos:orders',
+    { order_id: ORDER_ID },
+    cashierPath(`/orders/${ORDER_ID}`),
+    'find-order-insufficient-ability',
+  ],
+  [
+    SEARCH.findZReport,
+    'pos:read',
+    { session_id: CLOSED_SESSION },
+    cashierPath(`/sessions/${CLOSED_SESSION}/z-report`),
+    'find-z-report-insufficient-ability',
+  ],
+] as const)('%s', (key, ability, inputData, path, fixture) => {
   it(`still throws on insufficient_ability, naming ${ability}`, async () => {
     const refusal = body(fixture);
     const asked = definition(fixture);
     (asked.scope === new URL(CLINIC).origin ? clinicApi() : cashierApi())
-      .get(asked.path.split('?')[0]!)
+      .get(path)
       .query(queryOf(asked))
       .reply(replay(fixture));
     const err = await failure(find(key, inputData));
@@ -694,7 +719,7 @@ describe('find_order', () => {
 
 describe('find_receipt', () => {
   const receipt = data('find-receipt-by-id');
-  const RECEIPT: string = receipt.id;
+  const RECEIPT = SEEDED.receipt;
 
   it('finds by id with GET /receipts/{id}, with SAR siblings on lines and payments', async () => {
     cashierApi()
@@ -710,12 +735,12 @@ describe('find_receipt', () => {
   it('finds a credit note the same way', async () => {
     const creditNote = data('find-receipt-credit-note');
     cashierApi()
-      .get(cashierPath(`/receipts/${creditNote.id}`))
+      .get(cashierPath(`/receipts/${SEEDED.creditNote}`))
       .reply(replay('find-receipt-credit-note'));
-    const [found] = await find(SEARCH.findReceipt, { receipt_id: creditNote.id });
+    const [found] = await find(SEARCH.findReceipt, { receipt_id: SEEDED.creditNote });
     expect(creditNote).toMatchObject({ kind: 'credit_note', refund_of: RECEIPT });
     expect(found).toMatchObject({
-      id: creditNote.id,
+      id: SEEDED.creditNote,
       kind: 'credit_note',
       refund_of: RECEIPT,
       total_sar: sar(creditNote.total_halalas),
@@ -782,7 +807,7 @@ describe('find_stock_level', () => {
 
 describe('find_z_report', () => {
   const report = data('find-z-report-closed');
-  const SESSION: string = report.id;
+  const SESSION = CLOSED_SESSION;
 
   it('reads GET /sessions/{id}/z-report, SAR siblings nested too', async () => {
     cashierApi()
@@ -803,7 +828,7 @@ describe('find_z_report', () => {
   });
 
   /** The till session still open at the recordings' start. */
-  const OPEN_SESSION = '01M85MG2806KNTHG3KTF1RGMTX';
+  const OPEN_SESSION = SEEDED.openSession;
 
   it('halts on 409: the session is not closed yet', async () => {
     const [status, refusal] = reply('find-z-report-open', 0);

@@ -18,6 +18,9 @@ import { newCustomer, newOrder, newStockLevel, orderLine } from './records';
 
 import { CASHIER_TENANT, DAY, MIN, past, times } from './seed';
 
+const OPENING = '07:00';
+const CLOSING = '23:00';
+
 /** Ids of seeded objects that tests and the README point at ('' and 0 for what a sandbox without business data lacks). */
 export type CashierRefs = ReturnType<typeof cashierRefs>;
 
@@ -98,13 +101,25 @@ export const seedCashier = (
   }
 
   const t = times(now);
+  // The tills open at 07:00 and close at 23:00, a café's day: today's are open, yesterday's closed. Before an
+  // hour of trade has passed the open sessions are still yesterday's.
+  const today = now - t.day(0, OPENING) >= 60 * MIN ? 0 : -1;
   for (const branch of data.branches) {
     for (const register of branch.registers) {
-      if (full) data.sessions.push(newSession(random, branch.id, register, t.rel(-29 * 60), t.rel(-19 * 60)));
-      data.sessions.push(newSession(random, branch.id, register, t.rel(-5 * 60), null));
+      if (full) {
+        const opened = t.day(today - 1, OPENING);
+        data.sessions.push(newSession(random, branch.id, register, opened, t.day(today - 1, CLOSING)));
+      }
+      data.sessions.push(newSession(random, branch.id, register, t.day(today, OPENING), null));
     }
   }
   if (!full) return { data, refs: cashierRefs(data) };
+  /** A moment `share` of the way through a session's trading, to the minute: the open ones up to now. */
+  const into = (s: TillSession, share: number) => {
+    const opened = Date.parse(s.opened_at);
+    const until = s.closed_at ? Date.parse(s.closed_at) : now;
+    return opened + Math.round((share * (until - opened)) / MIN) * MIN;
+  };
 
   const baskets = SEED.cashier.baskets as Array<Array<[number, number]>>;
   // Receipts arrive in the order the tills sync: by issue time, except the offline one below.
@@ -112,7 +127,7 @@ export const seedCashier = (
   for (const [si, s] of data.sessions.entries()) {
     const count = s.status === 'closed' ? 3 : 2 + (si % 3);
     for (let k = 0; k < count; k += 1) {
-      const at = Date.parse(s.opened_at) + (20 + k * 55 + si * 3) * MIN;
+      const at = into(s, (20 + k * 55 + si * 3) / 300);
       sales.push([at, s, baskets[(si + k) % baskets.length] ?? [[118, 1]], k % 3 === 2 ? 'cash' : undefined]);
     }
   }
@@ -124,10 +139,10 @@ export const seedCashier = (
   const refundLine = firstJeddah.lines[firstJeddah.lines.length - 1]!;
   const noteAt = Date.parse(firstJeddah.issued_at) + 25 * MIN;
   data.receipts.push(giveBack(data, random, jeddahOpen, firstJeddah, refundLine, noteAt));
-  // A till in Al Nakheel sold offline four hours ago and synced ten minutes ago: it arrives last.
+  // A till in Al Nakheel sold offline early in its session and synced ten minutes ago: it arrives last.
   const nakheel = data.sessions.find((s) => s.status === 'open' && s.branch_id === 3) as TillSession;
   const offline = SEED.cashier.offlineSale as Array<[number, number]>;
-  const offlineAt = Date.parse(nakheel.opened_at) + 60 * MIN;
+  const offlineAt = into(nakheel, 0.2);
   data.receipts.push(sellBasket(data, random, nakheel, offline, offlineAt, 'cash', now - 10 * MIN));
   numberByArrival(data);
   for (const s of data.sessions.filter((x) => x.status === 'closed')) {
