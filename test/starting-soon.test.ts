@@ -5,7 +5,7 @@ import nock from 'nock';
 import { performStartingSoon } from '../triggers/appointment_starting_soon';
 import { data, definition, queryOf, replay, type Json } from './fixtures';
 import { call } from '../harness/call';
-import { given } from './support/recorder';
+import { given, RECORD_SANDBOX } from './support/recorder';
 import { App, appTester, AUTH, CLINIC, clinicApi, clinicPath, useNock, strays } from './helpers';
 
 /*
@@ -13,8 +13,8 @@ import { App, appTester, AUTH, CLINIC, clinicApi, clinicPath, useNock, strays } 
  * now + minutes_before, in Riyadh time (+03:00).
  */
 
-// 07:00 UTC is 10:00 in Riyadh: the instant the fixtures were recorded at (the sandbox's clock and the app's).
-const NOW = Date.parse('2026-11-24T07:00:00Z');
+// The instant the fixtures were recorded at, 10:00 in Riyadh (the sandbox's clock and the app's).
+const NOW = Date.parse(String(RECORD_SANDBOX.startTime));
 
 /** Whole minutes from NOW to an appointment's start. */
 const minutesTo = (startsAt: string) => Math.round((Date.parse(startsAt) - NOW) / 60_000);

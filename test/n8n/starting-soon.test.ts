@@ -19,14 +19,15 @@ import { MEMORY_LIMIT, type Remembered } from '../../n8n-nodes-clinic-cashier/sr
 import { inputFields, performStartingSoon } from '../../triggers/appointment_starting_soon';
 import { data, reply, type Json } from '../fixtures';
 import { App, appTester, AUTH, clinicApi, clinicPath, useNock } from '../helpers';
+import { RECORD_SANDBOX } from '../support/recorder';
 import { pollContext } from './context';
 
 type Item = Record<string, unknown>;
 
 useNock();
 
-// 07:00 UTC is 10:00 in Riyadh: the instant the answers were recorded at.
-const NOW = Date.parse('2026-11-24T07:00:00Z');
+// The instant the answers were recorded at, 10:00 in Riyadh.
+const NOW = Date.parse(String(RECORD_SANDBOX.startTime));
 beforeEach(() => jest.spyOn(Date, 'now').mockReturnValue(NOW));
 afterEach(() => jest.restoreAllMocks());
 
