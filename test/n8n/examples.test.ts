@@ -1,6 +1,6 @@
 /*
  * The example workflows docs/n8n.md links (n8n-nodes-clinic-cashier/examples/*.json) use only what exists: the
- * package's node types as a custom-folder install names them, with parameters the node shows for the chosen
+ * package's node types as a package install names them (`<package>.<node>`), with parameters the node shows for the chosen
  * resource and operation (every required one given, a fixed choice among its options), and the n8n base nodes
  * listed below. Credentials are referenced by name only, so an import matches the reader's own and no id or secret
  * is committed. Whether n8n runs them is the walk-through docs/n8n.md describes, against the sandbox.
@@ -22,10 +22,13 @@ const BASE_NODES = new Set([
   'n8n-nodes-base.httpRequest',
 ]);
 
-/** The package's nodes by the type a custom-folder install gives them (`CUSTOM.<name>`). */
+const PACKAGE = (JSON.parse(readFileSync(join(EXAMPLES, '..', 'package.json'), 'utf8')) as { name: string })
+  .name;
+
+/** The package's nodes by the type a package install gives them (`n8n-nodes-clinic-cashier.<name>`). */
 const PACKAGE_NODES = new Map<string, NodeDescription>(
   [new ClinicCashier(), new ClinicCashierTrigger(), new ClinicCashierStartingSoonTrigger()].map((n) => [
-    `CUSTOM.${n.description.name}`,
+    `${PACKAGE}.${n.description.name}`,
     n.description,
   ]),
 );
