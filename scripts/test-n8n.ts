@@ -1,6 +1,7 @@
 /**
  * `npm run test:n8n`: the n8n nodes in a real n8n (2.41.1 on Node 24, scripts/n8n-lane/install.ts) against the
- * local sandbox, driven through n8n's own REST interface as a user's clicks would.
+ * local sandbox, driven through n8n's own REST interface as a user's clicks would. The nodes are installed as
+ * docs/n8n.md's first way says: the built package packed and `npm install`ed offline into n8n's nodes folder.
  *
  * n8n's public address (WEBHOOK_URL) is a loopback gateway in front of it, as a reverse proxy stands in front of a
  * self-hosted n8n: the subscription targets the gateway, which can lose n8n's acknowledgement of one delivery, so
@@ -12,7 +13,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, createWriteStream } from 'node:fs';
+import { mkdirSync, rmSync, createWriteStream, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -20,11 +21,16 @@ import { join } from 'node:path';
 import { startSandbox, type Sandbox } from '../sandbox';
 import { call, type Json } from '../harness/call';
 import { signDelivery } from '../sandbox/webhooks';
+import { explain } from '../lib/errors';
 import { ensureInstalled, LANE, N8N_BIN, N8N_VERSION, NODE_BIN, node24Env } from './n8n-lane/install';
 
 const ROOT = join(__dirname, '..');
-const DIST = join(ROOT, 'n8n-nodes-clinic-cashier', 'dist');
+const PACKAGE_DIR = join(ROOT, 'n8n-nodes-clinic-cashier');
+const PACKAGE = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { name: string };
+/** n8n names a community package's node types after the package. */
+const TYPE = `${PACKAGE.name}.`;
 const RUN_DIR = join(LANE, 'run');
+const USER_FOLDER = join(RUN_DIR, 'user');
 const BROWSER_ID = 'n8n-lane-browser';
 const OWNER = {
   email: 'owner@clinic.example',
@@ -33,7 +39,11 @@ const OWNER = {
   password: 'Lane-Passw0rd!',
 };
 const EVENT_KEY = 'appointment_created';
-const POLLER = 'CUSTOM.clinicCashierStartingSoonTrigger';
+const NODE_TYPES = {
+  action: `${TYPE}clinicCashier`,
+  trigger: `${TYPE}clinicCashierTrigger`,
+  poller: `${TYPE}clinicCashierStartingSoonTrigger`,
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -63,10 +73,12 @@ const freePort = () =>
 const results: Array<{ name: string; ok: boolean; detail?: string }> = [];
 const PLANNED = [
   'install: n8n 2.41.1 on Node 24',
-  'build: the nodes’ dist',
+  'build: the nodes packed and installed offline into n8n’s nodes folder',
   'start: n8n ready',
   'start: the sandbox',
-  'setup: the owner, the custom nodes loaded, the Clinic & Cashier API credentials',
+  'setup: the owner, the package’s nodes loaded, the Clinic & Cashier API credentials',
+  'credentials: the Test button answers OK for the sandbox’s owner tokens',
+  'credentials: the Test button answers the app’s message for a clinic token the sandbox refuses',
   'trigger: activation subscribes the webhook address at the sandbox',
   'trigger: a booking runs exactly one execution, its item the appointment with its patient',
   'trigger: a forged delivery is answered 401 and runs nothing',
@@ -114,7 +126,7 @@ const n8nEnv = (port: number, brokerPort: number, webhookUrl: string): NodeJS.Pr
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     DB_TYPE: 'sqlite',
-    N8N_USER_FOLDER: join(RUN_DIR, 'user'),
+    N8N_USER_FOLDER: USER_FOLDER,
     N8N_PORT: String(port),
     N8N_LISTEN_ADDRESS: '127.0.0.1',
     N8N_HOST: '127.0.0.1',
@@ -124,7 +136,6 @@ const n8nEnv = (port: number, brokerPort: number, webhookUrl: string): NodeJS.Pr
     N8N_SECURE_COOKIE: 'false',
     N8N_RUNNERS_BROKER_PORT: String(brokerPort),
     N8N_ENCRYPTION_KEY: 'n8n-lane-only-key-not-a-secret',
-    N8N_CUSTOM_EXTENSIONS: DIST,
     N8N_DIAGNOSTICS_ENABLED: 'false',
     N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
     N8N_TEMPLATES_ENABLED: 'false',
@@ -337,15 +348,25 @@ const main = async () => {
     const did = ensureInstalled((line) => console.log(`  ${line}`));
     console.log(`  install: ${did ? `done in ${((Date.now() - t) / 1000).toFixed(0)} s` : 'already there'}`);
   });
-  await check(PLANNED[1]!, async () => {
-    execFileSync('npm', ['run', '--silent', 'build', '-w', 'n8n-nodes-clinic-cashier'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  });
-
   rmSync(RUN_DIR, { recursive: true, force: true });
   mkdirSync(RUN_DIR, { recursive: true });
+  await check(PLANNED[1]!, async () => {
+    const npm = (cwd: string, args: string[]) =>
+      execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    npm(ROOT, ['run', '--silent', 'build', '-w', PACKAGE.name]);
+    const [packed] = JSON.parse(
+      npm(ROOT, ['pack', '--silent', '--json', '-w', PACKAGE.name, '--pack-destination', RUN_DIR]),
+    ) as Array<{ filename: string }>;
+    const nodesFolder = join(USER_FOLDER, '.n8n', 'nodes');
+    mkdirSync(nodesFolder, { recursive: true });
+    // The package.json n8n writes there at its first start: without one, npm installs into the nearest folder
+    // above that has one (here the repository, whose checkout holds .n8n-lane/).
+    writeFileSync(
+      join(nodesFolder, 'package.json'),
+      JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }),
+    );
+    npm(nodesFolder, ['install', '--offline', '--no-audit', '--no-fund', join(RUN_DIR, packed!.filename)]);
+  });
   let n8nUrl = '';
   const gateway = await startGateway(() => n8nUrl);
   started.push(() => gateway.close());
@@ -363,26 +384,49 @@ const main = async () => {
   });
 
   const api = rest(n8n);
+  const connection = {
+    clinic_api_token: sb.tokens.clinicOwner,
+    cashier_api_token: sb.tokens.cashierOwner,
+    clinic_base_url: sb.clinicBaseUrl,
+    cashier_base_url: sb.cashierBaseUrl,
+    language: 'en',
+  };
   const credential = await check(PLANNED[4]!, async () => {
     await api.ok('POST', '/owner/setup', OWNER);
     // The node types the editor is sent (signed in only); their shape differs between versions, the names do not.
     const types = await api.text('/types/nodes.json');
-    for (const want of ['CUSTOM.clinicCashier', 'CUSTOM.clinicCashierTrigger', POLLER]) {
+    for (const want of Object.values(NODE_TYPES)) {
       if (!types.includes(`"${want}"`)) throw new Error(`${want} not among n8n's node types`);
     }
     return api.ok('POST', '/credentials', {
       name: 'Sandbox',
       type: 'clinicCashierApi',
-      data: {
-        clinic_api_token: sb.tokens.clinicOwner,
-        cashier_api_token: sb.tokens.cashierOwner,
-        clinic_base_url: sb.clinicBaseUrl,
-        cashier_base_url: sb.cashierBaseUrl,
-        language: 'en',
-      },
+      data: connection,
     });
   });
   const credentials = { clinicCashierApi: { id: credential.id, name: credential.name } };
+
+  /** The credential's Test button: n8n runs the test the nodes declare for it on the data given. */
+  const testCredential = async (data: Json) =>
+    api.ok('POST', '/credentials/test', {
+      credentials: { id: credential.id, name: credential.name, type: 'clinicCashierApi', data },
+    });
+
+  await soft(PLANNED[5]!, async () => {
+    const answer = await testCredential(connection);
+    if (answer.status !== 'OK') throw new Error(`answered ${JSON.stringify(answer)}`);
+  });
+
+  await soft(PLANNED[6]!, async () => {
+    const wrong = `${sb.tokens.clinicOwner}-revoked`;
+    const refused = await call(`${sb.clinicBaseUrl}/ping`, { token: wrong });
+    if (refused.status !== 401) throw new Error(`the sandbox answered the wrong token ${refused.status}`);
+    const answer = await testCredential({ ...connection, clinic_api_token: wrong });
+    const expected = explain('token_invalid', 'clinic', 401, undefined).text.en;
+    if (answer.status !== 'Error' || !String(answer.message).includes(expected)) {
+      throw new Error(`answered ${JSON.stringify(answer)}`);
+    }
+  });
 
   // -- the trigger
   const webhookId = randomUUID();
@@ -397,7 +441,7 @@ const main = async () => {
       {
         id: randomUUID(),
         name: triggerName,
-        type: 'CUSTOM.clinicCashierTrigger',
+        type: NODE_TYPES.trigger,
         typeVersion: 1,
         position: [0, 0],
         webhookId,
@@ -407,7 +451,7 @@ const main = async () => {
     ],
   });
 
-  const subscription = await check(PLANNED[5]!, async () => {
+  const subscription = await check(PLANNED[7]!, async () => {
     await api.ok('POST', `/workflows/${triggerFlow.id}/activate`, { versionId: triggerFlow.versionId });
     const sub = await until('the subscription at the sandbox', async () =>
       sb.subscriptions().find((s) => s.target_url === `${gateway.url}${hookPath}` && s.status === 'active'),
@@ -420,7 +464,7 @@ const main = async () => {
 
   const patientId = sb.refs.clinic.patient;
   gateway.loseNext(1);
-  const first = await check(PLANNED[6]!, async () => {
+  const first = await check(PLANNED[8]!, async () => {
     const booked = await call(`${sb.controlUrl}/clinic/appointments?wait=true`, {
       body: { patient_id: patientId, branch_id: 1, appointment_type_id: 4, starts_at: slot(20, 10) },
     });
@@ -450,7 +494,7 @@ const main = async () => {
     return delivery;
   });
 
-  await soft(PLANNED[7]!, async () => {
+  await soft(PLANNED[9]!, async () => {
     const body = first.body as string;
     const timestamp = String(sb.clock.nowSeconds());
     const forged = await fetch(`${n8n.url}${hookPath}`, {
@@ -475,7 +519,7 @@ const main = async () => {
     if (all.length !== 1) throw new Error(`${all.length} executions after it`);
   });
 
-  await soft(PLANNED[8]!, async () => {
+  await soft(PLANNED[10]!, async () => {
     const resent = await call(`${sb.controlUrl}/deliveries/${first.id}/resend`, { method: 'POST' });
     if (resent.status !== 200 || resent.body.data.status !== 'sent') {
       throw new Error(`resend: ${resent.status} ${JSON.stringify(resent.body).slice(0, 300)}`);
@@ -485,7 +529,7 @@ const main = async () => {
     if (all.length !== 1) throw new Error(`${all.length} executions after it`);
   });
 
-  await soft(PLANNED[9]!, async () => {
+  await soft(PLANNED[11]!, async () => {
     await api.ok('POST', `/workflows/${triggerFlow.id}/deactivate`);
     await until(
       'the subscription to go',
@@ -512,7 +556,7 @@ const main = async () => {
       {
         id: randomUUID(),
         name: actionName,
-        type: 'CUSTOM.clinicCashier',
+        type: NODE_TYPES.action,
         typeVersion: 1,
         position: [220, 0],
         parameters: {
@@ -556,7 +600,7 @@ const main = async () => {
     return outputOf(api, fresh[0].id, actionName);
   };
 
-  const firstBooking = await check(PLANNED[10]!, async () => {
+  const firstBooking = await check(PLANNED[12]!, async () => {
     const [item, ...rest] = await runAction();
     if (!item || rest.length) throw new Error('not one item');
     if (item.duplicate !== false) throw new Error(`duplicate: ${item.duplicate}`);
@@ -567,7 +611,7 @@ const main = async () => {
     return item;
   });
 
-  await soft(PLANNED[11]!, async () => {
+  await soft(PLANNED[13]!, async () => {
     const [item] = await runAction();
     if (item?.id !== firstBooking.id || item?.duplicate !== true) {
       throw new Error(`answered ${item?.id} (duplicate ${item?.duplicate}), first ${firstBooking.id}`);
@@ -576,12 +620,12 @@ const main = async () => {
     if (at.length !== 1) throw new Error(`the sandbox has ${at.length} appointments at ${startsAt}`);
   });
 
-  await soft(PLANNED[12]!, async () => {
+  await soft(PLANNED[14]!, async () => {
     const listed = [
       ...(JSON.parse(await api.text('/types/nodes.json')) as Json[]),
       ...(JSON.parse(await api.text('/types/credentials.json')) as Json[]),
     ];
-    for (const name of ['CUSTOM.clinicCashier', 'CUSTOM.clinicCashierTrigger', POLLER, 'clinicCashierApi']) {
+    for (const name of [...Object.values(NODE_TYPES), 'clinicCashierApi']) {
       const url = listed.find((t) => t.name === name)?.iconUrl;
       if (typeof url !== 'string' || !url.endsWith('/clinic-cashier.svg')) {
         throw new Error(`${name}: iconUrl ${JSON.stringify(url)}`);
@@ -613,7 +657,7 @@ const main = async () => {
       {
         id: randomUUID(),
         name: pollName,
-        type: POLLER,
+        type: NODE_TYPES.poller,
         typeVersion: 1,
         position: [0, 0],
         parameters: { minutes_before: '60', pollTimes: { item: [{ mode: 'everyMinute' }] } },
@@ -633,7 +677,7 @@ const main = async () => {
     return outputOf(api, fresh[0].id, pollName);
   };
 
-  const firstSoon = await check(PLANNED[13]!, async () => {
+  const firstSoon = await check(PLANNED[15]!, async () => {
     const id = await bookSoon();
     const items = await activatePoller();
     const item = items.find((i) => i.id === id);
@@ -644,7 +688,7 @@ const main = async () => {
     return id;
   });
 
-  await soft(PLANNED[14]!, async () => {
+  await soft(PLANNED[16]!, async () => {
     await api.ok('POST', `/workflows/${pollFlow.id}/deactivate`);
     const id = await bookSoon();
     const items = await activatePoller();
