@@ -28,21 +28,19 @@ const dayAt = (now: number, daysAgo: number, minutesIntoDay: number) =>
   Date.parse(`${dateLocal(now - (8 + daysAgo) * DAY)}T00:00:00+03:00`) + minutesIntoDay * MIN;
 
 /**
- * The history came first: each series (a branch's receipts, its credit notes, its invoices) runs up to just below
- * the seed's first number, which data/seed.json's counters give. Only the last six digits change.
+ * The history came first: each series (a branch's receipts, its credit notes, its invoices) is numbered from 1 on
+ * counters of its own (`counted`), then moved up to end just below the seed's first number (`first`, from
+ * data/seed.json's counters).
  */
 const numberBefore = <T extends { number: string }>(
   made: T[],
   seriesOf: (x: T) => string,
-  counters: Record<string, number>,
+  counted: Record<string, number>,
+  first: Record<string, number>,
 ) => {
-  const series = new Map<string, T[]>();
-  for (const x of made) series.set(seriesOf(x), [...(series.get(seriesOf(x)) ?? []), x]);
-  for (const [key, list] of series) {
-    list.forEach((x, k) => {
-      const n = (counters[key] ?? list.length) - list.length + k + 1;
-      x.number = `${x.number.slice(0, -6)}${String(n).padStart(6, '0')}`;
-    });
+  for (const x of made) {
+    const n = first[seriesOf(x)]! - counted[seriesOf(x)]! + Number(x.number.slice(-6));
+    x.number = `${x.number.slice(0, -6)}${String(n).padStart(6, '0')}`;
   }
 };
 
@@ -55,7 +53,7 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
   const days = Math.ceil(count / 8);
   const sessions = new Map<string, TillSession>();
   const made: Receipt[] = [];
-  const numbers = { ...cashier.counters.receiptNo };
+  const till = { ...cashier, counters: { receiptSeq: 0, receiptNo: {} as Record<string, number> } };
   for (let i = 0; i < count; i += 1) {
     const day = days - Math.floor(i / 8);
     // 08:00 to 22:00, an hour and three quarters apart, with a few minutes' jitter.
@@ -66,13 +64,11 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
     const session = sessions.get(key) ?? newSession(random, branch, register, opened, opened + 15 * 60 * MIN);
     sessions.set(key, session);
     const basket = baskets[random.int(baskets.length)]!;
-    const receipt = sellBasket(cashier, random, session, basket, at, random.int(4) === 0 ? 'cash' : 'card');
+    const receipt = sellBasket(till, random, session, basket, at, random.int(4) === 0 ? 'cash' : 'card');
     made.push(receipt);
-    if (i % 60 === 59)
-      made.push(giveBack(cashier, random, session, receipt, receipt.lines[0]!, at + 20 * MIN));
+    if (i % 60 === 59) made.push(giveBack(till, random, session, receipt, receipt.lines[0]!, at + 20 * MIN));
   }
-  cashier.counters.receiptNo = numbers;
-  numberBefore(made, (r) => r.number.slice(0, -7), SEED.cashier.counters.receiptNo);
+  numberBefore(made, (r) => r.number.slice(0, -7), till.counters.receiptNo, SEED.cashier.counters.receiptNo);
   for (const s of sessions.values()) s.counted_cash_halalas = s.opening_float_halalas + cashTaken(made, s);
   cashier.sessions.unshift(...sessions.values());
   cashier.receipts.unshift(...made);
@@ -139,7 +135,10 @@ const historyAppointments = (clinic: ClinicData, now: number, random: Random, co
 const historyInvoices = (clinic: ClinicData, now: number, random: Random, count: number) => {
   const patients = clinic.patients.filter((p) => !p.erased_at);
   const treatments = SEED.treatments.map(treatment);
-  const numbers = { ...clinic.counters.invoiceNo };
+  const books = {
+    branches: clinic.branches,
+    counters: { fileNo: {}, invoiceNo: {} as Record<number, number> },
+  };
   // Patients and days first, then each invoice's lines and payment: the history's draws in their settled order.
   const planned = Array.from({ length: count }, (_, i) => ({
     patient: patients[random.int(patients.length)]!,
@@ -151,7 +150,7 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
     const discount = random.int(5) === 0 ? 5000 : 0;
     const roll = random.int(10);
     const card = random.int(3) !== 0;
-    const inv = newInvoice(clinic, random, issued, {
+    const inv = newInvoice(books, random, issued, {
       patient_id: patient.id,
       branch_id: patient.branch_id,
       buyer_kind: patient.nationality === 'SA' ? 'citizen' : 'resident',
@@ -170,8 +169,12 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
     }
     return inv;
   });
-  clinic.counters.invoiceNo = numbers;
-  numberBefore(made, (inv) => String(inv.branch_id), SEED.clinic.counters.invoiceNo);
+  numberBefore(
+    made,
+    (inv) => String(inv.branch_id),
+    books.counters.invoiceNo,
+    SEED.clinic.counters.invoiceNo,
+  );
   clinic.invoices.unshift(...made);
 };
 
