@@ -26,7 +26,9 @@ export const createStore = (
   history?: { counts: HistoryCounts; historySeed: number },
 ) => {
   // The named tokens (sandbox/README.md lists them) are fixed, so a developer can keep them in .env.
-  const clients = SEED.clients.map((c, i) => newClient(i + 1, { ...c, api: c.api as Api }));
+  const clients = Object.entries(SEED.clients).map(([key, c], i) =>
+    newClient(i + 1, { key, ...c, api: c.api as Api }),
+  );
   const clinic = seedClinic(now, random, seed);
   const cashier = seedCashier(now, random, seed, clients);
   if (seed && history) {

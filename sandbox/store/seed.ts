@@ -10,26 +10,9 @@ import SEED from '../data/seed.json';
 export const CLINIC_TENANT = 1001;
 export const CASHIER_TENANT = 2001;
 
-export const TOKEN_NAMES = [
-  'clinicOwner',
-  'clinicReadOnly',
-  'clinicNoWebhooks',
-  'clinicNonOwner',
-  'clinicWebhooksOnly',
-  'clinicRevokedToken',
-  'clinicRevokedClient',
-  'clinicSuspended',
-  'clinicNotEntitled',
-  'cashierOwner',
-  'cashierReadOnly',
-  'cashierNoWebhooks',
-  'cashierRevokedToken',
-  'cashierRevokedClient',
-  'cashierSuspended',
-  'cashierNotEntitled',
-] as const;
-
-export type TokenName = (typeof TOKEN_NAMES)[number];
+/** The named tokens (sandbox/README.md lists them), in data/seed.json's order. */
+export type TokenName = keyof typeof SEED.clients;
+export const TOKEN_NAMES = Object.keys(SEED.clients) as TokenName[];
 
 export const MIN = 60_000;
 export const DAY = 24 * 60 * MIN;
