@@ -53,7 +53,8 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
   const days = Math.ceil(count / 8);
   const sessions = new Map<string, TillSession>();
   const made: Receipt[] = [];
-  const till = { ...cashier, counters: { receiptSeq: 0, receiptNo: {} as Record<string, number> } };
+  const receiptNo: Record<string, number> = {};
+  const till = { ...cashier, counters: { receiptSeq: 0, receiptNo } };
   for (let i = 0; i < count; i += 1) {
     const day = days - Math.floor(i / 8);
     // 08:00 to 22:00, an hour and three quarters apart, with a few minutes' jitter.
@@ -68,7 +69,7 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
     made.push(receipt);
     if (i % 60 === 59) made.push(giveBack(till, random, session, receipt, receipt.lines[0]!, at + 20 * MIN));
   }
-  numberBefore(made, (r) => r.number.slice(0, -7), till.counters.receiptNo, SEED.cashier.counters.receiptNo);
+  numberBefore(made, (r) => r.number.slice(0, -7), receiptNo, SEED.cashier.counters.receiptNo);
   for (const s of sessions.values()) s.counted_cash_halalas = s.opening_float_halalas + cashTaken(made, s);
   cashier.sessions.unshift(...sessions.values());
   cashier.receipts.unshift(...made);
@@ -135,10 +136,8 @@ const historyAppointments = (clinic: ClinicData, now: number, random: Random, co
 const historyInvoices = (clinic: ClinicData, now: number, random: Random, count: number) => {
   const patients = clinic.patients.filter((p) => !p.erased_at);
   const treatments = SEED.treatments.map(treatment);
-  const books = {
-    branches: clinic.branches,
-    counters: { fileNo: {}, invoiceNo: {} as Record<number, number> },
-  };
+  const invoiceNo: Record<number, number> = {};
+  const books = { branches: clinic.branches, counters: { fileNo: {}, invoiceNo } };
   // Patients and days first, then each invoice's lines and payment: the history's draws in their settled order.
   const planned = Array.from({ length: count }, (_, i) => ({
     patient: patients[random.int(patients.length)]!,
@@ -159,22 +158,14 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
     });
     const paid = roll < 8 ? inv.total_halalas : roll === 8 ? Math.floor(inv.total_halalas / 2) : 0;
     if (paid) {
+      const method = card ? 'card' : 'cash';
       const scheme = card ? random.pick(['mada', 'visa', 'mastercard']) : null;
       const last4 = card ? String(1000 + random.int(9000)) : null;
-      addPayment(
-        inv,
-        { method: card ? 'card' : 'cash', scheme, last4, amount_halalas: paid },
-        issued + 6 * MIN,
-      );
+      addPayment(inv, { method, scheme, last4, amount_halalas: paid }, issued + 6 * MIN);
     }
     return inv;
   });
-  numberBefore(
-    made,
-    (inv) => String(inv.branch_id),
-    books.counters.invoiceNo,
-    SEED.clinic.counters.invoiceNo,
-  );
+  numberBefore(made, (inv) => String(inv.branch_id), invoiceNo, SEED.clinic.counters.invoiceNo);
   clinic.invoices.unshift(...made);
 };
 
