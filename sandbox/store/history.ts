@@ -1,8 +1,6 @@
 /**
- * Past business, for Zapier Transfer (moving history through a Zap) and its benchmark: months of receipts and
- * credit notes, invoices, appointments and customers that happened before the seed's own days. Only with the
- * `history` option, so every other recording sees the seed alone. Drawn from its own generator: the same seed
- * gives the same history, and the seed's objects and the ids of later calls do not move.
+ * Past business before the seed's own days, for Zapier Transfer (sandbox/README.md, History). Only with the
+ * `history` option, so every other recording sees the seed alone.
  */
 import { dateLocal, isoLocal, type Random } from '../ids';
 import type { AppointmentStatus, CashierData, ClinicData, Receipt, TillSession } from './types';
@@ -19,7 +17,7 @@ import {
 import { newAppointment, newCustomer } from './records';
 import { DAY, MIN, treatment } from './seed';
 
-/** What `history: true` adds (sandbox/README.md, History); about one receipt in 60 is refunded as well. */
+/** What `history: true` adds; about one receipt in 60 is refunded as well. */
 export const DEFAULT_HISTORY = SEED.history.counts;
 export type HistoryCounts = typeof DEFAULT_HISTORY;
 

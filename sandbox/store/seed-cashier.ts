@@ -1,19 +1,11 @@
-/**
- * The café chain's seed: catalogue, price lists and customers from data/seed.json, and business placed around the
- * clock's start (open till sessions, today's sales, orders).
- */
+/** The café chain's seed (sandbox/README.md, Seed data). */
 import { isoLocal, type Random } from '../ids';
 import SEED from '../data/seed.json';
 import { cashTaken, giveBack, newSession, numberByArrival, saleLine, sellBasket } from './money';
 import { newCustomer, newOrder, newStockLevel, orderLine } from './records';
 import { CASHIER_TENANT, DAY, MIN, times } from './seed';
-import {
-  newCashierData,
-  type ApiClientRecord,
-  type CashierData,
-  type Order,
-  type TillSession,
-} from './types';
+import type { ApiClientRecord, CashierData, OrderStatus, TillSession } from './types';
+import { newCashierData } from './types';
 
 const OPENING = '07:00';
 const CLOSING = '23:00';
@@ -136,9 +128,8 @@ export const seedCashier = (now: number, random: Random, full: boolean, clients:
       s.opening_float_halalas + cashTaken(data.receipts, s) - (s.register_id === 1 ? 250 : 0);
   }
 
-  for (const [i, customer] of SEED.cashier.customers.entries()) {
+  for (const [i, { consents, ...customer }] of SEED.cashier.customers.entries()) {
     const created = now - (120 - i * 17) * DAY;
-    const { consents } = customer;
     data.customers.push(
       newCustomer({
         id: 5521 + i,
@@ -171,7 +162,7 @@ export const seedCashier = (now: number, random: Random, full: boolean, clients:
         order_type: 'pickup',
         prepaid: o.prepaid,
         customer: { name: 'خالد الغامدي', phone: '+966555012345' },
-        status: o.status as Order['status'],
+        status: o.status as OrderStatus,
         lines,
         total_halalas: lines.reduce((n, l) => n + l.total_halalas, 0),
         created_at: isoLocal(created),

@@ -1,7 +1,4 @@
-/**
- * The clinic group's seed: reference data from data/seed.json, and business placed around the clock's start
- * (appointments today and in the coming days, invoices, claims).
- */
+/** The clinic group's seed (sandbox/README.md, Seed data). */
 import { isoLocal, type Random } from '../ids';
 import SEED from '../data/seed.json';
 import { addPayment, claimsRef, newInvoice, nextFileNo } from './money';

@@ -1,7 +1,6 @@
 /**
- * Seed data that looks like a real Saudi clinic group and café chain: Riyadh and Jeddah branches, Arabic and
- * English names, insurance payers, VAT-inclusive till prices. Reference data has fixed ids; business data is
- * placed around the sandbox clock's start (appointments today, receipts in today's till sessions…).
+ * What both seeds and the history share. Reference data has fixed ids; business data is placed around the
+ * sandbox clock's start (sandbox/README.md, Seed data).
  */
 import { dateLocal } from '../ids';
 import type { LineInput } from './money';
