@@ -283,10 +283,8 @@ export const numberByArrival = (cashier: { receipts: Receipt[]; counters: { rece
 };
 
 /** Cash taken in a session (sales and credit notes alike), for the drawers the seed and history count. */
-export const cashTaken = (receipts: Receipt[], session: TillSession): number =>
-  sum(
-    receipts
-      .filter((r) => r.session_id === session.id)
-      .flatMap((r) => r.payments.filter((p) => p.tender === 'cash')),
-    (p) => p.amount_halalas,
-  );
+export const cashTaken = (receipts: Receipt[], session: TillSession): number => {
+  const payments = receipts.filter((r) => r.session_id === session.id).flatMap((r) => r.payments);
+  const cash = payments.filter((p) => p.tender === 'cash');
+  return sum(cash, (p) => p.amount_halalas);
+};
