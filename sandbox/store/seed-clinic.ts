@@ -80,12 +80,16 @@ export const seedClinic = (now: number, random: Random, full: boolean) => {
           starts_at: [isoLocal(movedFrom), isoLocal(start)],
           ends_at: [isoLocal(movedFrom + end - start), isoLocal(end)],
         }
-      : before && { status: [before, status] };
+      : before
+        ? { status: [before, status] }
+        : null;
     const changedAt = movedFrom
       ? Math.min(created + 60 * MIN, now - 30 * MIN)
       : status === 'completed'
         ? Math.min(end, now)
-        : before && Math.min(Math.max(start - 10 * MIN, created + MIN), now);
+        : before
+          ? Math.min(Math.max(start - 10 * MIN, created + MIN), now)
+          : null;
     data.appointments.push(
       newAppointment({
         id: random.ulid(created),
@@ -105,8 +109,8 @@ export const seedClinic = (now: number, random: Random, full: boolean) => {
         cancelled_at: cancelledAt === null ? null : isoLocal(cancelledAt),
         created_at: isoLocal(created),
         updated_at: isoLocal(cancelledAt ?? changedAt ?? created),
-        last_changes: (changes ?? null) as Appointment['last_changes'],
-        last_changed_at: changes && changedAt ? isoLocal(changedAt) : null,
+        last_changes: changes as Appointment['last_changes'],
+        last_changed_at: changes && changedAt !== null ? isoLocal(changedAt) : null,
       }),
     );
   }
