@@ -1,8 +1,6 @@
 /**
- * Past business, for Zapier Transfer (moving history through a Zap) and its benchmark: months of receipts and
- * credit notes, invoices, appointments and customers that happened before the seed's own days. Only with the
- * `history` option, so every other recording sees the seed alone. Drawn from its own generator: the same seed
- * gives the same history, and the seed's objects and the ids of later calls do not move.
+ * Past business before the seed's own days, for Zapier Transfer (sandbox/README.md, History). Only with the
+ * `history` option, so every other recording sees the seed alone.
  */
 import { dateLocal, isoLocal, type Random } from '../ids';
 import type { AppointmentStatus, CashierData, ClinicData, Receipt, TillSession } from './types';
@@ -19,7 +17,7 @@ import {
 import { newAppointment, newCustomer } from './records';
 import { DAY, MIN, treatment } from './seed';
 
-/** What `history: true` adds (sandbox/README.md, History); about one receipt in 60 is refunded as well. */
+/** What `history: true` adds; about one receipt in 60 is refunded as well. */
 export const DEFAULT_HISTORY = SEED.history.counts;
 export type HistoryCounts = typeof DEFAULT_HISTORY;
 
@@ -28,21 +26,19 @@ const dayAt = (now: number, daysAgo: number, minutesIntoDay: number) =>
   Date.parse(`${dateLocal(now - (8 + daysAgo) * DAY)}T00:00:00+03:00`) + minutesIntoDay * MIN;
 
 /**
- * The history came first: each series (a branch's receipts, its credit notes, its invoices) runs up to just below
- * the seed's first number, which data/seed.json's counters give. Only the last six digits change.
+ * The history came first: each series (a branch's receipts, its credit notes, its invoices) is numbered from 1 on
+ * counters of its own (`counted`), then moved up to end just below the seed's first number (`first`, from
+ * data/seed.json's counters).
  */
 const numberBefore = <T extends { number: string }>(
   made: T[],
   seriesOf: (x: T) => string,
-  counters: Record<string, number>,
+  counted: Record<string, number>,
+  first: Record<string, number>,
 ) => {
-  const series = new Map<string, T[]>();
-  for (const x of made) series.set(seriesOf(x), [...(series.get(seriesOf(x)) ?? []), x]);
-  for (const [key, list] of series) {
-    list.forEach((x, k) => {
-      const n = (counters[key] ?? list.length) - list.length + k + 1;
-      x.number = `${x.number.slice(0, -6)}${String(n).padStart(6, '0')}`;
-    });
+  for (const x of made) {
+    const n = first[seriesOf(x)]! - counted[seriesOf(x)]! + Number(x.number.slice(-6));
+    x.number = `${x.number.slice(0, -6)}${String(n).padStart(6, '0')}`;
   }
 };
 
@@ -55,7 +51,8 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
   const days = Math.ceil(count / 8);
   const sessions = new Map<string, TillSession>();
   const made: Receipt[] = [];
-  const numbers = { ...cashier.counters.receiptNo };
+  const receiptNo: Record<string, number> = {};
+  const till = { ...cashier, counters: { receiptSeq: 0, receiptNo } };
   for (let i = 0; i < count; i += 1) {
     const day = days - Math.floor(i / 8);
     // 08:00 to 22:00, an hour and three quarters apart, with a few minutes' jitter.
@@ -66,13 +63,11 @@ const historyReceipts = (cashier: CashierData, now: number, random: Random, coun
     const session = sessions.get(key) ?? newSession(random, branch, register, opened, opened + 15 * 60 * MIN);
     sessions.set(key, session);
     const basket = baskets[random.int(baskets.length)]!;
-    const receipt = sellBasket(cashier, random, session, basket, at, random.int(4) === 0 ? 'cash' : 'card');
+    const receipt = sellBasket(till, random, session, basket, at, random.int(4) === 0 ? 'cash' : 'card');
     made.push(receipt);
-    if (i % 60 === 59)
-      made.push(giveBack(cashier, random, session, receipt, receipt.lines[0]!, at + 20 * MIN));
+    if (i % 60 === 59) made.push(giveBack(till, random, session, receipt, receipt.lines[0]!, at + 20 * MIN));
   }
-  cashier.counters.receiptNo = numbers;
-  numberBefore(made, (r) => r.number.slice(0, -7), SEED.cashier.counters.receiptNo);
+  numberBefore(made, (r) => r.number.slice(0, -7), receiptNo, SEED.cashier.counters.receiptNo);
   for (const s of sessions.values()) s.counted_cash_halalas = s.opening_float_halalas + cashTaken(made, s);
   cashier.sessions.unshift(...sessions.values());
   cashier.receipts.unshift(...made);
@@ -139,7 +134,8 @@ const historyAppointments = (clinic: ClinicData, now: number, random: Random, co
 const historyInvoices = (clinic: ClinicData, now: number, random: Random, count: number) => {
   const patients = clinic.patients.filter((p) => !p.erased_at);
   const treatments = SEED.treatments.map(treatment);
-  const numbers = { ...clinic.counters.invoiceNo };
+  const invoiceNo: Record<number, number> = {};
+  const books = { branches: clinic.branches, counters: { fileNo: {}, invoiceNo } };
   // Patients and days first, then each invoice's lines and payment: the history's draws in their settled order.
   const planned = Array.from({ length: count }, (_, i) => ({
     patient: patients[random.int(patients.length)]!,
@@ -151,7 +147,7 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
     const discount = random.int(5) === 0 ? 5000 : 0;
     const roll = random.int(10);
     const card = random.int(3) !== 0;
-    const inv = newInvoice(clinic, random, issued, {
+    const inv = newInvoice(books, random, issued, {
       patient_id: patient.id,
       branch_id: patient.branch_id,
       buyer_kind: patient.nationality === 'SA' ? 'citizen' : 'resident',
@@ -160,18 +156,14 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
     });
     const paid = roll < 8 ? inv.total_halalas : roll === 8 ? Math.floor(inv.total_halalas / 2) : 0;
     if (paid) {
+      const method = card ? 'card' : 'cash';
       const scheme = card ? random.pick(['mada', 'visa', 'mastercard']) : null;
       const last4 = card ? String(1000 + random.int(9000)) : null;
-      addPayment(
-        inv,
-        { method: card ? 'card' : 'cash', scheme, last4, amount_halalas: paid },
-        issued + 6 * MIN,
-      );
+      addPayment(inv, { method, scheme, last4, amount_halalas: paid }, issued + 6 * MIN);
     }
     return inv;
   });
-  clinic.counters.invoiceNo = numbers;
-  numberBefore(made, (inv) => String(inv.branch_id), SEED.clinic.counters.invoiceNo);
+  numberBefore(made, (inv) => String(inv.branch_id), invoiceNo, SEED.clinic.counters.invoiceNo);
   clinic.invoices.unshift(...made);
 };
 

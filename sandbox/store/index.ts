@@ -1,22 +1,18 @@
+import SEED from '../data/seed.json';
 import { Random } from '../ids';
 import { seedHistory, type HistoryCounts } from './history';
-import { seedClients, seedTenants } from './seed';
-import { seedCashier, type CashierRefs } from './seed-cashier';
-import { seedClinic, type ClinicRefs } from './seed-clinic';
-import type { Delivery, Subscription } from './types';
+import { newClient } from './records';
+import { seedCashier } from './seed-cashier';
+import { seedClinic } from './seed-clinic';
+import type { Api, Delivery, Subscription, Tenant } from './types';
 
 export type * from './types';
-export type { TokenName } from './seed';
-export { TOKEN_NAMES } from './seed';
+export { TOKEN_NAMES, type TokenName } from './seed';
 export { DEFAULT_HISTORY, type HistoryCounts } from './history';
 
-/** Ids of seeded objects, for tests and the README (empty strings and zeros when started without seed data). */
-export interface SeedRefs {
-  clinic: ClinicRefs;
-  cashier: CashierRefs;
-}
-
 export type Store = ReturnType<typeof createStore>;
+/** Ids of seeded objects, for tests and the README (empty strings and zeros when started without seed data). */
+export type SeedRefs = Store['refs'];
 
 /**
  * A fresh store. Tenants, API clients and reference data (branches, practitioners, appointment types, rooms,
@@ -29,20 +25,18 @@ export const createStore = (
   seed: boolean,
   history?: { counts: HistoryCounts; historySeed: number },
 ) => {
-  const tenants = seedTenants();
-  const clients = seedClients();
+  // The named tokens (sandbox/README.md lists them) are fixed, so a developer can keep them in .env.
+  const clients = Object.entries(SEED.clients).map(([key, c], i) =>
+    newClient(i + 1, { key, ...c, api: c.api as Api }),
+  );
   const clinic = seedClinic(now, random, seed);
   const cashier = seedCashier(now, random, seed, clients);
   if (seed && history) {
-    seedHistory(
-      { clinic: clinic.data, cashier: cashier.data },
-      now,
-      new Random(history.historySeed),
-      history.counts,
-    );
+    const data = { clinic: clinic.data, cashier: cashier.data };
+    seedHistory(data, now, new Random(history.historySeed), history.counts);
   }
   return {
-    tenants,
+    tenants: structuredClone(SEED.tenants) as Tenant[],
     clients,
     clinic: clinic.data,
     cashier: cashier.data,

@@ -3,31 +3,18 @@
  * building, and the per-branch numbering of files, invoices and receipts.
  */
 import { dateLocal, isoLocal, type Random } from '../ids';
+import type { Item } from './types';
 
 /*
- * The invoice, receipt and till-session records are what the builders below make (types.ts reads their types off
- * them); what the builders read of the clinic's and the café chain's data is named here by its shape alone.
+ * types.ts reads the invoice, receipt and till-session types off the builders below, so what they read of the
+ * clinic's and the café chain's numbering is named here by its shape alone.
  */
-type Branches = { branches: ReadonlyArray<{ id: number; code: string }> };
-type ClinicNumbers = Branches & {
-  counters: { fileNo: Record<number, number>; invoiceNo: Record<number, number> };
-};
-type CashierNumbers = Branches & { counters: { receiptSeq: number; receiptNo: Record<string, number> } };
-type Catalogue<I> = { items: I[] };
-type CatalogueItem = {
-  name_ar: string;
-  variants: Array<{
-    id: number;
-    name_ar: string;
-    price_halalas: number;
-    sku?: string | null;
-    barcode?: string | null;
-  }>;
-};
+type Numbered<C> = { branches: ReadonlyArray<{ id: number; code: string }>; counters: C };
+type ClinicNumbers = Numbered<{ fileNo: Record<number, number>; invoiceNo: Record<number, number> }>;
+type CashierNumbers = Numbered<{ receiptSeq: number; receiptNo: Record<string, number> }>;
+type Till = CashierNumbers & { items: Item[] };
 
 export const VAT_RATE = 0.15;
-
-/* Invoice arithmetic: net = qty × unit − discount; VAT 15 % on standard and state-borne lines. */
 
 export interface LineInput {
   nature: 'medical' | 'cosmetic' | 'product' | 'package' | 'fee';
@@ -41,51 +28,30 @@ export interface LineInput {
   surfaces: string[];
 }
 
+export interface InvoicePayment {
+  method: string;
+  scheme: string | null;
+  last4: string | null;
+  amount_halalas: number;
+}
+
 const sum = <T>(rows: readonly T[], of: (row: T) => number) => rows.reduce((n, row) => n + of(row), 0);
+const sixDigits = (n: number) => String(n).padStart(6, '0');
 
 /** The next number of a counter (a branch's files, invoices, receipts…). */
 const next = (counter: Record<string, number>, key: string | number) =>
   (counter[key] = (counter[key] ?? 0) + 1);
-const sixDigits = (n: number) => String(n).padStart(6, '0');
 
-export const computeInvoice = (lines: LineInput[], discount: number) => {
-  let left = discount;
-  const out = lines.map((l, i) => {
-    const gross = l.qty * l.unit_halalas;
-    const cut = Math.min(left, gross);
-    left -= cut;
-    const net = gross - cut;
-    const taxed = l.tax_category === 'standard' || l.tax_category === 'state_borne';
-    const vat = taxed ? Math.round(net * VAT_RATE) : 0;
-    const { nature, qty, unit_halalas, tax_category, ...kept } = l;
-    const amounts = { net_halalas: net, vat_halalas: vat, total_halalas: net + vat };
-    return { line_no: i + 1, nature, qty, unit_halalas, ...amounts, tax_category, ...kept };
-  });
-  const categories = [...new Set(out.map((l) => l.tax_category))];
-  return {
-    lines: out,
-    subtotal_halalas: sum(lines, (l) => l.qty * l.unit_halalas),
-    discount_halalas: discount - left,
-    vat_halalas: sum(out, (l) => l.vat_halalas),
-    total_halalas: sum(out, (l) => l.total_halalas),
-    tax_breakdown: categories.map((tax_category) => {
-      const of = out.filter((l) => l.tax_category === tax_category);
-      return {
-        tax_category,
-        net_halalas: sum(of, (l) => l.net_halalas),
-        vat_halalas: sum(of, (l) => l.vat_halalas),
-      };
-    }),
-  };
-};
-
-const codeOf = (owner: Branches, branchId: number, fallback: string) =>
+const codeOf = (owner: Numbered<unknown>, branchId: number, fallback: string) =>
   owner.branches.find((b) => b.id === branchId)?.code ?? fallback;
 
-export const nextInvoiceNumber = (clinic: ClinicNumbers, branchId: number, ms: number): string =>
-  `INV-${codeOf(clinic, branchId, 'CLN')}-${dateLocal(ms).slice(0, 4)}-${sixDigits(next(clinic.counters.invoiceNo, branchId))}`;
+export const nextFileNo = (clinic: ClinicNumbers, branchId: number): string =>
+  `${codeOf(clinic, branchId, 'CLN')}-${sixDigits(next(clinic.counters.fileNo, branchId))}`;
 
-/** An invoice issued at `at` with its totals, nothing paid yet (numbered next in its branch). */
+/**
+ * An invoice issued at `at`, nothing paid yet (numbered next in its branch): net = qty × unit − discount (taken
+ * from the first lines on), VAT 15 % on standard and state-borne lines.
+ */
 export const newInvoice = (
   clinic: ClinicNumbers,
   random: Random,
@@ -99,10 +65,23 @@ export const newInvoice = (
     kind?: 'simplified' | 'standard';
   },
 ) => {
-  const { lines, tax_breakdown, ...totals } = computeInvoice(input.lines, input.discount);
+  let left = input.discount;
+  const lines = input.lines.map((l, i) => {
+    const cut = Math.min(left, l.qty * l.unit_halalas);
+    left -= cut;
+    const net = l.qty * l.unit_halalas - cut;
+    const taxed = l.tax_category === 'standard' || l.tax_category === 'state_borne';
+    const vat = taxed ? Math.round(net * VAT_RATE) : 0;
+    const { nature, qty, unit_halalas, tax_category, ...kept } = l;
+    const amounts = { net_halalas: net, vat_halalas: vat, total_halalas: net + vat };
+    return { line_no: i + 1, nature, qty, unit_halalas, ...amounts, tax_category, ...kept };
+  });
+  const total = sum(lines, (l) => l.total_halalas);
+  const id = random.ulid(at);
+  const no = sixDigits(next(clinic.counters.invoiceNo, input.branch_id));
   return {
-    id: random.ulid(at),
-    number: nextInvoiceNumber(clinic, input.branch_id, at),
+    id,
+    number: `INV-${codeOf(clinic, input.branch_id, 'CLN')}-${dateLocal(at).slice(0, 4)}-${no}`,
     kind: input.kind ?? 'simplified',
     status: 'issued' as 'issued' | 'partially_paid' | 'paid' | 'void',
     patient_id: input.patient_id,
@@ -111,21 +90,24 @@ export const newInvoice = (
     currency: 'SAR' as const,
     issued_at: isoLocal(at),
     paid_at: null as string | null,
-    ...totals,
+    subtotal_halalas: sum(input.lines, (l) => l.qty * l.unit_halalas),
+    discount_halalas: input.discount - left,
+    vat_halalas: sum(lines, (l) => l.vat_halalas),
+    total_halalas: total,
     paid_halalas: 0,
-    due_halalas: totals.total_halalas,
-    tax_breakdown,
+    due_halalas: total,
+    tax_breakdown: [...new Set(lines.map((l) => l.tax_category))].map((tax_category) => {
+      const of = lines.filter((l) => l.tax_category === tax_category);
+      return {
+        tax_category,
+        net_halalas: sum(of, (l) => l.net_halalas),
+        vat_halalas: sum(of, (l) => l.vat_halalas),
+      };
+    }),
     lines,
     payments: [] as InvoicePayment[],
   };
 };
-
-export interface InvoicePayment {
-  method: string;
-  scheme: string | null;
-  last4: string | null;
-  amount_halalas: number;
-}
 
 /** A payment against an invoice: paid and due move; paid in full, the invoice is paid at `at`. */
 export const addPayment = (inv: ReturnType<typeof newInvoice>, payment: InvoicePayment, at: number): void => {
@@ -140,8 +122,25 @@ export const addPayment = (inv: ReturnType<typeof newInvoice>, payment: InvoiceP
 export const claimsRef = (random: Random, at: number) =>
   `CX-${dateLocal(at).slice(0, 7)}-${String(random.int(10_000_000)).padStart(7, '0')}`;
 
-export const nextFileNo = (clinic: ClinicNumbers, branchId: number): string =>
-  `${codeOf(clinic, branchId, 'CLN')}-${sixDigits(next(clinic.counters.fileNo, branchId))}`;
+/** A till session of `register` opened at `opened`, closed at `closed` (null: still open), drawer not counted. */
+export const newSession = (
+  random: Random,
+  branchId: number,
+  register: number,
+  opened: number,
+  closed: number | null,
+) => ({
+  id: random.ulid(opened),
+  branch_id: branchId,
+  register_id: register,
+  status: (closed === null ? 'open' : 'closed') as 'open' | 'closed',
+  business_date: dateLocal(opened),
+  opened_at: isoLocal(opened),
+  closed_at: closed === null ? null : isoLocal(closed),
+  opening_float_halalas: 50_000,
+  counted_cash_halalas: null as number | null,
+});
+type TillSession = ReturnType<typeof newSession>;
 
 /** A line as a till rings it up: a receipt's or an order's line (qty as text or number) will do. */
 export interface SaleLine {
@@ -156,7 +155,7 @@ export const buildReceipt = (
   cashier: CashierNumbers,
   random: Random,
   input: {
-    session: ReturnType<typeof newSession>;
+    session: TillSession;
     lines: SaleLine[];
     tender?: string;
     issuedAt: number;
@@ -179,18 +178,11 @@ export const buildReceipt = (
   }));
   const total = sum(lines, (l) => l.total_halalas);
   const tax = Math.round((total * VAT_RATE) / (1 + VAT_RATE));
-  const prepaid = input.prepaid ?? null;
   const tender = input.tender ?? 'card';
-  const payments = prepaid
-    ? []
-    : [
-        {
-          tender,
-          amount_halalas: total,
-          scheme: tender === 'card' ? random.pick(['mada', 'visa', 'mastercard']) : null,
-          last4: tender === 'card' ? String(1000 + random.int(9000)) : null,
-        },
-      ];
+  const card = tender === 'card';
+  // Drawn before the id, in this order: the seeded ids depend on it.
+  const scheme = input.prepaid || !card ? null : random.pick(['mada', 'visa', 'mastercard']);
+  const last4 = input.prepaid || !card ? null : String(1000 + random.int(9000));
   cashier.counters.receiptSeq += 1;
   return {
     id: random.ulid(input.issuedAt),
@@ -207,18 +199,19 @@ export const buildReceipt = (
     tax_halalas: tax,
     total_halalas: total,
     amount_due_halalas: 0,
-    prepaid_applied: prepaid,
+    prepaid_applied: input.prepaid ?? null,
     lines,
-    payments,
+    payments: input.prepaid ? [] : [{ tender, amount_halalas: total, scheme, last4 }],
     /** Arrival order at the server (the cursor's order) and time (the hold-back's). */
     seq: cashier.counters.receiptSeq,
     arrived_at_ms: input.arrivedAt,
   };
 };
+type Receipt = ReturnType<typeof buildReceipt>;
 
 /** The catalogue's variant with this id, PLU (`V` and its id), SKU or barcode, with its item. */
-export const matchVariant = <I extends CatalogueItem>(
-  cashier: Catalogue<I>,
+export const matchVariant = (
+  cashier: { items: Item[] },
   by: { variantId?: number; plu?: string; sku?: string; barcode?: string },
 ) => {
   const pluId = by.plu && /^V\d+$/i.test(by.plu) ? Number(by.plu.slice(1)) : undefined;
@@ -230,16 +223,16 @@ export const matchVariant = <I extends CatalogueItem>(
         (by.sku !== undefined && v.sku === by.sku) ||
         (by.barcode !== undefined && v.barcode === by.barcode),
     );
-    if (variant) return { item, variant: variant as I['variants'][number] };
+    if (variant) return { item, variant };
   }
   return undefined;
 };
 
-export const variantName = (item: CatalogueItem, v: { name_ar: string }) =>
+export const variantName = (item: Item, v: { name_ar: string }) =>
   item.variants.length > 1 && v.name_ar !== item.name_ar ? `${item.name_ar} - ${v.name_ar}` : item.name_ar;
 
 /** A line selling `qty` of a variant at its catalogue price, named as the till names it. */
-export const saleLine = (cashier: Catalogue<CatalogueItem>, variantId: number, qty: number): SaleLine => {
+export const saleLine = (cashier: Till, variantId: number, qty: number): SaleLine => {
   const { item, variant } = matchVariant(cashier, { variantId })!;
   return {
     variant_id: variantId,
@@ -249,14 +242,11 @@ export const saleLine = (cashier: Catalogue<CatalogueItem>, variantId: number, q
   };
 };
 
-type Receipt = ReturnType<typeof buildReceipt>;
-type Till = CashierNumbers & Catalogue<CatalogueItem>;
-
 /** A basket of [variant, qty] sold on `session` at `at`, synced two seconds later unless `arrivedAt` says. */
 export const sellBasket = (
   cashier: Till,
   random: Random,
-  session: ReturnType<typeof newSession>,
+  session: TillSession,
   basket: Array<[number, number]>,
   at: number,
   tender?: string,
@@ -270,7 +260,7 @@ export const sellBasket = (
 export const giveBack = (
   cashier: Till,
   random: Random,
-  session: ReturnType<typeof newSession>,
+  session: TillSession,
   receipt: Receipt,
   line: Receipt['lines'][number],
   at: number,
@@ -292,30 +282,9 @@ export const numberByArrival = (cashier: { receipts: Receipt[]; counters: { rece
   cashier.counters.receiptSeq = cashier.receipts.length;
 };
 
-/** A till session of `register` opened at `opened`, closed at `closed` (null: still open), drawer not counted. */
-export const newSession = (
-  random: Random,
-  branchId: number,
-  register: number,
-  opened: number,
-  closed: number | null,
-) => ({
-  id: random.ulid(opened),
-  branch_id: branchId,
-  register_id: register,
-  status: (closed === null ? 'open' : 'closed') as 'open' | 'closed',
-  business_date: dateLocal(opened),
-  opened_at: isoLocal(opened),
-  closed_at: closed === null ? null : isoLocal(closed),
-  opening_float_halalas: 50_000,
-  counted_cash_halalas: null as number | null,
-});
-
 /** Cash taken in a session (sales and credit notes alike), for the drawers the seed and history count. */
-export const cashTaken = (receipts: Receipt[], session: ReturnType<typeof newSession>): number =>
-  sum(
-    receipts
-      .filter((r) => r.session_id === session.id)
-      .flatMap((r) => r.payments.filter((p) => p.tender === 'cash')),
-    (p) => p.amount_halalas,
-  );
+export const cashTaken = (receipts: Receipt[], session: TillSession): number => {
+  const payments = receipts.filter((r) => r.session_id === session.id).flatMap((r) => r.payments);
+  const cash = payments.filter((p) => p.tender === 'cash');
+  return sum(cash, (p) => p.amount_halalas);
+};

@@ -1,14 +1,12 @@
 /**
  * The stored records that the seed, the history and the operations all make, each declared once as a template:
- * its members in their stored order with their defaults. types.ts reads the record types off the templates, and
- * a builder takes the members a caller names (undefined ones keep the default) over the template.
+ * its members in their stored order with their defaults. A builder lays the members a caller names (undefined
+ * ones keep the default) over the template.
  */
 
-type Changes = Record<string, [unknown, unknown]>;
-
 const builder =
-  <T extends object, R extends keyof T>(template: T) =>
-  (given: Pick<T, R> & Partial<T>): T => ({
+  <T extends object>(template: T) =>
+  (given: Partial<T>): T => ({
     // A copy: no two records share a default list.
     ...structuredClone(template),
     ...Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)),
@@ -34,12 +32,10 @@ const CLIENT = {
   note: '',
 };
 export type ApiClientRecord = typeof CLIENT;
-const client = builder<typeof CLIENT, 'id' | 'tenantId' | 'api' | 'key' | 'name' | 'abilities' | 'note'>(
-  CLIENT,
-);
+const client = builder(CLIENT);
 
 /** An API client, its token named after its key unless given (clinicOwner: sbx_clinic_owner). */
-export const newClient = (id: number, c: Omit<Parameters<typeof client>[0], 'id'>) =>
+export const newClient = (id: number, c: Partial<ApiClientRecord> & { key: string; abilities: string[] }) =>
   client({
     ...c,
     id,
@@ -69,10 +65,7 @@ const PATIENT = {
   erased_at: null as string | null,
 };
 export type Patient = typeof PATIENT;
-export const newPatient = builder<
-  typeof PATIENT,
-  'id' | 'file_no' | 'name_ar' | 'name_en' | 'branch_id' | 'created_at'
->(PATIENT);
+export const newPatient = builder(PATIENT);
 
 export type AppointmentStatus =
   'booked' | 'confirmed' | 'arrived' | 'in_progress' | 'completed' | 'cancelled' | 'no_show';
@@ -97,30 +90,11 @@ const APPOINTMENT = {
   /** The API client that booked it: external_ref is unique per client. */
   client_id: null as number | null,
   /** The last appointment.updated: its `changes` and when, for the recent list. */
-  last_changes: null as Changes | null,
+  last_changes: null as Record<string, [unknown, unknown]> | null,
   last_changed_at: null as string | null,
 };
 export type Appointment = typeof APPOINTMENT;
-export const newAppointment = builder<
-  typeof APPOINTMENT,
-  | 'id'
-  | 'patient_id'
-  | 'branch_id'
-  | 'practitioner_id'
-  | 'appointment_type_id'
-  | 'room_id'
-  | 'starts_at'
-  | 'ends_at'
-  | 'source'
-  | 'created_at'
-  | 'updated_at'
->(APPOINTMENT);
-
-export interface ConsentEntry {
-  granted: boolean;
-  channels: string[];
-  at: string;
-}
+export const newAppointment = builder(APPOINTMENT);
 
 const CUSTOMER = {
   id: 0,
@@ -131,21 +105,17 @@ const CUSTOMER = {
   vat_number: null as string | null,
   cr_number: null as string | null,
   /** The consent ledger, oldest first; the latest entry decides. */
-  consents: [] as ConsentEntry[],
+  consents: [] as Array<{ granted: boolean; channels: string[]; at: string }>,
   erased: false,
   created_at: '',
   updated_at: '',
 };
 export type Customer = typeof CUSTOMER;
-export const newCustomer = builder<typeof CUSTOMER, 'id' | 'consents' | 'created_at' | 'updated_at'>(
-  CUSTOMER,
-);
+export const newCustomer = builder(CUSTOMER);
 
 const STOCK_LEVEL = { branch_id: 0, variant_id: 0, qty: 0, reorder_point: 5, par_level: 20, updated_at: '' };
 export type StockLevel = typeof STOCK_LEVEL;
-export const newStockLevel = builder<typeof STOCK_LEVEL, 'branch_id' | 'variant_id' | 'updated_at'>(
-  STOCK_LEVEL,
-);
+export const newStockLevel = builder(STOCK_LEVEL);
 
 /** A line of `qty` at `unit`: of a catalogue variant (with its PLU), or an open item (`variantId` null). */
 export const orderLine = (
@@ -186,10 +156,7 @@ const ORDER = {
   updated_at: '',
 };
 export type Order = typeof ORDER;
-export const newOrder = builder<
-  typeof ORDER,
-  'id' | 'external_id' | 'provider' | 'client_id' | 'branch_id' | 'created_at'
->(ORDER);
+export const newOrder = builder(ORDER);
 
 const SUBSCRIPTION = {
   id: 0,
@@ -208,10 +175,7 @@ const SUBSCRIPTION = {
   updated_at: '',
 };
 export type Subscription = typeof SUBSCRIPTION;
-export const newSubscription = builder<
-  typeof SUBSCRIPTION,
-  'id' | 'api' | 'tenantId' | 'clientId' | 'events' | 'target_url' | 'secret' | 'created_at' | 'updated_at'
->(SUBSCRIPTION);
+export const newSubscription = builder(SUBSCRIPTION);
 
 export type DeliveryStatus = 'pending' | 'sent' | 'failed' | 'dead';
 
@@ -246,7 +210,4 @@ const DELIVERY = {
   }>,
 };
 export type Delivery = typeof DELIVERY;
-export const newDelivery = builder<
-  typeof DELIVERY,
-  'id' | 'api' | 'tenantId' | 'subscription_id' | 'event' | 'event_id' | 'created_at' | 'body' | 'subjects'
->(DELIVERY);
+export const newDelivery = builder(DELIVERY);

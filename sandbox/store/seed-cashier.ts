@@ -1,22 +1,11 @@
-/**
- * The café chain's seed: catalogue, price lists and customers from data/seed.json, and business placed around the
- * clock's start (open till sessions, today's sales, orders).
- */
+/** The café chain's seed (sandbox/README.md, Seed data). */
 import { isoLocal, type Random } from '../ids';
-import {
-  newCashierData,
-  type ApiClientRecord,
-  type CashierData,
-  type Order,
-  type Receipt,
-  type StockLevel,
-  type TillSession,
-} from './types';
 import SEED from '../data/seed.json';
 import { cashTaken, giveBack, newSession, numberByArrival, saleLine, sellBasket } from './money';
 import { newCustomer, newOrder, newStockLevel, orderLine } from './records';
-
-import { CASHIER_TENANT, DAY, MIN, past, times } from './seed';
+import { CASHIER_TENANT, DAY, MIN, times } from './seed';
+import type { ApiClientRecord, CashierData, OrderStatus, TillSession } from './types';
+import { newCashierData } from './types';
 
 const OPENING = '07:00';
 const CLOSING = '23:00';
@@ -55,40 +44,31 @@ const cashierRefs = (data: CashierData) => {
   };
 };
 
-export const seedCashier = (
-  now: number,
-  random: Random,
-  full: boolean,
-  clients: ApiClientRecord[],
-): { data: CashierData; refs: CashierRefs } => {
-  const fixed = past('2023-05-14T08:00:00+03:00');
+export const seedCashier = (now: number, random: Random, full: boolean, clients: ApiClientRecord[]) => {
+  const fixed = Date.parse('2023-05-14T08:00:00+03:00');
   const data = newCashierData(CASHIER_TENANT);
-  const at = isoLocal(fixed);
-  for (const { id, name_ar, name_en, category_id, variants, modifier_group_ids } of SEED.cashier.catalogue) {
+  for (const { variants, modifier_group_ids, ...item } of SEED.cashier.catalogue) {
     data.items.push({
-      id,
-      name_ar,
-      name_en,
-      category_id,
+      ...item,
       default_price_halalas: variants[0]?.price_halalas ?? 0,
       variants: variants.map((v, i) => ({ ...v, is_default: i === 0 })),
       modifier_group_ids,
       combo_slots: [],
-      created_at: at,
+      created_at: isoLocal(fixed),
       updated_at: isoLocal(Math.min(now - 7 * DAY, fixed + 500 * DAY)),
     });
   }
   for (const branch of data.branches) {
-    for (const item of data.items) {
-      for (const v of item.variants) {
-        const packaged = item.category_id >= 6;
+    for (const { category_id, variants } of data.items) {
+      for (const v of variants) {
         data.stock.push(
           newStockLevel({
             branch_id: branch.id,
             variant_id: v.id,
             qty: 20 + random.int(60),
-            reorder_point: packaged ? 6 : 10,
-            par_level: packaged ? 24 : 40,
+            // Packaged goods keep a smaller stock than what the bar makes.
+            reorder_point: category_id >= 6 ? 6 : 10,
+            par_level: category_id >= 6 ? 24 : 40,
             updated_at: isoLocal(now - (1 + random.int(48)) * 60 * MIN),
           }),
         );
@@ -97,7 +77,7 @@ export const seedCashier = (
   }
   // Three levels low, one well above: the refs' lowStock and okStock.
   for (const [branch, variant, qty] of SEED.cashier.stockQty) {
-    (data.stock.find((s) => s.branch_id === branch && s.variant_id === variant) as StockLevel).qty = qty!;
+    data.stock.find((s) => s.branch_id === branch && s.variant_id === variant)!.qty = qty!;
   }
 
   const t = times(now);
@@ -134,16 +114,13 @@ export const seedCashier = (
   sales.sort((a, b) => a[0] - b[0]);
   for (const [at, s, basket, tender] of sales)
     data.receipts.push(sellBasket(data, random, s, basket, at, tender));
-  const jeddahOpen = data.sessions.find((s) => s.status === 'open' && s.branch_id === 2) as TillSession;
-  const firstJeddah = data.receipts.find((r) => r.session_id === jeddahOpen.id) as Receipt;
-  const refundLine = firstJeddah.lines[firstJeddah.lines.length - 1]!;
-  const noteAt = Date.parse(firstJeddah.issued_at) + 25 * MIN;
-  data.receipts.push(giveBack(data, random, jeddahOpen, firstJeddah, refundLine, noteAt));
+  const open = (branch: number) => data.sessions.find((s) => s.status === 'open' && s.branch_id === branch)!;
+  const sale = data.receipts.find((r) => r.session_id === open(2).id)!;
+  const noteAt = Date.parse(sale.issued_at) + 25 * MIN;
+  data.receipts.push(giveBack(data, random, open(2), sale, sale.lines[sale.lines.length - 1]!, noteAt));
   // A till in Al Nakheel sold offline early in its session and synced ten minutes ago: it arrives last.
-  const nakheel = data.sessions.find((s) => s.status === 'open' && s.branch_id === 3) as TillSession;
   const offline = SEED.cashier.offlineSale as Array<[number, number]>;
-  const offlineAt = into(nakheel, 0.2);
-  data.receipts.push(sellBasket(data, random, nakheel, offline, offlineAt, 'cash', now - 10 * MIN));
+  data.receipts.push(sellBasket(data, random, open(3), offline, into(open(3), 0.2), 'cash', now - 10 * MIN));
   numberByArrival(data);
   for (const s of data.sessions.filter((x) => x.status === 'closed')) {
     // Register 1's drawer is 2.50 short.
@@ -151,9 +128,8 @@ export const seedCashier = (
       s.opening_float_halalas + cashTaken(data.receipts, s) - (s.register_id === 1 ? 250 : 0);
   }
 
-  for (const [i, customer] of SEED.cashier.customers.entries()) {
+  for (const [i, { consents, ...customer }] of SEED.cashier.customers.entries()) {
     const created = now - (120 - i * 17) * DAY;
-    const { consents } = customer;
     data.customers.push(
       newCustomer({
         id: 5521 + i,
@@ -166,7 +142,7 @@ export const seedCashier = (
   }
   data.counters.customer = Math.max(...data.customers.map((c) => c.id));
 
-  const shop = clients.find((c) => c.key === 'cashierNoWebhooks') as ApiClientRecord;
+  const shop = clients.find((c) => c.key === 'cashierNoWebhooks')!;
   for (const o of SEED.cashier.orders) {
     const created = t.rel(o.in_min);
     const lines = (o.basket as Array<[number, number]>).map(([v, q], i) => {
@@ -186,7 +162,7 @@ export const seedCashier = (
         order_type: 'pickup',
         prepaid: o.prepaid,
         customer: { name: 'خالد الغامدي', phone: '+966555012345' },
-        status: o.status as Order['status'],
+        status: o.status as OrderStatus,
         lines,
         total_halalas: lines.reduce((n, l) => n + l.total_halalas, 0),
         created_at: isoLocal(created),

@@ -1,23 +1,16 @@
-/**
- * The clinic group's seed: reference data from data/seed.json, and business placed around the clock's start
- * (appointments today and in the coming days, invoices, claims).
- */
+/** The clinic group's seed (sandbox/README.md, Seed data). */
 import { isoLocal, type Random } from '../ids';
-import {
-  newClinicData,
-  type ClinicData,
-  type Appointment,
-  type AppointmentStatus,
-  type Claim,
-  type Invoice,
-  type Patient,
-  type Practitioner,
-} from './types';
 import SEED from '../data/seed.json';
 import { addPayment, claimsRef, newInvoice, nextFileNo } from './money';
 import { newAppointment, newPatient } from './records';
-
-import { CLINIC_TENANT, DAY, MIN, past, times, treatment } from './seed';
+import { CLINIC_TENANT, DAY, MIN, times, treatment } from './seed';
+import {
+  newClinicData,
+  type Appointment,
+  type AppointmentStatus,
+  type ClinicData,
+  type Invoice,
+} from './types';
 
 /** Ids of seeded objects that tests and the README point at ('' for what a sandbox without business data lacks). */
 export type ClinicRefs = ReturnType<typeof clinicRefs>;
@@ -47,44 +40,36 @@ const clinicRefs = (data: ClinicData) => {
   };
 };
 
-export const seedClinic = (
-  now: number,
-  random: Random,
-  full: boolean,
-): { data: ClinicData; refs: ClinicRefs } => {
-  const fixed = past('2024-03-01T09:00:00+03:00');
+export const seedClinic = (now: number, random: Random, full: boolean) => {
+  const fixed = Date.parse('2024-03-01T09:00:00+03:00');
   const practitioners = SEED.clinic.practitioners.map((p) => ({ id: random.ulid(fixed), ...p }));
   const data = newClinicData(CLINIC_TENANT, practitioners);
   if (!full) return { data, refs: clinicRefs(data) };
 
-  for (const [i, p] of SEED.clinic.patients.entries()) {
-    const created = past(`${p.created}+03:00`);
+  for (const [i, { created: at, ...person }] of SEED.clinic.patients.entries()) {
+    const created = Date.parse(`${at}+03:00`);
     const updated = Math.min(now - DAY * (3 + i), created + 400 * DAY);
-    const { created: _created, ...person } = p;
     data.patients.push(
       newPatient({
         id: random.ulid(created),
-        file_no: nextFileNo(data, p.branch_id),
-        ...(person as Omit<Patient, 'id' | 'file_no'>),
+        file_no: nextFileNo(data, person.branch_id),
+        ...(person as Partial<ClinicData['patients'][number]>),
         created_at: isoLocal(created),
         updated_at: isoLocal(Math.max(created, updated)),
       }),
     );
   }
-  const erased = data.patients[12] as Patient;
-  erased.erased_at = isoLocal(now - 20 * DAY);
-  erased.updated_at = erased.erased_at;
+  const erased = data.patients[12]!;
+  erased.erased_at = erased.updated_at = isoLocal(now - 20 * DAY);
   erased.contact_consent = false;
 
   const t = times(now);
   const previous = SEED.clinic.statusBefore as Partial<Record<string, AppointmentStatus>>;
-  const sources = SEED.clinic.bookingSources;
   for (const [i, row] of SEED.clinic.appointments.entries()) {
     const start = row.in_min !== undefined ? t.rel(row.in_min) : t.day(row.day!, row.at!);
-    const practitioner = data.practitioners[row.practitioner] as Practitioner;
+    const practitioner = data.practitioners[row.practitioner]!;
     const status = row.status as AppointmentStatus;
-    const type = data.appointmentTypes.find((x) => x.id === row.type);
-    const end = start + (type?.duration_min ?? 30) * MIN;
+    const end = start + (data.appointmentTypes.find((x) => x.id === row.type)?.duration_min ?? 30) * MIN;
     const created = Math.min(start - (2 + (i % 5)) * DAY, now - 2 * 60 * MIN);
     const cancelledAt = status === 'cancelled' ? Math.min(start - DAY, now - 30 * MIN) : null;
     // The last appointment.updated: a move to another day (the patient asked), else the status before this one.
@@ -108,19 +93,19 @@ export const seedClinic = (
     data.appointments.push(
       newAppointment({
         id: random.ulid(created),
-        patient_id: (data.patients[row.patient] as Patient).id,
+        patient_id: data.patients[row.patient]!.id,
         // The front desk books in the branch of the practitioner.
         branch_id: practitioner.branch_id,
         practitioner_id: practitioner.id,
         appointment_type_id: row.type,
-        room_id: SEED.clinic.practitionerRooms[row.practitioner] ?? 11,
+        room_id: SEED.clinic.practitionerRooms[row.practitioner],
         status,
         starts_at: isoLocal(start),
         ends_at: isoLocal(end),
-        source: sources[i % sources.length] ?? 'front_desk',
-        external_ref: i === 19 ? 'crm-88213' : null,
+        source: row.source,
+        external_ref: row.external_ref ?? null,
         note: row.note,
-        cancel_reason: status === 'cancelled' ? (i === 5 ? 'patient_request' : 'clinic') : null,
+        cancel_reason: row.cancel_reason ?? null,
         cancelled_at: cancelledAt === null ? null : isoLocal(cancelledAt),
         created_at: isoLocal(created),
         updated_at: isoLocal(cancelledAt ?? changedAt ?? created),
@@ -129,10 +114,9 @@ export const seedClinic = (
       }),
     );
   }
-  const appt = (i: number) => data.appointments[i] as Appointment;
 
   for (const bill of SEED.clinic.invoices) {
-    const a = appt(bill.appointment);
+    const a = data.appointments[bill.appointment]!;
     const issued = Math.min(Date.parse(a.ends_at) + 15 * MIN, now - 5 * MIN);
     const inv = newInvoice(data, random, issued, {
       patient_id: a.patient_id,
@@ -146,28 +130,25 @@ export const seedClinic = (
       const paid = amount === 'due' ? inv.due_halalas : amount;
       addPayment(inv, { method, scheme, last4, amount_halalas: paid }, issued + 4 * MIN);
     }
+    if (bill.void) inv.status = 'void';
     data.invoices.push(inv);
   }
-  for (const [i, bill] of SEED.clinic.invoices.entries()) {
-    if (bill.void) (data.invoices[i] as Invoice).status = 'void';
-  }
-  const inv = (i: number) => data.invoices[i] as Invoice;
 
   for (const c of SEED.clinic.claims) {
-    const i = inv(c.invoice);
-    const updated = Math.min(Date.parse(i.issued_at) + 2 * DAY, now - 60 * MIN);
-    const approved = Math.round(i.total_halalas * c.share);
+    const inv = data.invoices[c.invoice]!;
+    const updated = Math.min(Date.parse(inv.issued_at) + 2 * DAY, now - 60 * MIN);
+    const approved = Math.round(inv.total_halalas * c.share);
     data.claims.push({
       id: random.ulid(updated),
-      invoice_id: i.id,
-      patient_id: i.patient_id,
+      invoice_id: inv.id,
+      patient_id: inv.patient_id,
       payer_id: c.payer,
       status: c.status,
       previous_status: c.previous_status,
-      outcome: c.outcome as Claim['outcome'],
-      claimed_halalas: i.total_halalas,
+      outcome: c.outcome as 'approved' | 'partial' | 'rejected' | 'pending',
+      claimed_halalas: inv.total_halalas,
       approved_halalas: approved,
-      patient_share_halalas: i.total_halalas - approved,
+      patient_share_halalas: inv.total_halalas - approved,
       claims_exchange_ref: claimsRef(random, updated),
       updated_at: isoLocal(updated),
     });

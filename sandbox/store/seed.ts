@@ -1,43 +1,17 @@
 /**
- * Seed data that looks like a real Saudi clinic group and café chain: Riyadh and Jeddah branches, Arabic and
- * English names, insurance payers, VAT-inclusive till prices. Reference data has fixed ids; business data is
- * placed around the sandbox clock's start (appointments today, receipts in today's till sessions…).
+ * What both seeds and the history share. Reference data has fixed ids; business data is placed around the
+ * sandbox clock's start (sandbox/README.md, Seed data).
  */
 import { dateLocal } from '../ids';
-import { newClient } from './records';
-import type { Tenant } from './types';
 import type { LineInput } from './money';
 import SEED from '../data/seed.json';
 
 export const CLINIC_TENANT = 1001;
 export const CASHIER_TENANT = 2001;
 
-export const seedTenants = (): Tenant[] => structuredClone(SEED.tenants) as Tenant[];
-
-export const TOKEN_NAMES = [
-  'clinicOwner',
-  'clinicReadOnly',
-  'clinicNoWebhooks',
-  'clinicNonOwner',
-  'clinicWebhooksOnly',
-  'clinicRevokedToken',
-  'clinicRevokedClient',
-  'clinicSuspended',
-  'clinicNotEntitled',
-  'cashierOwner',
-  'cashierReadOnly',
-  'cashierNoWebhooks',
-  'cashierRevokedToken',
-  'cashierRevokedClient',
-  'cashierSuspended',
-  'cashierNotEntitled',
-] as const;
-
-export type TokenName = (typeof TOKEN_NAMES)[number];
-
-/** The named tokens (sandbox/README.md lists them). Tokens are fixed so a developer can keep them in .env. */
-export const seedClients = () =>
-  SEED.clients.map((c, i) => newClient(i + 1, c as Parameters<typeof newClient>[1]));
+/** The named tokens (sandbox/README.md lists them), in data/seed.json's order. */
+export type TokenName = keyof typeof SEED.clients;
+export const TOKEN_NAMES = Object.keys(SEED.clients) as TokenName[];
 
 export const MIN = 60_000;
 export const DAY = 24 * 60 * MIN;
@@ -51,9 +25,6 @@ export const times = (now: number) => {
     day: (days: number, hhmm: string) => Date.parse(`${dateLocal(now + days * DAY)}T${hhmm}:00+03:00`),
   };
 };
-
-/** A date some years back, for records made long before the sandbox started. */
-export const past = (iso: string) => Date.parse(iso);
 
 /**
  * An invoice line from the seed's treatments (data/seed.json `treatments`, by code), with what the row changes

@@ -1,15 +1,14 @@
 /** The records the sandbox keeps in memory, one store per running sandbox. */
 import SEED from '../data/seed.json';
-
 import type { buildReceipt, newInvoice, newSession } from './money';
 import type { Appointment, Customer, Order, Patient, StockLevel } from './records';
 
 export type * from './records';
+export type { InvoicePayment } from './money';
 
 export type Api = 'clinic' | 'cashier';
 
 /* Reference data: the types of data/seed.json's rows, narrowed where a member takes a few values. */
-
 type Seed = typeof SEED;
 type Counts = Record<string, number>;
 
@@ -18,7 +17,6 @@ export type Tenant = Omit<Seed['tenants'][number], 'api' | 'status'> & {
   api: Api;
   status: 'active' | 'suspended' | 'closed';
 };
-export type Practitioner = { id: string } & Seed['clinic']['practitioners'][number];
 /** `field`: booking without a practitioner picks a free one of this field. */
 export type AppointmentType = Omit<Seed['clinic']['appointmentTypes'][number], 'field'> & {
   field: 'dental' | 'dermatology';
@@ -26,7 +24,6 @@ export type AppointmentType = Omit<Seed['clinic']['appointmentTypes'][number], '
 
 /* Invoices, receipts and till sessions are what money.ts's builders make. */
 export type Invoice = ReturnType<typeof newInvoice>;
-export type { InvoicePayment } from './money';
 export type Receipt = ReturnType<typeof buildReceipt>;
 export type TillSession = ReturnType<typeof newSession>;
 
@@ -46,7 +43,10 @@ export interface Claim {
 }
 
 /** The clinic's data as every sandbox starts it: reference data and counters from data/seed.json, no business. */
-export const newClinicData = (tenantId: number, practitioners: Practitioner[]) => ({
+export const newClinicData = (
+  tenantId: number,
+  practitioners: Array<{ id: string } & Seed['clinic']['practitioners'][number]>,
+) => ({
   tenantId,
   branches: structuredClone(SEED.clinic.branches),
   practitioners,
@@ -61,20 +61,12 @@ export const newClinicData = (tenantId: number, practitioners: Practitioner[]) =
 });
 export type ClinicData = ReturnType<typeof newClinicData>;
 
-export interface Variant {
-  id: number;
-  name_ar: string;
+export type Variant = Omit<Seed['cashier']['catalogue'][number]['variants'][number], 'sku' | 'barcode'> & {
   sku: string | null;
   barcode: string | null;
-  price_halalas: number;
   is_default: boolean;
-}
-
-export interface ComboSlot {
-  id: number;
-  [field: string]: unknown;
-}
-
+};
+export type ComboSlot = { id: number; [field: string]: unknown };
 export interface Item {
   id: number;
   name_ar: string;
