@@ -1,12 +1,7 @@
 /**
  * Webhook subscriptions, the event catalogues and the delivery engine of both interfaces (clinic spec §4
- * "Webhooks" and §6; cashier spec §6, whose unshown details follow the clinic's).
- *
- * A delivery is a signed POST of `{id, event, tenant_id, occurred_at, api_version, data}`. Any 2xx within the
- * time-out is a success; anything else is retried 60 s later, doubling, at most 6 h apart, until 10 attempts.
- * 20 consecutive failed attempts on a subscription, or one 410 answer, switch it off. Delivery states: pending
- * (not yet attempted, or in flight), failed (the last attempt failed; a retry is scheduled), sent, dead (given
- * up, or its subscription is gone or switched off).
+ * "Webhooks" and §6; cashier spec §6, whose unshown details follow the clinic's). The delivery rules are
+ * data/delivery-rules.json; sandbox/README.md "Webhooks" tells the engine's behaviour.
  */
 import { createHash, createHmac } from 'node:crypto';
 import RULES from './data/delivery-rules.json';
@@ -16,15 +11,13 @@ import { isoLocal, omit } from './ids';
 import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
 import { newDelivery, newSubscription } from './store/records';
-import { checkTargetUrl } from './urls';
+import { refusedReason } from './urls';
 import { S, body as bodySchema, type BodyOf } from './validate';
 import type { WorldState } from './state';
 
 /**
  * The sandbox's own signer, written from the specs (clinic "Signature", cashier "Webhooks") and not from the app's
- * code, so the end-to-end suites check the app's reading of the spec against an independent one: `sha256=` + hex
- * HMAC-SHA256 keyed with the secret as issued (`whsec_` included), over the timestamp, POST, the receiver URL's
- * path without query and the hex SHA-256 of the raw body, joined by line feeds.
+ * code, so the end-to-end suites check the app's reading of the spec against an independent one.
  */
 export const signDelivery = (secret: string, timestamp: string, receiverPath: string, body: string) => {
   const bodyDigest = createHash('sha256').update(body, 'utf8').digest('hex');
@@ -32,30 +25,17 @@ export const signDelivery = (secret: string, timestamp: string, receiverPath: st
   return `sha256=${createHmac('sha256', secret).update(message).digest('hex')}`;
 };
 
-/*
- * The event catalogues (data/event-samples.json): who may receive each event (`abilities`; null: ping, sent by the
- * test endpoint to anyone), and its static sample, what a client sees for an account with no data yet: the
- * sandbox's own values, so a test can tell the interface's sample from the app's fallback.
+export const API_VERSION = 'v1';
+
+/**
+ * An interface's events: the ability a client needs to receive each (null: ping, which the test endpoint sends to
+ * anyone), and its static sample, what a client sees for an account with no data yet: the sandbox's own values,
+ * so a test can tell the interface's sample from the app's fallback.
  */
-export interface EventInfo {
-  ability: string | null;
-  sample: Record<string, unknown>;
-}
-
-/** A sample happened with the latest change its object shows (a receipt's issue, a session's close). */
-const occurredAt = (data: Record<string, unknown> = {}) => {
-  const times = Object.entries(data)
-    .filter(([k, v]) => k.endsWith('_at') && k !== 'starts_at' && k !== 'ends_at' && typeof v === 'string')
-    .map(([, v]) => v as string);
-  return times.reduce(
-    (a, b) => (Date.parse(b) > Date.parse(a) ? b : a),
-    times[0] ?? '2026-11-21T14:05:12+03:00',
-  );
-};
-
-const catalogue = (api: Api): Record<string, EventInfo> => {
-  const samples: Record<string, Record<string, unknown>> = SAMPLES[api];
+const catalogue = (api: Api) => {
   const abilities: Record<string, string | null> = SAMPLES.abilities[api];
+  const times: Record<string, string> = SAMPLES.occurred_at[api];
+  const samples: Record<string, Record<string, unknown>> = SAMPLES[api];
   return Object.fromEntries(
     Object.entries(abilities).map(([event, ability]) => {
       const data = samples[event];
@@ -63,8 +43,8 @@ const catalogue = (api: Api): Record<string, EventInfo> => {
         id: `${event}:sample`,
         event,
         tenant_id: 0,
-        occurred_at: occurredAt(data),
-        api_version: 'v1',
+        occurred_at: times[event],
+        api_version: API_VERSION,
         data,
       };
       return [event, { ability, sample }];
@@ -82,14 +62,6 @@ const subscribableEvents = (api: Api) => Object.keys(catalogueOf(api)).filter((e
 export const sampleFor = (api: Api, event: string, tenantId: number): Record<string, unknown> | null => {
   const info = catalogueOf(api)[event];
   return info ? { ...info.sample, tenant_id: tenantId } : null;
-};
-
-export const API_VERSION = 'v1';
-
-/** The wait after the `attempts`-th failed attempt: 60 s, 120 s, 240 s … at most 6 h (data/delivery-rules.json). */
-const retryDelayMs = (attempts: number): number => {
-  const { first_delay_seconds: first, factor, max_delay_seconds: cap } = RULES.retry;
-  return Math.min(first * factor ** Math.max(0, attempts - 1), cap) * 1000;
 };
 
 export const subscriptionView = (s: Subscription) => ({
@@ -114,24 +86,21 @@ export const deliveryRecord = (d: Delivery) => ({
 export type Emitted = ReturnType<WebhookEngine['emit']>;
 
 /** WebhookWrite: the clinic takes `url` as an alias of target_url and `events` beside `event`; the cashier `{target_url, event}`. */
-const CLINIC_WRITE = bodySchema({
+const WRITE = {
   target_url: S.str(2000),
   url: S.str(2000),
   event: S.str(100),
   events: S.array(),
   description: S.str(500),
-  status: S.oneOf(['active', 'disabled']),
-});
-const { status: _status, ...CLINIC_CREATE } = CLINIC_WRITE.body.properties;
+};
+const CLINIC_UPDATE = bodySchema({ ...WRITE, status: S.oneOf(['active', 'disabled']) });
 
 export const webhookWrite = (api: Api, partial = false) => {
-  const { target_url, event } = CLINIC_CREATE;
-  return api === 'cashier'
-    ? bodySchema({ target_url, event })
-    : bodySchema(partial ? CLINIC_WRITE.body.properties : CLINIC_CREATE);
+  if (api === 'cashier') return bodySchema({ target_url: WRITE.target_url, event: WRITE.event });
+  return partial ? CLINIC_UPDATE : bodySchema(WRITE);
 };
 
-type WebhookWrite = BodyOf<typeof CLINIC_WRITE>;
+type WebhookWrite = BodyOf<typeof CLINIC_UPDATE>;
 
 export class WebhookEngine {
   private readonly timers = new Map<number, number>();
@@ -143,28 +112,27 @@ export class WebhookEngine {
     return this.world();
   }
 
-  private mine(api: Api, tenantId: number): Subscription[] {
-    return this.w.store.subscriptions.filter((s) => s.api === api && s.tenantId === tenantId);
-  }
-
+  /** An account's subscriptions, oldest first. */
   list(api: Api, tenantId: number): Subscription[] {
-    return this.mine(api, tenantId).sort((a, b) => a.id - b.id);
+    return this.w.store.subscriptions.filter((s) => s.api === api && s.tenantId === tenantId);
   }
 
   find(api: Api, tenantId: number, rawId: string): Subscription {
     const id = idParam(rawId);
-    return found(this.mine(api, tenantId).find((s) => s.id === id));
+    return found(this.list(api, tenantId).find((s) => s.id === id));
   }
 
   private newSecret(): string {
     return `whsec_${this.w.random.hex(40)}`;
   }
 
-  /** Reads a WebhookWrite (see CLINIC_WRITE), and checks its events against the client's abilities and its URL. */
+  /**
+   * Reads a WebhookWrite and checks its events (known ones, each readable by the client: clinic spec §6 rule 2)
+   * and its URL.
+   */
   private readWrite(api: Api, client: ApiClientRecord, body: unknown, lang: Lang, partial: boolean) {
-    const clinic = api === 'clinic';
     const all = body as WebhookWrite;
-    const b: WebhookWrite = clinic ? all : { target_url: all.target_url, event: all.event };
+    const b: WebhookWrite = api === 'clinic' ? all : { target_url: all.target_url, event: all.event };
     const c = new Checker(lang);
     const target = b.target_url ?? b.url;
     if (!partial && target === undefined) c.add('target_url', 'required');
@@ -176,40 +144,28 @@ export class WebhookEngine {
       if (!events.length) c.add('events', 'required');
       if (events.includes('*') && events.length > 1) c.add('events', 'star_alone');
     } else if (!partial) {
-      c.add('event', clinic ? 'event_needed' : 'required');
+      c.add('event', api === 'clinic' ? 'event_needed' : 'required');
     }
-    const { description, status } = b;
     c.done();
     const known = subscribableEvents(api);
     const unknown = events?.find((e) => e !== '*' && !known.includes(e));
     if (unknown !== undefined) throw new ApiError('event_unknown', { event: unknown });
-    if (events) this.checkAbilities(api, client, events);
-    if (target !== undefined) this.checkUrl(target);
-    return { target, events, description, status };
-  }
-
-  /** Rule 2: the client must hold the read ability of each event it subscribes to. */
-  private checkAbilities(api: Api, client: ApiClientRecord, events: string[]): void {
-    const catalogue = catalogueOf(api);
-    const list = events.includes('*') ? subscribableEvents(api) : events;
-    for (const event of list) {
-      const ability = catalogue[event]?.ability;
+    for (const event of events?.includes('*') ? known : (events ?? [])) {
+      const ability = catalogueOf(api)[event]?.ability;
       if (ability && !client.abilities.includes(ability)) {
         throw new ApiError('insufficient_ability', { required_ability: ability, event }, { ability });
       }
     }
-  }
-
-  private checkUrl(target: string): void {
-    const verdict = checkTargetUrl(target, this.w.config.allowLoopbackReceivers);
-    if (!verdict.ok) throw new ApiError('url_not_allowed', { target_url: target, reason: verdict.reason });
+    const reason = target === undefined ? null : refusedReason(target, this.w.config.allowLoopbackReceivers);
+    if (reason) throw new ApiError('url_not_allowed', { target_url: target, reason });
+    return { target, events, description: b.description, status: b.status };
   }
 
   create(api: Api, client: ApiClientRecord, body: unknown, lang: Lang): Subscription {
     const { target, events, description } = this.readWrite(api, client, body, lang, false);
     if (target === undefined || events === undefined) throw new ApiError('validation_failed');
     const limit = this.w.config.webhookLimit;
-    if (this.mine(api, client.tenantId).length >= limit) {
+    if (this.list(api, client.tenantId).length >= limit) {
       throw new ApiError('webhook_limit', { limit }, { limit });
     }
     const store = this.w.store;
@@ -306,15 +262,14 @@ export class WebhookEngine {
     data: Record<string, unknown>;
     subjects: string[];
   }) {
-    const w = this.w;
     const stamp = this.stamp();
     const ability = catalogueOf(input.api)[input.event]?.ability ?? null;
-    const subs = this.mine(input.api, input.tenantId).filter(
+    const subs = this.list(input.api, input.tenantId).filter(
       (s) => s.status === 'active' && (s.events.includes('*') || s.events.includes(input.event)),
     );
     const deliveries: number[] = [];
     for (const sub of subs) {
-      const client = w.store.clients.find((c) => c.id === sub.clientId);
+      const client = this.w.store.clients.find((c) => c.id === sub.clientId);
       if (!client || client.clientRevoked || (ability && !client.abilities.includes(ability))) continue;
       const d = this.newDelivery(sub, input.event, stamp, input.data, input.subjects);
       deliveries.push(d.id);
@@ -370,7 +325,7 @@ export class WebhookEngine {
    * that succeeded answers delivery_sent; one whose body was removed answers payload_redacted.
    */
   resend(deliveryId: number): Promise<Delivery> {
-    const d = this.delivery(deliveryId);
+    const d = byId(this.w.store.deliveries, deliveryId);
     if (d.status === 'sent') throw new ApiError('delivery_sent', { id: d.id });
     if (d.body === null) throw new ApiError('payload_redacted', { id: d.id });
     const sub = byId(this.w.store.subscriptions, d.subscription_id);
@@ -385,24 +340,19 @@ export class WebhookEngine {
     return d;
   }
 
-  /** Deliveries of this event, subscription (by id or its text), status and interface, where each is given. */
-  deliveries(f: { event?: string; subscriptionId?: number | string; status?: string; api?: string }) {
+  /** Deliveries of this event, subscription and status, where each is given. */
+  deliveries(f: { event?: string; subscriptionId?: number; status?: string }) {
     return this.w.store.deliveries.filter(
       (d) =>
         (!f.event || d.event === f.event) &&
-        (f.subscriptionId === undefined || String(d.subscription_id) === String(f.subscriptionId)) &&
-        (!f.status || d.status === f.status) &&
-        (!f.api || d.api === f.api),
+        (f.subscriptionId === undefined || d.subscription_id === f.subscriptionId) &&
+        (!f.status || d.status === f.status),
     );
-  }
-
-  private delivery(id: number): Delivery {
-    return byId(this.w.store.deliveries, id);
   }
 
   /** Removes a delivery's body, as retention or an erasure would. */
   redact(deliveryId: number): Delivery {
-    const d = this.delivery(deliveryId);
+    const d = byId(this.w.store.deliveries, deliveryId);
     this.redactOne(d);
     return d;
   }
@@ -456,15 +406,10 @@ export class WebhookEngine {
     if (sub.status !== 'active') return this.bury(d, 'webhook_disabled');
     if (d.body === null) return this.bury(d, 'payload_redacted');
 
-    const body = d.body;
-    const timestamp = String(w.clock.nowSeconds());
     const target = sub.target_url;
-    let path = '/';
-    try {
-      path = new URL(target).pathname;
-    } catch {
-      // An invalid URL fails in send() below and is recorded as such.
-    }
+    // Subscribing checked the URL, so it parses.
+    const url = new URL(target);
+    const timestamp = String(w.clock.nowSeconds());
     const headers = {
       'Content-Type': 'application/json',
       'User-Agent': 'partner-webhooks-sandbox/1.0',
@@ -472,10 +417,10 @@ export class WebhookEngine {
       'X-Partner-Event-Id': d.event_id,
       'X-Partner-Delivery': String(d.id),
       'X-Partner-Timestamp': timestamp,
-      'X-Partner-Signature': signDelivery(sub.secret, timestamp, path, body),
+      'X-Partner-Signature': signDelivery(sub.secret, timestamp, url.pathname, d.body),
     };
     const at = isoLocal(w.clock.now());
-    const result = await send(target, headers, body, w.config.deliveryTimeoutMs);
+    const result = await send(url, headers, d.body, w.config.deliveryTimeoutMs);
     d.attempts += 1;
     d.last_http = result.http;
     d.last_error_code = result.error_code;
@@ -484,7 +429,7 @@ export class WebhookEngine {
     w.log(`delivery ${d.id} ${d.event} attempt ${d.attempts} → ${target}: ${outcome}`);
     d.log.push({ attempt: d.attempts, at, target_url: target, timestamp, ...result });
     // The subscription may have been deleted or switched off while the request was in flight.
-    const current = w.store.subscriptions.find((s) => s.id === sub.id);
+    const current = w.store.subscriptions.includes(sub) ? sub : undefined;
     if (result.error_code === null) {
       d.status = 'sent';
       d.delivered_at = isoLocal(w.clock.now());
@@ -492,16 +437,17 @@ export class WebhookEngine {
       if (current) current.consecutive_failures = 0;
       return;
     }
-    if (current && current.status === 'active') {
+    if (current?.status === 'active') {
       current.consecutive_failures += 1;
       if (result.http === 410) this.switchOff(current, 'gone');
       else if (current.consecutive_failures >= RULES.switch_off_after_consecutive_failures)
         this.switchOff(current, 'failures');
     }
-    if (!current || current.status !== 'active' || d.attempts >= RULES.retry.max_attempts)
-      return this.bury(d, null);
+    if (current?.status !== 'active' || d.attempts >= RULES.retry.max_attempts) return this.bury(d, null);
     d.status = 'failed';
-    const due = w.clock.now() + retryDelayMs(d.attempts);
+    // 60 s after the first failed attempt, doubling, at most 6 h.
+    const { first_delay_seconds: first, factor, max_delay_seconds: cap } = RULES.retry;
+    const due = w.clock.now() + Math.min(first * factor ** (d.attempts - 1), cap) * 1000;
     d.next_attempt_at = isoLocal(due);
     this.timers.set(
       d.id,
