@@ -13,8 +13,7 @@ export class SandboxClock {
   private base: number;
   private realBase = Date.now();
   private scale: number;
-  private timers: Array<{ id: number; at: number; run: () => unknown }> = [];
-  private nextTimerId = 1;
+  private timers: Array<{ at: number; run: () => unknown }> = [];
   private realTimer: NodeJS.Timeout | undefined;
   private advancing: Promise<void> = Promise.resolve();
   private disposed = false;
@@ -45,16 +44,10 @@ export class SandboxClock {
     this.arm();
   }
 
-  schedule(at: number, run: () => unknown): number {
-    const timer = { id: this.nextTimerId++, at, run };
-    this.timers.push(timer);
-    this.timers.sort((a, b) => a.at - b.at || a.id - b.id);
-    this.arm();
-    return timer.id;
-  }
-
-  cancel(id: number): void {
-    this.timers = this.timers.filter((t) => t.id !== id);
+  /** Runs `run` at sandbox time `at`; timers due at the same time run in the order they were set. */
+  schedule(at: number, run: () => unknown): void {
+    this.timers.push({ at, run });
+    this.timers.sort((a, b) => a.at - b.at);
     this.arm();
   }
 

@@ -5,7 +5,7 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import RULES from './data/delivery-rules.json';
-import SAMPLES from './data/event-samples.json';
+import EVENTS from './data/event-samples.json';
 import { ApiError, Checker, found, idParam, refuse, type Lang, byId } from './errors';
 import { isoLocal, omit } from './ids';
 import { send } from './sender';
@@ -32,30 +32,11 @@ export const API_VERSION = 'v1';
  * anyone), and its static sample, what a client sees for an account with no data yet: the sandbox's own values,
  * so a test can tell the interface's sample from the app's fallback.
  */
-const catalogue = (api: Api) => {
-  const abilities: Record<string, string | null> = SAMPLES.abilities[api];
-  const times: Record<string, string> = SAMPLES.occurred_at[api];
-  const samples: Record<string, Record<string, unknown>> = SAMPLES[api];
-  return Object.fromEntries(
-    Object.entries(abilities).map(([event, ability]) => {
-      const data = samples[event];
-      const sample = {
-        id: `${event}:sample`,
-        event,
-        tenant_id: 0,
-        occurred_at: times[event],
-        api_version: API_VERSION,
-        data,
-      };
-      return [event, { ability, sample }];
-    }),
-  );
-};
+const CATALOGUES: Record<Api, Record<string, { ability: string | null; sample: object }>> = EVENTS;
 
-export const CLINIC_EVENTS = catalogue('clinic');
-const CASHIER_EVENTS = catalogue('cashier');
+export const CLINIC_EVENTS = CATALOGUES.clinic;
 
-export const catalogueOf = (api: Api) => (api === 'clinic' ? CLINIC_EVENTS : CASHIER_EVENTS);
+export const catalogueOf = (api: Api) => CATALOGUES[api];
 
 const subscribableEvents = (api: Api) => Object.keys(catalogueOf(api)).filter((e) => e !== 'ping');
 
@@ -103,7 +84,6 @@ export const webhookWrite = (api: Api, partial = false) => {
 type WebhookWrite = BodyOf<typeof CLINIC_UPDATE>;
 
 export class WebhookEngine {
-  private readonly timers = new Map<number, number>();
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(private readonly world: () => WorldState) {}
@@ -245,7 +225,6 @@ export class WebhookEngine {
 
   /** Gives a delivery up: no more attempts; `code` says why when no attempt has said so. */
   private bury(d: Delivery, code: string | null): void {
-    this.cancelTimer(d.id);
     d.status = 'dead';
     d.next_attempt_at = null;
     d.last_error_code = d.last_error_code ?? code;
@@ -262,7 +241,7 @@ export class WebhookEngine {
     data: Record<string, unknown>;
     subjects: string[];
   }) {
-    const stamp = this.stamp();
+    const event = this.newEvent(input.tenantId, input.event, input.data);
     const ability = catalogueOf(input.api)[input.event]?.ability ?? null;
     const subs = this.list(input.api, input.tenantId).filter(
       (s) => s.status === 'active' && (s.events.includes('*') || s.events.includes(input.event)),
@@ -271,38 +250,32 @@ export class WebhookEngine {
     for (const sub of subs) {
       const client = this.w.store.clients.find((c) => c.id === sub.clientId);
       if (!client || client.clientRevoked || (ability && !client.abilities.includes(ability))) continue;
-      const d = this.newDelivery(sub, input.event, stamp, input.data, input.subjects);
+      const d = this.newDelivery(sub, event, input.subjects);
       deliveries.push(d.id);
       this.kick(d.id);
     }
-    return { event: input.event, event_id: stamp.id, occurred_at: stamp.at, deliveries };
+    return { event: input.event, event_id: event.id, occurred_at: event.occurred_at, deliveries };
   }
 
-  /** An event's id and time: the same for every subscription and every retry of it. */
-  private stamp() {
+  /** An event's body: the same for every subscription and every retry of it. */
+  private newEvent(tenantId: number, event: string, data: Record<string, unknown>) {
     const now = this.w.clock.now();
-    return { id: `evt_${this.w.random.ulid(now)}`, at: isoLocal(now) };
+    const id = `evt_${this.w.random.ulid(now)}`;
+    return { id, event, tenant_id: tenantId, occurred_at: isoLocal(now), api_version: API_VERSION, data };
   }
 
-  private newDelivery(
-    sub: Subscription,
-    event: string,
-    stamp: { id: string; at: string },
-    data: Record<string, unknown>,
-    subjects: string[],
-  ): Delivery {
+  private newDelivery(sub: Subscription, event: ReturnType<WebhookEngine['newEvent']>, subjects: string[]) {
     const store = this.w.store;
-    const envelope = { id: stamp.id, event, tenant_id: sub.tenantId, occurred_at: stamp.at };
     store.counters.delivery += 1;
     const d = newDelivery({
       id: store.counters.delivery,
       api: sub.api,
       tenantId: sub.tenantId,
       subscription_id: sub.id,
-      event,
-      event_id: stamp.id,
-      created_at: stamp.at,
-      body: JSON.stringify({ ...envelope, api_version: API_VERSION, data }),
+      event: event.event,
+      event_id: event.id,
+      created_at: event.occurred_at,
+      body: JSON.stringify(event),
       subjects,
     });
     store.deliveries.push(d);
@@ -316,8 +289,8 @@ export class WebhookEngine {
       lang === 'ar'
         ? 'تسليم تجريبي من واجهة الشركاء (بيئة الاختبار).'
         : 'Test delivery from the partner interface (sandbox).';
-    const data = { subscription_id: sub.id, message };
-    return this.attemptNow(this.newDelivery(sub, 'ping', this.stamp(), data, []));
+    const ping = this.newEvent(sub.tenantId, 'ping', { subscription_id: sub.id, message });
+    return this.attemptNow(this.newDelivery(sub, ping, []));
   }
 
   /**
@@ -330,7 +303,6 @@ export class WebhookEngine {
     if (d.body === null) throw new ApiError('payload_redacted', { id: d.id });
     const sub = byId(this.w.store.subscriptions, d.subscription_id);
     if (sub.status !== 'active') throw new ApiError('webhook_disabled', { id: sub.id });
-    this.cancelTimer(d.id);
     d.status = 'pending';
     return this.attemptNow(d);
   }
@@ -372,11 +344,6 @@ export class WebhookEngine {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
-  stop(): void {
-    for (const timer of this.timers.values()) this.w.clock.cancel(timer);
-    this.timers.clear();
-  }
-
   private track(p: Promise<void>): Promise<void> {
     const tracked = p.catch((err: unknown) =>
       this.w.log(`webhooks: attempt failed unexpectedly: ${String(err)}`),
@@ -390,17 +357,10 @@ export class WebhookEngine {
     void this.track(new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.attempt(id)));
   }
 
-  private cancelTimer(id: number): void {
-    const timer = this.timers.get(id);
-    if (timer !== undefined) this.w.clock.cancel(timer);
-    this.timers.delete(id);
-  }
-
   private async attempt(id: number): Promise<void> {
     const w = this.w;
     const d = w.store.deliveries.find((x) => x.id === id);
     if (!d || d.status === 'sent' || d.status === 'dead') return;
-    this.timers.delete(id);
     const sub = w.store.subscriptions.find((s) => s.id === d.subscription_id);
     if (!sub) return this.bury(d, 'subscription_deleted');
     if (sub.status !== 'active') return this.bury(d, 'webhook_disabled');
@@ -449,9 +409,8 @@ export class WebhookEngine {
     const { first_delay_seconds: first, factor, max_delay_seconds: cap } = RULES.retry;
     const due = w.clock.now() + Math.min(first * factor ** (d.attempts - 1), cap) * 1000;
     d.next_attempt_at = isoLocal(due);
-    this.timers.set(
-      d.id,
-      w.clock.schedule(due, () => this.track(this.attempt(d.id))),
-    );
+    // A resend in between makes this retry moot; a delivery given up ends in attempt().
+    const attempts = d.attempts;
+    w.clock.schedule(due, () => d.attempts === attempts && this.track(this.attempt(d.id)));
   }
 }
