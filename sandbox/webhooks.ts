@@ -84,7 +84,7 @@ export const webhookWrite = (api: Api, partial = false) => {
 type WebhookWrite = BodyOf<typeof CLINIC_UPDATE>;
 
 export class WebhookEngine {
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(private readonly world: () => WorldState) {}
 
@@ -184,9 +184,7 @@ export class WebhookEngine {
     if (events) sub.events = events;
     if (description !== undefined) sub.description = description;
     if (status === 'active' && sub.status !== 'active') {
-      sub.status = 'active';
-      sub.disabled_reason = null;
-      sub.consecutive_failures = 0;
+      Object.assign(sub, { status: 'active', disabled_reason: null, consecutive_failures: 0 });
     } else if (status === 'disabled' && sub.status !== 'disabled') {
       this.switchOff(sub, 'client');
     }
@@ -252,7 +250,7 @@ export class WebhookEngine {
       if (!client || client.clientRevoked || (ability && !client.abilities.includes(ability))) continue;
       const d = this.newDelivery(sub, event, input.subjects);
       deliveries.push(d.id);
-      this.kick(d.id);
+      void this.kick(d);
     }
     return { event: input.event, event_id: event.id, occurred_at: event.occurred_at, deliveries };
   }
@@ -290,7 +288,7 @@ export class WebhookEngine {
         ? 'تسليم تجريبي من واجهة الشركاء (بيئة الاختبار).'
         : 'Test delivery from the partner interface (sandbox).';
     const ping = this.newEvent(sub.tenantId, 'ping', { subscription_id: sub.id, message });
-    return this.attemptNow(this.newDelivery(sub, ping, []));
+    return this.kick(this.newDelivery(sub, ping, []));
   }
 
   /**
@@ -304,12 +302,7 @@ export class WebhookEngine {
     const sub = byId(this.w.store.subscriptions, d.subscription_id);
     if (sub.status !== 'active') throw new ApiError('webhook_disabled', { id: sub.id });
     d.status = 'pending';
-    return this.attemptNow(d);
-  }
-
-  private async attemptNow(d: Delivery): Promise<Delivery> {
-    await this.track(this.attempt(d.id));
-    return d;
+    return this.kick(d);
   }
 
   /** Deliveries of this event, subscription and status, where each is given. */
@@ -324,19 +317,18 @@ export class WebhookEngine {
 
   /** Removes a delivery's body, as retention or an erasure would. */
   redact(deliveryId: number): Delivery {
-    const d = byId(this.w.store.deliveries, deliveryId);
-    this.redactOne(d);
-    return d;
+    return this.redactOne(byId(this.w.store.deliveries, deliveryId));
   }
 
   redactSubject(patientId: string): void {
     for (const d of this.w.store.deliveries) if (d.subjects.includes(patientId)) this.redactOne(d);
   }
 
-  private redactOne(d: Delivery): void {
+  private redactOne(d: Delivery): Delivery {
     d.body = null;
     d.payload_redacted = true;
     if (d.status === 'pending' || d.status === 'failed') this.bury(d, null);
+    return d;
   }
 
   /** Waits until no delivery attempt is queued or in flight (retries scheduled on the clock excepted). */
@@ -344,23 +336,19 @@ export class WebhookEngine {
     while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
-  private track(p: Promise<void>): Promise<void> {
-    const tracked = p.catch((err: unknown) =>
-      this.w.log(`webhooks: attempt failed unexpectedly: ${String(err)}`),
-    );
-    this.inFlight.add(tracked);
-    void tracked.finally(() => this.inFlight.delete(tracked));
-    return tracked;
+  /** Attempts the delivery on the event loop's next turn; settle() waits for it. */
+  private kick(d: Delivery): Promise<Delivery> {
+    const attempt = new Promise((resolve) => setImmediate(resolve))
+      .then(() => this.attempt(d))
+      .catch((err: unknown) => this.w.log(`webhooks: attempt failed unexpectedly: ${String(err)}`));
+    this.inFlight.add(attempt);
+    void attempt.finally(() => this.inFlight.delete(attempt));
+    return attempt.then(() => d);
   }
 
-  private kick(id: number): void {
-    void this.track(new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.attempt(id)));
-  }
-
-  private async attempt(id: number): Promise<void> {
+  private async attempt(d: Delivery): Promise<void> {
     const w = this.w;
-    const d = w.store.deliveries.find((x) => x.id === id);
-    if (!d || d.status === 'sent' || d.status === 'dead') return;
+    if (d.status === 'sent' || d.status === 'dead') return;
     const sub = w.store.subscriptions.find((s) => s.id === d.subscription_id);
     if (!sub) return this.bury(d, 'subscription_deleted');
     if (sub.status !== 'active') return this.bury(d, 'webhook_disabled');
@@ -411,6 +399,6 @@ export class WebhookEngine {
     d.next_attempt_at = isoLocal(due);
     // A resend in between makes this retry moot; a delivery given up ends in attempt().
     const attempts = d.attempts;
-    w.clock.schedule(due, () => d.attempts === attempts && this.track(this.attempt(d.id)));
+    w.clock.schedule(due, () => d.attempts === attempts && this.kick(d));
   }
 }
