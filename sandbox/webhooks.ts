@@ -1,12 +1,11 @@
 /**
- * Webhook subscriptions, the event catalogues and the delivery engine of both interfaces (clinic spec §4
- * "Webhooks" and §6; cashier spec §6, whose unshown details follow the clinic's). The delivery rules are
- * data/delivery-rules.json; sandbox/README.md "Webhooks" tells the engine's behaviour.
+ * Webhook subscriptions and deliveries of both interfaces (clinic spec §4 "Webhooks" and §6; cashier spec §6,
+ * whose unshown details follow the clinic's), as sandbox/README.md "Webhooks" tells.
  */
 import { createHash, createHmac } from 'node:crypto';
 import RULES from './data/delivery-rules.json';
 import EVENTS from './data/event-samples.json';
-import { ApiError, Checker, found, idParam, refuse, type Lang, byId } from './errors';
+import { ApiError, Checker, idParam, refuse, type Lang, byId } from './errors';
 import { isoLocal, omit } from './ids';
 import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
@@ -15,10 +14,7 @@ import { refusedReason } from './urls';
 import { S, body as bodySchema, type BodyOf } from './validate';
 import type { WorldState } from './state';
 
-/**
- * The sandbox's own signer, written from the specs (clinic "Signature", cashier "Webhooks") and not from the app's
- * code, so the end-to-end suites check the app's reading of the spec against an independent one.
- */
+/** Written from the specs, not from the app's code: the end-to-end suites check the app against it. */
 export const signDelivery = (secret: string, timestamp: string, receiverPath: string, body: string) => {
   const bodyDigest = createHash('sha256').update(body, 'utf8').digest('hex');
   const message = [timestamp, 'POST', receiverPath, bodyDigest].join('\n');
@@ -27,11 +23,7 @@ export const signDelivery = (secret: string, timestamp: string, receiverPath: st
 
 export const API_VERSION = 'v1';
 
-/**
- * An interface's events: the ability a client needs to receive each (null: ping, which the test endpoint sends to
- * anyone), and its static sample, what a client sees for an account with no data yet: the sandbox's own values,
- * so a test can tell the interface's sample from the app's fallback.
- */
+/** Each event's ability (null: ping, which the test endpoint sends to anyone) and its static sample. */
 const CATALOGUES: Record<Api, Record<string, { ability: string | null; sample: object }>> = EVENTS;
 
 export const CLINIC_EVENTS = CATALOGUES.clinic;
@@ -98,18 +90,14 @@ export class WebhookEngine {
   }
 
   find(api: Api, tenantId: number, rawId: string): Subscription {
-    const id = idParam(rawId);
-    return found(this.list(api, tenantId).find((s) => s.id === id));
+    return byId(this.list(api, tenantId), idParam(rawId));
   }
 
   private newSecret(): string {
     return `whsec_${this.w.random.hex(40)}`;
   }
 
-  /**
-   * Reads a WebhookWrite and checks its events (known ones, each readable by the client: clinic spec §6 rule 2)
-   * and its URL.
-   */
+  /** Reads a WebhookWrite; its events must be known and readable by the client (clinic spec §6 rule 2). */
   private readWrite(api: Api, client: ApiClientRecord, body: unknown, lang: Lang, partial: boolean) {
     const all = body as WebhookWrite;
     const b: WebhookWrite = api === 'clinic' ? all : { target_url: all.target_url, event: all.event };
@@ -167,17 +155,12 @@ export class WebhookEngine {
     return sub;
   }
 
-  /**
-   * PUT /webhooks/{id}. A switched-off subscription takes a change of URL, events or description only together
-   * with status active (409 webhook_disabled otherwise); status active clears its failure count.
-   */
+  /** PUT /webhooks/{id}: a switched-off subscription takes other changes only with status active. */
   update(sub: Subscription, client: ApiClientRecord, body: unknown, lang: Lang): Subscription {
     const { target, events, description, status } = this.readWrite(sub.api, client, body, lang, true);
-    if ([target, events, description, status].every((v) => v === undefined)) {
-      throw refuse(lang, 'body', 'no_changes');
-    }
-    const changesOther = target !== undefined || events !== undefined || description !== undefined;
-    if (sub.status === 'disabled' && changesOther && status !== 'active') {
+    const changes = [target, events, description].some((v) => v !== undefined);
+    if (!changes && status === undefined) throw refuse(lang, 'body', 'no_changes');
+    if (changes && sub.status === 'disabled' && status !== 'active') {
       throw new ApiError('webhook_disabled', { id: sub.id });
     }
     if (target !== undefined) sub.target_url = target;
@@ -214,31 +197,19 @@ export class WebhookEngine {
   }
 
   private buryDeliveriesOf(subscriptionId: number, code: string): void {
-    for (const d of this.w.store.deliveries) {
-      if (d.subscription_id === subscriptionId && (d.status === 'pending' || d.status === 'failed')) {
-        this.bury(d, code);
-      }
-    }
+    for (const d of this.w.store.deliveries) if (d.subscription_id === subscriptionId) this.bury(d, code);
   }
 
-  /** Gives a delivery up: no more attempts; `code` says why when no attempt has said so. */
+  /** Gives a pending or failed delivery up; `code` says why when no attempt has said so. */
   private bury(d: Delivery, code: string | null): void {
+    if (d.status !== 'pending' && d.status !== 'failed') return;
     d.status = 'dead';
     d.next_attempt_at = null;
     d.last_error_code = d.last_error_code ?? code;
   }
 
-  /**
-   * An event happened: one delivery per active subscription whose client may receive it. `subjects`: the patient
-   * ids the data concerns (a later erasure redacts the body).
-   */
-  emit(input: {
-    api: Api;
-    tenantId: number;
-    event: string;
-    data: Record<string, unknown>;
-    subjects: string[];
-  }) {
+  /** One delivery per active subscription whose client may receive the event; `subjects`: patient ids it names. */
+  emit(input: { api: Api; tenantId: number; event: string; data: object; subjects: string[] }) {
     const event = this.newEvent(input.tenantId, input.event, input.data);
     const ability = catalogueOf(input.api)[input.event]?.ability ?? null;
     const subs = this.list(input.api, input.tenantId).filter(
@@ -256,7 +227,7 @@ export class WebhookEngine {
   }
 
   /** An event's body: the same for every subscription and every retry of it. */
-  private newEvent(tenantId: number, event: string, data: Record<string, unknown>) {
+  private newEvent(tenantId: number, event: string, data: object) {
     const now = this.w.clock.now();
     const id = `evt_${this.w.random.ulid(now)}`;
     return { id, event, tenant_id: tenantId, occurred_at: isoLocal(now), api_version: API_VERSION, data };
@@ -291,10 +262,7 @@ export class WebhookEngine {
     return this.kick(this.newDelivery(sub, ping, []));
   }
 
-  /**
-   * Re-sends one delivery now (the operation the clinic's error codes imply; sandbox-only endpoint). A delivery
-   * that succeeded answers delivery_sent; one whose body was removed answers payload_redacted.
-   */
+  /** The sandbox-only re-send: the clinic's error codes imply one and its spec shows none. */
   resend(deliveryId: number): Promise<Delivery> {
     const d = byId(this.w.store.deliveries, deliveryId);
     if (d.status === 'sent') throw new ApiError('delivery_sent', { id: d.id });
@@ -327,7 +295,7 @@ export class WebhookEngine {
   private redactOne(d: Delivery): Delivery {
     d.body = null;
     d.payload_redacted = true;
-    if (d.status === 'pending' || d.status === 'failed') this.bury(d, null);
+    this.bury(d, null);
     return d;
   }
 
@@ -355,8 +323,7 @@ export class WebhookEngine {
     if (d.body === null) return this.bury(d, 'payload_redacted');
 
     const target = sub.target_url;
-    // Subscribing checked the URL, so it parses.
-    const url = new URL(target);
+    const url = new URL(target); // subscribing checked that it parses
     const timestamp = String(w.clock.nowSeconds());
     const headers = {
       'Content-Type': 'application/json',
