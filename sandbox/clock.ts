@@ -4,15 +4,10 @@
  * 60-second retry back-off pass in milliseconds.
  */
 
-const checkScale = (scale: number) => {
-  if (!(scale >= 0)) throw new Error('timeScale must be 0 or more');
-  return scale;
-};
-
 export class SandboxClock {
   private base: number;
   private realBase = Date.now();
-  private scale: number;
+  private scale = 0;
   private timers: Array<{ at: number; run: () => unknown }> = [];
   private realTimer: NodeJS.Timeout | undefined;
   private advancing: Promise<void> = Promise.resolve();
@@ -21,7 +16,7 @@ export class SandboxClock {
   /** `start`: sandbox time at start, ms since the epoch (real time by default). */
   constructor(options: { start?: number; timeScale?: number } = {}) {
     this.base = options.start ?? this.realBase;
-    this.scale = checkScale(options.timeScale ?? 1);
+    this.setTimeScale(options.timeScale ?? 1);
   }
 
   now(): number {
@@ -38,9 +33,10 @@ export class SandboxClock {
 
   /** Changes the pace from now on, without a jump in sandbox time. */
   setTimeScale(scale: number): void {
+    if (!(scale >= 0)) throw new Error('timeScale must be 0 or more');
     this.base = this.now();
     this.realBase = Date.now();
-    this.scale = checkScale(scale);
+    this.scale = scale;
     this.arm();
   }
 

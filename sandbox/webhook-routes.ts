@@ -8,16 +8,14 @@ import type { Api, Subscription } from './store/types';
 import { PAGING, S, pageOf, query } from './validate';
 import { catalogueOf, deliveryView, sampleFor, subscriptionView, webhookWrite } from './webhooks';
 
+type Handle = PartnerRoute['handle'];
+
 const RECENT = { schema: query({ limit: S.int({ min: 1, max: 25 }, 3) }) };
 
-export const webhookRoutes = (api: Api, ability: string, recent?: PartnerRoute['handle']): PartnerRoute[] => {
+export const webhookRoutes = (api: Api, ability: string, recent?: Handle): PartnerRoute[] => {
   const clinic = api === 'clinic';
-  const route = (
-    method: Method,
-    path: string,
-    extra: Partial<PartnerRoute>,
-    handle: PartnerRoute['handle'],
-  ) => partnerRoute(method, path, ability, handle, { ownerOnly: clinic, ...extra });
+  const route = (method: Method, path: string, extra: Partial<PartnerRoute>, handle: Handle) =>
+    partnerRoute(method, path, ability, handle, { ownerOnly: clinic, ...extra });
   const tenantOf = (ctx: RouteContext) => ctx.world.store[api].tenantId;
   const mine = (ctx: RouteContext) => ctx.world.webhooks.find(api, tenantOf(ctx), ctx.params.id ?? '');
   const withSecret = (sub: Subscription) => ({ id: sub.id, secret: sub.secret, data: subscriptionView(sub) });

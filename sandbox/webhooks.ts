@@ -30,8 +30,6 @@ export const CLINIC_EVENTS = CATALOGUES.clinic;
 
 export const catalogueOf = (api: Api) => CATALOGUES[api];
 
-const subscribableEvents = (api: Api) => Object.keys(catalogueOf(api)).filter((e) => e !== 'ping');
-
 export const sampleFor = (api: Api, event: string, tenantId: number): Record<string, unknown> | null => {
   const info = catalogueOf(api)[event];
   return info ? { ...info.sample, tenant_id: tenantId } : null;
@@ -104,18 +102,17 @@ export class WebhookEngine {
     const c = new Checker(lang);
     const target = b.target_url ?? b.url;
     if (!partial && target === undefined) c.add('target_url', 'required');
-    const many = b.events;
-    if (many?.some((e) => typeof e !== 'string')) c.add('events', 'string');
+    if (b.events?.some((e) => typeof e !== 'string')) c.add('events', 'string');
     let events: string[] | undefined;
-    if (b.event !== undefined || many !== undefined) {
-      events = [...new Set([...(b.event !== undefined ? [b.event] : []), ...((many ?? []) as string[])])];
+    if (b.event !== undefined || b.events !== undefined) {
+      events = [...new Set([...(b.event !== undefined ? [b.event] : []), ...((b.events ?? []) as string[])])];
       if (!events.length) c.add('events', 'required');
       if (events.includes('*') && events.length > 1) c.add('events', 'star_alone');
     } else if (!partial) {
       c.add('event', api === 'clinic' ? 'event_needed' : 'required');
     }
     c.done();
-    const known = subscribableEvents(api);
+    const known = Object.keys(catalogueOf(api)).filter((e) => e !== 'ping');
     const unknown = events?.find((e) => e !== '*' && !known.includes(e));
     if (unknown !== undefined) throw new ApiError('event_unknown', { event: unknown });
     for (const event of events?.includes('*') ? known : (events ?? [])) {
@@ -285,18 +282,15 @@ export class WebhookEngine {
 
   /** Removes a delivery's body, as retention or an erasure would. */
   redact(deliveryId: number): Delivery {
-    return this.redactOne(byId(this.w.store.deliveries, deliveryId));
-  }
-
-  redactSubject(patientId: string): void {
-    for (const d of this.w.store.deliveries) if (d.subjects.includes(patientId)) this.redactOne(d);
-  }
-
-  private redactOne(d: Delivery): Delivery {
+    const d = byId(this.w.store.deliveries, deliveryId);
     d.body = null;
     d.payload_redacted = true;
     this.bury(d, null);
     return d;
+  }
+
+  redactSubject(patientId: string): void {
+    for (const d of this.w.store.deliveries) if (d.subjects.includes(patientId)) this.redact(d.id);
   }
 
   /** Waits until no delivery attempt is queued or in flight (retries scheduled on the clock excepted). */
@@ -322,8 +316,7 @@ export class WebhookEngine {
     if (sub.status !== 'active') return this.bury(d, 'webhook_disabled');
     if (d.body === null) return this.bury(d, 'payload_redacted');
 
-    const target = sub.target_url;
-    const url = new URL(target); // subscribing checked that it parses
+    const url = new URL(sub.target_url); // subscribing checked that it parses
     const timestamp = String(w.clock.nowSeconds());
     const headers = {
       'Content-Type': 'application/json',
@@ -341,8 +334,8 @@ export class WebhookEngine {
     d.last_error_code = result.error_code;
     d.duration_ms = result.duration_ms;
     const outcome = `${result.http ?? result.error_code} (${result.duration_ms} ms)`;
-    w.log(`delivery ${d.id} ${d.event} attempt ${d.attempts} → ${target}: ${outcome}`);
-    d.log.push({ attempt: d.attempts, at, target_url: target, timestamp, ...result });
+    w.log(`delivery ${d.id} ${d.event} attempt ${d.attempts} → ${sub.target_url}: ${outcome}`);
+    d.log.push({ attempt: d.attempts, at, target_url: sub.target_url, timestamp, ...result });
     // The subscription may have been deleted or switched off while the request was in flight.
     const current = w.store.subscriptions.includes(sub) ? sub : undefined;
     if (result.error_code === null) {
