@@ -1,38 +1,22 @@
 /**
- * The sandbox's own clock. Sandbox time runs `timeScale` times as fast as real time (1 by default, 0 to stand
- * still) and can be moved forward by `advance`, so a test can let a 60-second retry back-off pass in
- * milliseconds. Everything time-dependent in the sandbox (timestamps, retries, rate-limit windows, the receipts
- * hold-back) reads this clock, never `Date.now()` directly.
+ * The sandbox's own clock: everything time-dependent in the sandbox reads it, never `Date.now()`. It runs
+ * `timeScale` times as fast as real time (0 stands still) and `advance` moves it forward, so a test can let a
+ * 60-second retry back-off pass in milliseconds.
  */
-
-interface Timer {
-  id: number;
-  at: number;
-  run: () => unknown;
-}
-
-export interface ClockOptions {
-  /** Sandbox time at start, ms since the epoch; real time by default. */
-  start?: number;
-  /** Sandbox milliseconds per real millisecond; 0 freezes the clock (only `advance` moves it). */
-  timeScale?: number;
-}
 
 export class SandboxClock {
   private base: number;
-  private realBase: number;
-  private scale: number;
-  private timers: Timer[] = [];
-  private nextTimerId = 1;
+  private realBase = Date.now();
+  private scale = 0;
+  private timers: Array<{ at: number; run: () => unknown }> = [];
   private realTimer: NodeJS.Timeout | undefined;
   private advancing: Promise<void> = Promise.resolve();
   private disposed = false;
 
-  constructor(options: ClockOptions = {}) {
-    this.realBase = Date.now();
+  /** `start`: sandbox time at start, ms since the epoch (real time by default). */
+  constructor(options: { start?: number; timeScale?: number } = {}) {
     this.base = options.start ?? this.realBase;
-    this.scale = options.timeScale ?? 1;
-    if (!(this.scale >= 0)) throw new Error('timeScale must be 0 or more');
+    this.setTimeScale(options.timeScale ?? 1);
   }
 
   now(): number {
@@ -56,37 +40,27 @@ export class SandboxClock {
     this.arm();
   }
 
-  schedule(at: number, run: () => unknown): number {
-    const timer = { id: this.nextTimerId++, at, run };
-    this.timers.push(timer);
-    this.timers.sort((a, b) => a.at - b.at || a.id - b.id);
-    this.arm();
-    return timer.id;
-  }
-
-  cancel(id: number): void {
-    this.timers = this.timers.filter((t) => t.id !== id);
+  /** Runs `run` at sandbox time `at`; timers due at the same time run in the order they were set. */
+  schedule(at: number, run: () => unknown): void {
+    this.timers.push({ at, run });
+    this.timers.sort((a, b) => a.at - b.at);
     this.arm();
   }
 
   /**
    * Moves sandbox time forward by `ms`, running every timer that falls due on the way, each at its own time and
-   * in order, and waiting for what they start (e.g. a retried delivery) before going on.
+   * in order, and waiting for what it starts (e.g. a retried delivery) before going on.
    */
   advance(ms: number): Promise<void> {
     if (!(ms >= 0)) return Promise.reject(new Error('advance takes a number of milliseconds ≥ 0'));
     const step = async () => {
       const target = this.now() + ms;
-      for (;;) {
-        const next = this.timers[0];
-        if (!next || next.at > target) break;
+      for (let next = this.timers[0]; next && next.at <= target; next = this.timers[0]) {
         this.timers.shift();
-        const gap = next.at - this.now();
-        if (gap > 0) this.base += gap;
+        this.base += Math.max(0, next.at - this.now());
         await next.run();
       }
-      const rest = target - this.now();
-      if (rest > 0) this.base += rest;
+      this.base += Math.max(0, target - this.now());
       this.arm();
     };
     this.advancing = this.advancing.then(step, step);
@@ -97,32 +71,26 @@ export class SandboxClock {
   dispose(): void {
     this.disposed = true;
     this.timers = [];
-    if (this.realTimer) clearTimeout(this.realTimer);
-    this.realTimer = undefined;
+    clearTimeout(this.realTimer);
   }
 
-  /** With a running clock, one real timer waits for the earliest sandbox timer. */
+  /** With a running clock, one real timer waits for the earliest sandbox timer, then runs what is due. */
   private arm(): void {
-    if (this.realTimer) clearTimeout(this.realTimer);
-    this.realTimer = undefined;
+    clearTimeout(this.realTimer);
     const next = this.timers[0];
     if (!next || this.disposed || this.scale === 0) return;
-    const wait = Math.max(0, Math.ceil((next.at - this.now()) / this.scale));
+    const wait = Math.ceil((next.at - this.now()) / this.scale);
     // setTimeout's limit is about 24.8 days; longer waits re-arm on the way.
-    this.realTimer = setTimeout(() => this.runDue(), Math.min(wait, 2 ** 31 - 1));
-    this.realTimer.unref();
-  }
-
-  private runDue(): void {
-    this.realTimer = undefined;
-    const now = this.now();
-    const due = this.timers.filter((t) => t.at <= now);
-    this.timers = this.timers.filter((t) => t.at > now);
-    // A timer's own failure must not stop the clock: the delivery engine records its outcomes itself.
-    for (const timer of due)
-      void Promise.resolve()
-        .then(timer.run)
-        .catch(() => undefined);
-    this.arm();
+    this.realTimer = setTimeout(
+      () => {
+        const now = this.now();
+        const due = this.timers.filter((t) => t.at <= now);
+        this.timers = this.timers.filter((t) => t.at > now);
+        // Each runs on its own; the delivery engine records every outcome itself.
+        for (const timer of due) void timer.run();
+        this.arm();
+      },
+      Math.min(Math.max(0, wait), 2 ** 31 - 1),
+    ).unref();
   }
 }

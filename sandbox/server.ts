@@ -205,7 +205,6 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   try {
     await app.listen({ host: '127.0.0.1', port: options.port ?? 4010 });
   } catch (e) {
-    world.webhooks.stop();
     clock.dispose();
     await app.close();
     throw (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new PortTakenError(options.port ?? 4010) : e;
@@ -256,7 +255,6 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     injectFault: (f: FaultSpec) => makeFault(world, f).id,
     faults: () => world.faults.map((f) => ({ ...f })),
     close: async () => {
-      world.webhooks.stop();
       clock.dispose();
       // Slow answers still waiting are dropped with their connections.
       for (const timer of world.faultTimers) clearTimeout(timer);

@@ -4,25 +4,21 @@
  * PUT, rotate and test.
  */
 import { route as partnerRoute, type Method, type PartnerRoute, type RouteContext } from './routing';
-import type { Api } from './store/types';
+import type { Api, Subscription } from './store/types';
 import { PAGING, S, pageOf, query } from './validate';
 import { catalogueOf, deliveryView, sampleFor, subscriptionView, webhookWrite } from './webhooks';
 
-export const webhookRoutes = (api: Api, ability: string, recent?: PartnerRoute['handle']): PartnerRoute[] => {
+type Handle = PartnerRoute['handle'];
+
+const RECENT = { schema: query({ limit: S.int({ min: 1, max: 25 }, 3) }) };
+
+export const webhookRoutes = (api: Api, ability: string, recent?: Handle): PartnerRoute[] => {
   const clinic = api === 'clinic';
-  const route = (
-    method: Method,
-    path: string,
-    extra: Partial<PartnerRoute>,
-    handle: PartnerRoute['handle'],
-  ) => partnerRoute(method, path, ability, handle, { ownerOnly: clinic, ...extra });
+  const route = (method: Method, path: string, extra: Partial<PartnerRoute>, handle: Handle) =>
+    partnerRoute(method, path, ability, handle, { ownerOnly: clinic, ...extra });
   const tenantOf = (ctx: RouteContext) => ctx.world.store[api].tenantId;
   const mine = (ctx: RouteContext) => ctx.world.webhooks.find(api, tenantOf(ctx), ctx.params.id ?? '');
-  const withSecret = (sub: ReturnType<typeof mine>) => ({
-    id: sub.id,
-    secret: sub.secret,
-    data: subscriptionView(sub),
-  });
+  const withSecret = (sub: Subscription) => ({ id: sub.id, secret: sub.secret, data: subscriptionView(sub) });
   const clinicOnly = (...routes: PartnerRoute[]) => (clinic ? routes : []);
   return [
     route('GET', '/webhooks', { schema: query(PAGING) }, (ctx) =>
@@ -38,16 +34,7 @@ export const webhookRoutes = (api: Api, ability: string, recent?: PartnerRoute['
         sample: sampleFor(api, event, tenantOf(ctx)),
       })),
     })),
-    ...(recent
-      ? [
-          route(
-            'GET',
-            '/webhooks/events/{event}/recent',
-            { schema: query({ limit: S.int({ min: 1, max: 25 }, 3) }) },
-            recent,
-          ),
-        ]
-      : []),
+    ...(recent ? [route('GET', '/webhooks/events/{event}/recent', RECENT, recent)] : []),
     route('GET', '/webhooks/{id}', {}, (ctx) => ({ data: subscriptionView(mine(ctx)) })),
     ...clinicOnly(
       route('PUT', '/webhooks/{id}', { schema: webhookWrite(api, true) }, (ctx) => ({
