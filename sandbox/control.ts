@@ -1,10 +1,7 @@
 /**
- * Sandbox-only endpoints under /sandbox: what in life happens on a till, at the front desk or in the back
- * office, plus the knobs the suites turn (config, planned endpoints, faults, tokens). No token needed.
- * Answers that made events carry them: `{data, events: [{event, event_id, deliveries}]}`; `?wait=true` answers
- * only after the first delivery attempts are done.
+ * Sandbox-only endpoints under /sandbox (no token): what in life happens on a till, at the front desk or in the
+ * back office, plus the knobs the suites turn (tokens, settings, rate limits, deliveries).
  */
-import type { FastifyInstance } from 'fastify';
 import { abilitiesOf } from './auth';
 import {
   addCustomer,
@@ -16,7 +13,6 @@ import {
   setStock,
 } from './cashier-ops';
 import { orderView } from './cashier-views';
-import { plannableEndpoints } from './clinic';
 import { createClaim, issueInvoice, payInvoice, updateClaim } from './clinic-billing';
 import {
   BOOKING,
@@ -26,14 +22,13 @@ import {
   erasePatient,
   patientView,
 } from './clinic-ops';
-import { Checker, idParam, refuse, byId } from './errors';
-import { makeFault } from './faults';
-import { mount, type Method, type Route } from './routing';
+import { byId, idParam, refuse } from './errors';
+import type { Method, Route } from './routing';
 import type { ApiClientRecord } from './store';
 import { newClient } from './store/records';
 import { S, body as schemaBody, op } from './validate';
 import { deliveryView } from './webhooks';
-import { CONFIG_DEFAULTS, FAULT_KINDS, settingKey, type OpContext, type Setting, type World } from './world';
+import { CONFIG_DEFAULTS, type OpContext, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
 
@@ -54,22 +49,6 @@ const TOKEN_WRITE = schemaBody(
   { interface: S.oneOf(['clinic', 'cashier']), abilities: S.array(), owner: S.bool, name: S.str(100) },
   ['interface', 'abilities'],
 );
-const PLANNED_WRITE = schemaBody({ endpoint: S.str(), planned: S.bool }, ['endpoint']);
-const FAULT_WRITE = schemaBody(
-  {
-    path_prefix: S.str(),
-    kind: S.oneOf(FAULT_KINDS),
-    when: S.oneOf(['before', 'after']),
-    method: S.oneOf(['GET', 'POST', 'PUT', 'DELETE']),
-    status: S.int({ min: 200, max: 599 }),
-    error: S.str(100),
-    token: S.str(200),
-    times: S.int({ min: 1 }),
-    delay_ms: S.int({ min: 0, max: 60_000 }),
-    body: S.str(10_000),
-  },
-  ['path_prefix'],
-);
 
 const clientView = (c: ApiClientRecord) => ({
   name: c.key,
@@ -80,9 +59,17 @@ const clientView = (c: ApiClientRecord) => ({
   owner: c.owner,
 });
 
+/** A setting's name in PATCH /sandbox/config (rateLimitPerMinute: rate_limit_per_minute). */
+const settingKey = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+
 /** The settings as PATCH /sandbox/config names them, then the clock's scale and the planned list. */
 const configView = (w: World) => ({
-  ...Object.fromEntries(Object.keys(CONFIG_DEFAULTS).map((k) => [settingKey(k), w.config[k as Setting]])),
+  ...Object.fromEntries(
+    Object.entries(CONFIG_DEFAULTS).map(([k]) => [
+      settingKey(k),
+      w.config[k as keyof typeof CONFIG_DEFAULTS],
+    ]),
+  ),
   time_scale: w.clock.timeScale,
   planned: [...w.config.planned],
 });
@@ -91,7 +78,7 @@ const BOOKING_AT_DESK = schemaBody({ ...BOOKING, source: S.str() }, BOOKING_REQU
 
 const data = (value: unknown) => ({ data: value });
 
-const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
+export const controlRoutes: Array<Route<OpContext>> = [
   route(
     'POST',
     '/tokens',
@@ -141,23 +128,7 @@ const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
       },
     ),
   ),
-  route(
-    'POST',
-    '/planned',
-    op(PLANNED_WRITE, ({ world, lang }: OpContext, { endpoint: raw, planned = true }) => {
-      const endpoint = raw
-        .trim()
-        .replace(/\s+/, ' ')
-        .replace(/^(\w+)/, (m) => m.toUpperCase());
-      if (!plannableEndpoints().includes(endpoint)) {
-        throw refuse(lang, 'endpoint', 'one_of', { values: plannableEndpoints().join(', ') });
-      }
-      if (planned) world.config.planned.add(endpoint);
-      else world.config.planned.delete(endpoint);
-      return data({ planned: [...world.config.planned] });
-    }),
-  ),
-  route('POST', '/rate-limits/reset', resetRateLimits),
+  route('POST', '/rate-limits/reset', ({ world }) => world.rateWindows.clear()),
   route('POST', '/deliveries/{id}/resend', async ({ world, params }) =>
     data(deliveryView(await world.webhooks.resend(idParam(params.id)))),
   ),
@@ -165,26 +136,6 @@ const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
     data(deliveryView(world.webhooks.redact(idParam(params.id)))),
   ),
 
-  route(
-    'POST',
-    '/faults',
-    op(FAULT_WRITE, ({ world, lang }: OpContext, b) => {
-      const { kind = 'status', status } = b;
-      const c = new Checker(lang);
-      if (kind === 'status' && status === undefined) c.add('status', 'required');
-      else if (kind === 'status' && status !== undefined && status < 400) {
-        c.add('status', 'range', { min: 400, max: 599 });
-      }
-      c.done();
-      const { path_prefix: pathPrefix, times = 1, delay_ms: delayMs, ...rest } = b;
-      return data(makeFault(world, { ...rest, pathPrefix, kind, status, times, delayMs }));
-    }),
-    MADE,
-  ),
-  route('GET', '/faults', ({ world }) => data(world.faults.map((f) => ({ ...f })))),
-  route('DELETE', '/faults', ({ world }) => {
-    world.faults.length = 0;
-  }),
   /* Clinic: front desk and back office. */
   route('GET', '/clinic/patients/{id}', ({ world, params }) => {
     const p = byId(world.store.clinic.patients, params.id);
@@ -221,6 +172,3 @@ const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
   route('POST', '/cashier/customers', addCustomer, MADE),
   route('POST', '/cashier/customers/{id}/consent', recordConsent),
 ];
-
-export const mountControl = (app: FastifyInstance, world: () => World, resetRateLimits: () => void): void =>
-  mount(app, world, CONTROL_PREFIX, routes(resetRateLimits));

@@ -4,11 +4,11 @@
  * the app imports it.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { RateLimiter, tokenOf } from './auth';
+import { tokenOf } from './auth';
 import { CASHIER_PREFIX, cashierRoutes } from './cashier';
 import { CLINIC_PREFIX, clinicRoutes, plannableEndpoints } from './clinic';
 import { SandboxClock } from './clock';
-import { CONTROL_PREFIX, mountControl } from './control';
+import { CONTROL_PREFIX, controlRoutes } from './control';
 import { sendJson } from './errors';
 import { makeFault } from './faults';
 import { Random } from './ids';
@@ -51,27 +51,19 @@ export interface RequestFilter {
 export type DeliveryRecord = ReturnType<typeof toRecord>;
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-export type SandboxClockApi = Sandbox['clock'];
 
 const defaultConfig = (o: SandboxOptions): SandboxConfig => {
   const given = Object.entries(o).filter(([k, v]) => k in CONFIG_DEFAULTS && v !== undefined);
   return { ...CONFIG_DEFAULTS, ...Object.fromEntries(given), planned: new Set(o.planned ?? []) };
 };
 
+const PREFIXES = [
+  ['clinic', CLINIC_PREFIX],
+  ['cashier', CASHIER_PREFIX],
+  ['sandbox', CONTROL_PREFIX],
+] as const;
 const apiOfPath = (path: string): RequestRecord['api'] =>
-  path.startsWith(`${CASHIER_PREFIX}/`) || path === CASHIER_PREFIX
-    ? 'cashier'
-    : path.startsWith(`${CLINIC_PREFIX}/`) || path === CLINIC_PREFIX
-      ? 'clinic'
-      : path.startsWith(CONTROL_PREFIX)
-        ? 'sandbox'
-        : 'other';
-
-const matches = (r: RequestRecord, f: RequestFilter = {}): boolean =>
-  (f.interface ? r.api === f.interface : r.api === 'clinic' || r.api === 'cashier') &&
-  (!f.token || r.token === f.token || r.tokenName === f.token) &&
-  (!f.method || r.method === f.method.toUpperCase()) &&
-  (!f.path || (typeof f.path === 'string' ? r.path === f.path : f.path.test(r.path)));
+  PREFIXES.find(([, prefix]) => path === prefix || path.startsWith(`${prefix}/`))?.[0] ?? 'other';
 
 export const sandboxPort = (value = process.env.SANDBOX_PORT): number => {
   if (value === undefined || value === '') return 4010;
@@ -131,18 +123,17 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
       }
     : undefined;
   const log = options.quiet ? () => undefined : (line: string) => console.log(`[sandbox] ${line}`);
-  const limiter = new RateLimiter();
-  // The engine reaches the world through this getter: the world holds the engine.
-  const getWorld = (): World => world;
   const world: World = {
     baseUrl: '',
     clock,
     random,
     config: defaultConfig(options),
     store: createStore(clock.now(), random, seed, history),
-    webhooks: new WebhookEngine(getWorld),
+    // The engine reaches the world through this getter: the world holds the engine.
+    webhooks: new WebhookEngine(() => world),
     faults: [],
     faultTimers: new Set(),
+    rateWindows: new Map(),
     requests: [],
     log,
   };
@@ -158,56 +149,54 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   // Bodies reach the handlers as text: an empty body is "no body", and bad JSON is a 422 in the envelope.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     // Read as the clinic reads it (Bearer, or X-Api-Key), whichever interface the path names.
     const token = tokenOf('clinic', req.headers) ?? null;
-    const client = token ? world.store.clients.find((c) => c.token === token) : undefined;
     const record: RequestRecord = {
       at: clock.now(),
       method: req.method,
       path,
       api: apiOfPath(path),
       token,
-      tokenName: client?.key ?? null,
       status: null,
     };
     world.requests.push(record);
-    (req as unknown as { sandboxRecord: RequestRecord }).sandboxRecord = record;
-  });
-  app.addHook('onResponse', async (req, reply) => {
-    const record = (req as unknown as { sandboxRecord?: RequestRecord }).sandboxRecord;
-    if (record) record.status = reply.statusCode;
+    reply.raw.once('finish', () => (record.status = reply.statusCode));
   });
 
-  const gates = { clinic: { api: 'clinic', limiter }, cashier: { api: 'cashier', limiter } } as const;
-  mount(app, getWorld, CLINIC_PREFIX, clinicRoutes, gates.clinic);
-  mount(app, getWorld, CASHIER_PREFIX, cashierRoutes, gates.cashier);
-
-  mountControl(app, getWorld, () => limiter.reset());
-
+  mount(app, world, CLINIC_PREFIX, clinicRoutes, 'clinic');
+  mount(app, world, CASHIER_PREFIX, cashierRoutes, 'cashier');
+  mount(app, world, CONTROL_PREFIX, controlRoutes);
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     const api = apiOfPath(path);
-    const gate = api === 'clinic' || api === 'cashier' ? gates[api] : undefined;
-    return handlerOf(notFound(path), getWorld, gate)(req, reply);
+    return handlerOf(
+      notFound(path),
+      world,
+      api === 'clinic' || api === 'cashier' ? api : undefined,
+    )(req, reply);
   });
+  // What fails before a route's handler runs (a body too large, a malformed URL) answers in the envelope too.
   app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) log(`error: ${String(err.message)}`);
-    return sendJson(reply, status, {
-      error: status === 500 ? 'internal_error' : 'bad_request',
-      message: String(err.message ?? ''),
-      details: {},
-    });
+    const error = status === 500 ? 'internal_error' : 'bad_request';
+    return sendJson(reply, status, { error, message: String(err.message ?? ''), details: {} });
   });
 
+  const stop = async () => {
+    world.webhooks.stop();
+    clock.dispose();
+    // Slow answers still waiting are dropped with their connections.
+    for (const timer of world.faultTimers) clearTimeout(timer);
+    await world.webhooks.settle();
+    await app.close();
+  };
   try {
     await app.listen({ host: '127.0.0.1', port: options.port ?? 4010 });
   } catch (e) {
-    world.webhooks.stop();
-    clock.dispose();
-    await app.close();
+    await stop();
     throw (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new PortTakenError(options.port ?? 4010) : e;
   }
   const address = app.server.address();
@@ -215,6 +204,16 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   const url = `http://127.0.0.1:${port}`;
   world.baseUrl = url;
 
+  const requests = ({ interface: api, token, method, path }: RequestFilter = {}) => {
+    const named = world.store.clients.find((c) => c.key === token)?.token ?? token;
+    return world.requests.filter(
+      (r) =>
+        (api ? r.api === api : r.api === 'clinic' || r.api === 'cashier') &&
+        (!named || r.token === named) &&
+        (!method || r.method === method.toUpperCase()) &&
+        (!path || (typeof path === 'string' ? r.path === path : path.test(r.path))),
+    );
+  };
   const tokens = Object.fromEntries(
     TOKEN_NAMES.map((name) => [name, world.store.clients.find((c) => c.key === name)?.token ?? '']),
   ) as Record<TokenName, string>;
@@ -237,15 +236,11 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
         await clock.advance(ms);
         await world.webhooks.settle();
       },
-      get timeScale() {
-        return clock.timeScale;
-      },
       setTimeScale: (scale: number) => clock.setTimeScale(scale),
     },
     config: world.config,
-    requestCount: (filter?: RequestFilter) => world.requests.filter((r) => matches(r, filter)).length,
-    requests: (filter?: RequestFilter) =>
-      world.requests.filter((r) => matches(r, filter)).map((r) => ({ ...r })),
+    requestCount: (filter?: RequestFilter) => requests(filter).length,
+    requests: (filter?: RequestFilter) => requests(filter).map((r) => ({ ...r })),
     resetRequests: () => {
       world.requests.length = 0;
     },
@@ -255,15 +250,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     settle: () => world.webhooks.settle(),
     injectFault: (f: FaultSpec) => makeFault(world, f).id,
     faults: () => world.faults.map((f) => ({ ...f })),
-    close: async () => {
-      world.webhooks.stop();
-      clock.dispose();
-      // Slow answers still waiting are dropped with their connections.
-      for (const timer of world.faultTimers) clearTimeout(timer);
-      world.faultTimers.clear();
-      await world.webhooks.settle();
-      await app.close();
-    },
+    close: stop,
   };
 };
 

@@ -18,7 +18,7 @@ import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types
 import { newDelivery, newSubscription } from './store/records';
 import { checkTargetUrl } from './urls';
 import { S, body as bodySchema, type BodyOf } from './validate';
-import type { WorldState } from './state';
+import type { WorldState } from './world';
 
 /**
  * The sandbox's own signer, written from the specs (clinic "Signature", cashier "Webhooks") and not from the app's
