@@ -3,28 +3,12 @@
  * back office, plus the knobs the suites turn (tokens, settings, rate limits, deliveries).
  */
 import { abilitiesOf } from './auth';
-import {
-  addCustomer,
-  closeSession,
-  issueCreditNote,
-  issueReceipt,
-  moveOrder,
-  recordConsent,
-  setStock,
-} from './cashier-ops';
+import * as till from './cashier-ops';
 import { orderView } from './cashier-views';
-import { createClaim, issueInvoice, payInvoice, updateClaim } from './clinic-billing';
-import {
-  BOOKING,
-  BOOKING_REQUIRED,
-  bookAppointment,
-  changeAppointment,
-  erasePatient,
-  patientView,
-} from './clinic-ops';
+import * as billing from './clinic-billing';
+import * as desk from './clinic-ops';
 import { byId, idParam, refuse } from './errors';
 import type { Method, Route } from './routing';
-import type { ApiClientRecord } from './store';
 import { newClient } from './store/records';
 import { S, body as schemaBody, op } from './validate';
 import { deliveryView } from './webhooks';
@@ -50,31 +34,18 @@ const TOKEN_WRITE = schemaBody(
   ['interface', 'abilities'],
 );
 
-const clientView = (c: ApiClientRecord) => ({
-  name: c.key,
-  interface: c.api,
-  token: c.token,
-  tenant_id: c.tenantId,
-  abilities: [...c.abilities],
-  owner: c.owner,
-});
-
 /** A setting's name in PATCH /sandbox/config (rateLimitPerMinute: rate_limit_per_minute). */
 const settingKey = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+const SETTINGS = Object.keys(CONFIG_DEFAULTS) as Array<keyof typeof CONFIG_DEFAULTS>;
 
 /** The settings as PATCH /sandbox/config names them, then the clock's scale and the planned list. */
 const configView = (w: World) => ({
-  ...Object.fromEntries(
-    Object.entries(CONFIG_DEFAULTS).map(([k]) => [
-      settingKey(k),
-      w.config[k as keyof typeof CONFIG_DEFAULTS],
-    ]),
-  ),
+  ...Object.fromEntries(SETTINGS.map((k) => [settingKey(k), w.config[k]])),
   time_scale: w.clock.timeScale,
   planned: [...w.config.planned],
 });
 
-const BOOKING_AT_DESK = schemaBody({ ...BOOKING, source: S.str() }, BOOKING_REQUIRED);
+const BOOKING_AT_DESK = schemaBody({ ...desk.BOOKING, source: S.str() }, desk.BOOKING_REQUIRED);
 
 const data = (value: unknown) => ({ data: value });
 
@@ -87,11 +58,9 @@ export const controlRoutes: Array<Route<OpContext>> = [
       if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
         throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
       }
-      const store = world.store;
-      store.counters.client += 1;
-      const id = store.counters.client;
+      const id = (world.store.counters.client += 1);
       const client = newClient(id, {
-        tenantId: store[api].tenantId,
+        tenantId: world.store[api].tenantId,
         api,
         key: name ?? `custom${id}`,
         name: name ?? `Custom client ${id}`,
@@ -100,8 +69,9 @@ export const controlRoutes: Array<Route<OpContext>> = [
         owner,
         note: 'created through POST /sandbox/tokens',
       });
-      store.clients.push(client);
-      return data(clientView(client));
+      world.store.clients.push(client);
+      const { key, token, tenantId: tenant_id } = client;
+      return data({ name: key, interface: api, token, tenant_id, abilities: [...client.abilities], owner });
     }),
     MADE,
   ),
@@ -119,7 +89,7 @@ export const controlRoutes: Array<Route<OpContext>> = [
         time_scale: S.nonNegative,
       }),
       ({ world }: OpContext, b) => {
-        for (const k of Object.keys(CONFIG_DEFAULTS)) {
+        for (const k of SETTINGS) {
           const value = (b as Record<string, unknown>)[settingKey(k)];
           if (value !== undefined) Object.assign(world.config, { [k]: value });
         }
@@ -139,26 +109,26 @@ export const controlRoutes: Array<Route<OpContext>> = [
   /* Clinic: front desk and back office. */
   route('GET', '/clinic/patients/{id}', ({ world, params }) => {
     const p = byId(world.store.clinic.patients, params.id);
-    return data({ ...patientView(p), stored: p });
+    return data({ ...desk.patientView(p), stored: p });
   }),
 
   route(
     'POST',
     '/clinic/appointments',
-    op(BOOKING_AT_DESK, (ctx: OpContext, b) => bookAppointment(ctx, null, b.source ?? 'front_desk')),
+    op(BOOKING_AT_DESK, (ctx: OpContext, b) => desk.bookAppointment(ctx, null, b.source ?? 'front_desk')),
     MADE,
   ),
-  route('PATCH', '/clinic/appointments/{id}', changeAppointment),
-  route('POST', '/clinic/invoices', issueInvoice, MADE),
-  route('POST', '/clinic/invoices/{id}/payments', payInvoice),
-  route('POST', '/clinic/claims', createClaim, MADE),
-  route('PATCH', '/clinic/claims/{id}', updateClaim),
-  route('POST', '/clinic/patients/{id}/erase', erasePatient),
+  route('PATCH', '/clinic/appointments/{id}', desk.changeAppointment),
+  route('POST', '/clinic/invoices', billing.issueInvoice, MADE),
+  route('POST', '/clinic/invoices/{id}/payments', billing.payInvoice),
+  route('POST', '/clinic/claims', billing.createClaim, MADE),
+  route('PATCH', '/clinic/claims/{id}', billing.updateClaim),
+  route('POST', '/clinic/patients/{id}/erase', desk.erasePatient),
 
   /* Cashier: tills and back office. */
-  route('POST', '/cashier/receipts', issueReceipt, MADE),
-  route('POST', '/cashier/receipts/{id}/credit-note', issueCreditNote, MADE),
-  route('POST', '/cashier/sessions/{id}/close', closeSession),
+  route('POST', '/cashier/receipts', till.issueReceipt, MADE),
+  route('POST', '/cashier/receipts/{id}/credit-note', till.issueCreditNote, MADE),
+  route('POST', '/cashier/sessions/{id}/close', till.closeSession),
   route('GET', '/cashier/orders', ({ world, query }) =>
     data(
       world.store.cashier.orders
@@ -166,9 +136,9 @@ export const controlRoutes: Array<Route<OpContext>> = [
         .map(orderView),
     ),
   ),
-  route('POST', '/cashier/orders/{id}/accept', moveOrder('accepted')),
-  route('POST', '/cashier/orders/{id}/status', moveOrder()),
-  route('POST', '/cashier/stock', setStock),
-  route('POST', '/cashier/customers', addCustomer, MADE),
-  route('POST', '/cashier/customers/{id}/consent', recordConsent),
+  route('POST', '/cashier/orders/{id}/accept', till.moveOrder('accepted')),
+  route('POST', '/cashier/orders/{id}/status', till.moveOrder()),
+  route('POST', '/cashier/stock', till.setStock),
+  route('POST', '/cashier/customers', till.addCustomer, MADE),
+  route('POST', '/cashier/customers/{id}/consent', till.recordConsent),
 ];

@@ -57,10 +57,7 @@ const pause = (world: World, ms: number): Promise<void> =>
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * Sends the fault's answer instead of `real` (the processed request's answer an `after` fault spoils). Answers the
- * reply Fastify must return from the handler.
- */
+/** Sends the fault's answer instead of `real` (the processed request's answer an `after` fault spoils). */
 export const applyFault = async (
   world: World,
   req: FastifyRequest,
@@ -77,6 +74,7 @@ export const applyFault = async (
   };
   // An `after` fault keeps the real status unless one was given; a `before` one has no real answer.
   const statusOr = (fallback: number) => fault.status ?? real?.status ?? fallback;
+  const text = (status: number, type: string, body: string) => reply.code(status).type(type).send(body);
   world.log(`fault ${fault.id} (${fault.kind}, ${fault.when}) on ${req.method} ${req.url}`);
   switch (fault.kind) {
     case 'status':
@@ -88,29 +86,26 @@ export const applyFault = async (
       req.raw.socket.destroy();
       return reply;
     case 'malformed_json':
-      return reply
-        .code(statusOr(200))
-        .type(JSON_TYPE)
-        .send(fault.body ?? '{"data": [');
+      return text(statusOr(200), JSON_TYPE, fault.body ?? '{"data": [');
     case 'html':
-      return reply
-        .code(fault.status ?? 502)
-        .type('text/html; charset=utf-8')
-        .send(fault.body ?? proxyPage(fault.status ?? 502));
+      return text(
+        fault.status ?? 502,
+        'text/html; charset=utf-8',
+        fault.body ?? proxyPage(fault.status ?? 502),
+      );
     case 'empty':
-      return reply.code(statusOr(200)).type(JSON_TYPE).send('');
+      return text(statusOr(200), JSON_TYPE, '');
     case 'truncated': {
       const full = Buffer.from(JSON.stringify(real?.body ?? envelope), 'utf8');
       reply.hijack();
-      const res = reply.raw;
       // The headers already set (rate limits) go too: the answer is written on the raw socket.
-      res.writeHead(statusOr(200), {
+      reply.raw.writeHead(statusOr(200), {
         ...(reply.getHeaders() as OutgoingHttpHeaders),
         'content-type': JSON_TYPE,
         'content-length': String(full.length),
       });
       // Half the promised bytes, then the connection closes.
-      res.write(full.subarray(0, Math.floor(full.length / 2)), () => req.raw.socket.destroy());
+      reply.raw.write(full.subarray(0, Math.floor(full.length / 2)), () => req.raw.socket.destroy());
       return reply;
     }
   }

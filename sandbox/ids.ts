@@ -51,7 +51,6 @@ export class Random {
   }
 }
 
-export const ULID_PATTERN = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
 /** Both interfaces' branches are in Saudi Arabia: UTC+03:00 all year, no daylight saving. */
 const OFFSET_MS = 3 * 60 * 60 * 1000;

@@ -1,9 +1,9 @@
 /**
- * The local sandbox of both partner interfaces: the clinic under /partner/v1, the cashier under
- * /api/partner/v1 and the sandbox-only endpoints under /sandbox, on 127.0.0.1. A development tool: nothing in
- * the app imports it.
+ * The local sandbox of both partner interfaces: the clinic under /partner/v1, the cashier under /api/partner/v1
+ * and the sandbox-only endpoints under /sandbox, on 127.0.0.1. A development tool: nothing in the app imports it.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
 import { tokenOf } from './auth';
 import { CASHIER_PREFIX, cashierRoutes } from './cashier';
 import { CLINIC_PREFIX, clinicRoutes, plannableEndpoints } from './clinic';
@@ -122,7 +122,6 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
         historySeed: randomSeed + 1,
       }
     : undefined;
-  const log = options.quiet ? () => undefined : (line: string) => console.log(`[sandbox] ${line}`);
   const world: World = {
     baseUrl: '',
     clock,
@@ -135,11 +134,10 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     faultTimers: new Set(),
     rateWindows: new Map(),
     requests: [],
-    log,
+    log: options.quiet ? () => undefined : (line) => console.log(`[sandbox] ${line}`),
   };
 
-  const app: FastifyInstance = Fastify({
-    logger: false,
+  const app = Fastify({
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,
     ajv: AJV_OPTIONS,
@@ -153,14 +151,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     const path = req.url.split('?')[0] ?? '';
     // Read as the clinic reads it (Bearer, or X-Api-Key), whichever interface the path names.
     const token = tokenOf('clinic', req.headers) ?? null;
-    const record: RequestRecord = {
-      at: clock.now(),
-      method: req.method,
-      path,
-      api: apiOfPath(path),
-      token,
-      status: null,
-    };
+    const record: RequestRecord = { method: req.method, path, api: apiOfPath(path), token, status: null };
     world.requests.push(record);
     reply.raw.once('finish', () => (record.status = reply.statusCode));
   });
@@ -171,16 +162,13 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     const api = apiOfPath(path);
-    return handlerOf(
-      notFound(path),
-      world,
-      api === 'clinic' || api === 'cashier' ? api : undefined,
-    )(req, reply);
+    const gate = api === 'clinic' || api === 'cashier' ? api : undefined;
+    return handlerOf(notFound(path), world, gate)(req, reply);
   });
   // What fails before a route's handler runs (a body too large, a malformed URL) answers in the envelope too.
   app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) log(`error: ${String(err.message)}`);
+    if (status === 500) world.log(`error: ${String(err.message)}`);
     const error = status === 500 ? 'internal_error' : 'bad_request';
     return sendJson(reply, status, { error, message: String(err.message ?? ''), details: {} });
   });
@@ -199,8 +187,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     await stop();
     throw (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new PortTakenError(options.port ?? 4010) : e;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
+  const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   world.baseUrl = url;
 
@@ -225,9 +212,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     cashierBaseUrl: `${url}${CASHIER_PREFIX}`,
     controlUrl: `${url}${CONTROL_PREFIX}`,
     tokens,
-    get refs(): SeedRefs {
-      return world.store.refs;
-    },
+    refs: world.store.refs,
     clock: {
       now: () => clock.now(),
       nowSeconds: () => clock.nowSeconds(),

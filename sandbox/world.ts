@@ -49,7 +49,6 @@ export type Fault = FaultSpec &
   Required<Pick<FaultSpec, 'kind' | 'when' | 'error' | 'times' | 'delayMs'>> & { id: number };
 
 export interface RequestRecord {
-  at: number;
   method: string;
   path: string;
   api: 'clinic' | 'cashier' | 'sandbox' | 'other';
