@@ -23,12 +23,12 @@ export const tokenOf = (api: Api, headers: FastifyRequest['headers']): string | 
  */
 export const countRequest = (
   w: World,
+  req: FastifyRequest,
   reply: FastifyReply,
-  client: ApiClientRecord | undefined,
-  ip: string,
+  client?: ApiClientRecord,
 ) => {
   const active = !!client && !client.tokenRevoked && !client.clientRevoked;
-  const bucket = active ? `client:${client.id}` : `address:${ip}`;
+  const bucket = active ? `client:${client.id}` : `address:${req.ip}`;
   const limit = active ? w.config.rateLimitPerMinute : w.config.anonymousRateLimitPerMinute;
   const now = w.clock.now();
   let win = w.rateWindows.get(bucket);
@@ -39,14 +39,8 @@ export const countRequest = (
   reply.header('X-RateLimit-Limit', String(limit));
   reply.header('X-RateLimit-Remaining', String(Math.max(0, limit - win.count)));
   reply.header('X-RateLimit-Reset', String(retry_after));
-  if (!allowed) {
-    throw new ApiError(
-      'rate_limited',
-      { retry_after },
-      { retry_after },
-      { 'Retry-After': String(retry_after) },
-    );
-  }
+  const details = { retry_after };
+  if (!allowed) throw new ApiError('rate_limited', details, details, { 'Retry-After': String(retry_after) });
 };
 
 /** Token, client and account, then what the route asks of the caller; answers the caller or throws the refusal. */

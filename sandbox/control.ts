@@ -8,26 +8,13 @@ import { orderView } from './cashier-views';
 import * as billing from './clinic-billing';
 import * as desk from './clinic-ops';
 import { byId, idParam, refuse } from './errors';
-import type { Method, Route } from './routing';
+import { get, post, route, type Route } from './routing';
 import { newClient } from './store/records';
 import { S, body as schemaBody, op } from './validate';
 import { deliveryView } from './webhooks';
 import { CONFIG_DEFAULTS, type OpContext, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
-
-type Handler = Route<OpContext>['handle'];
-
-/** A control route: method, path, its handler or an operation declared with its schema (`op`), and its status. */
-const route = (
-  method: Method,
-  path: string,
-  r: Handler | Pick<Route<OpContext>, 'schema' | 'handle'>,
-  status?: number,
-): Route<OpContext> => ({ method, path, status, ...(typeof r === 'function' ? { handle: r } : r) });
-
-/** An operation that makes an object (or a record of something done): 201. */
-const MADE = 201;
 
 const TOKEN_WRITE = schemaBody(
   { interface: S.oneOf(['clinic', 'cashier']), abilities: S.array(), owner: S.bool, name: S.str(100) },
@@ -49,10 +36,10 @@ const BOOKING_AT_DESK = schemaBody({ ...desk.BOOKING, source: S.str() }, desk.BO
 
 const data = (value: unknown) => ({ data: value });
 
-export const controlRoutes: Array<Route<OpContext>> = [
-  route(
-    'POST',
+export const controlRoutes: Route[] = [
+  post(
     '/tokens',
+    null,
     op(TOKEN_WRITE, ({ world, lang }: OpContext, { interface: api, abilities, owner = true, name }) => {
       const allowed = abilitiesOf(api);
       if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
@@ -73,11 +60,11 @@ export const controlRoutes: Array<Route<OpContext>> = [
       const { key, token, tenantId: tenant_id } = client;
       return data({ name: key, interface: api, token, tenant_id, abilities: [...client.abilities], owner });
     }),
-    MADE,
   ),
   route(
     'PATCH',
     '/config',
+    null,
     op(
       schemaBody({
         rate_limit_per_minute: S.int({ min: 1 }),
@@ -98,47 +85,46 @@ export const controlRoutes: Array<Route<OpContext>> = [
       },
     ),
   ),
-  route('POST', '/rate-limits/reset', ({ world }) => world.rateWindows.clear()),
-  route('POST', '/deliveries/{id}/resend', async ({ world, params }) =>
+  route('POST', '/rate-limits/reset', null, ({ world }) => world.rateWindows.clear()),
+  route('POST', '/deliveries/{id}/resend', null, async ({ world, params }) =>
     data(deliveryView(await world.webhooks.resend(idParam(params.id)))),
   ),
-  route('POST', '/deliveries/{id}/redact', ({ world, params }) =>
+  route('POST', '/deliveries/{id}/redact', null, ({ world, params }) =>
     data(deliveryView(world.webhooks.redact(idParam(params.id)))),
   ),
 
   /* Clinic: front desk and back office. */
-  route('GET', '/clinic/patients/{id}', ({ world, params }) => {
+  get('/clinic/patients/{id}', null, ({ world, params }) => {
     const p = byId(world.store.clinic.patients, params.id);
     return data({ ...desk.patientView(p), stored: p });
   }),
 
-  route(
-    'POST',
+  post(
     '/clinic/appointments',
+    null,
     op(BOOKING_AT_DESK, (ctx: OpContext, b) => desk.bookAppointment(ctx, null, b.source ?? 'front_desk')),
-    MADE,
   ),
-  route('PATCH', '/clinic/appointments/{id}', desk.changeAppointment),
-  route('POST', '/clinic/invoices', billing.issueInvoice, MADE),
-  route('POST', '/clinic/invoices/{id}/payments', billing.payInvoice),
-  route('POST', '/clinic/claims', billing.createClaim, MADE),
-  route('PATCH', '/clinic/claims/{id}', billing.updateClaim),
-  route('POST', '/clinic/patients/{id}/erase', desk.erasePatient),
+  route('PATCH', '/clinic/appointments/{id}', null, desk.changeAppointment),
+  post('/clinic/invoices', null, billing.issueInvoice),
+  route('POST', '/clinic/invoices/{id}/payments', null, billing.payInvoice),
+  post('/clinic/claims', null, billing.createClaim),
+  route('PATCH', '/clinic/claims/{id}', null, billing.updateClaim),
+  route('POST', '/clinic/patients/{id}/erase', null, desk.erasePatient),
 
   /* Cashier: tills and back office. */
-  route('POST', '/cashier/receipts', till.issueReceipt, MADE),
-  route('POST', '/cashier/receipts/{id}/credit-note', till.issueCreditNote, MADE),
-  route('POST', '/cashier/sessions/{id}/close', till.closeSession),
-  route('GET', '/cashier/orders', ({ world, query }) =>
+  post('/cashier/receipts', null, till.issueReceipt),
+  post('/cashier/receipts/{id}/credit-note', null, till.issueCreditNote),
+  route('POST', '/cashier/sessions/{id}/close', null, till.closeSession),
+  get('/cashier/orders', null, ({ world, query }) =>
     data(
       world.store.cashier.orders
         .filter((o) => !query.external_id || o.external_id === query.external_id)
         .map(orderView),
     ),
   ),
-  route('POST', '/cashier/orders/{id}/accept', till.moveOrder('accepted')),
-  route('POST', '/cashier/orders/{id}/status', till.moveOrder()),
-  route('POST', '/cashier/stock', till.setStock),
-  route('POST', '/cashier/customers', till.addCustomer, MADE),
-  route('POST', '/cashier/customers/{id}/consent', till.recordConsent),
+  route('POST', '/cashier/orders/{id}/accept', null, till.moveOrder('accepted')),
+  route('POST', '/cashier/orders/{id}/status', null, till.moveOrder()),
+  route('POST', '/cashier/stock', null, till.setStock),
+  post('/cashier/customers', null, till.addCustomer),
+  route('POST', '/cashier/customers/{id}/consent', null, till.recordConsent),
 ];

@@ -46,14 +46,8 @@ export const takeFault = (world: World, method: string, path: string, token: str
 };
 
 /** A wait whose timer close() clears, so it cannot keep a test run alive (its connection is gone by then). */
-const pause = (world: World, ms: number): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      world.faultTimers.delete(timer);
-      resolve();
-    }, ms);
-    world.faultTimers.add(timer);
-  });
+const pause = (world: World, ms: number) =>
+  new Promise<void>((resolve) => world.faultTimers.add(setTimeout(resolve, ms)));
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

@@ -1,7 +1,7 @@
 /** The sandbox package's one entry, for the end-to-end suites, the bench and the scripts. */
 import type { Sandbox } from './server';
 
-export { startSandbox, sandboxPort, PortTakenError, seedRefs } from './server';
+export { startSandbox, sandboxPort, seedRefs } from './server';
 export type { DeliveryRecord, RequestFilter, Sandbox, SandboxOptions } from './server';
 export type { Fault, FaultKind, FaultSpec, FaultWhen } from './world';
 export type { SeedRefs, TokenName } from './store';

@@ -20,9 +20,8 @@ export interface RouteContext extends OpContext {
 }
 
 /**
- * A route, its path in the spec's form (/patients/{id}) under its prefix. Its handler answers the body (undefined:
- * 204); a body's `events` (what an operation emitted) is shown by the sandbox-only endpoints only, and a body with
- * `duplicate: true` (an idempotent repeat) answers 200 whatever `status` says.
+ * A route, its path in the spec's form (/patients/{id}). Its handler answers the body (undefined: 204); a body's
+ * `events` is shown by the sandbox-only endpoints only, and `duplicate: true` (an idempotent repeat) answers 200.
  */
 export interface Route<C extends OpContext = RouteContext> {
   method: Method;
@@ -48,13 +47,10 @@ export const route = (
   ability: string | null,
   handler: Handler,
   extra: Omit<Partial<Route>, 'handle'> = {},
-): Route => ({
-  method,
-  path,
-  ability,
-  ...(typeof handler === 'function' ? { handle: handler } : handler),
-  ...extra,
-});
+): Route => {
+  const operation = typeof handler === 'function' ? { handle: handler } : handler;
+  return { method, path, ability, ...operation, ...extra };
+};
 
 export const get = (path: string, ability: string | null, handler: Handler) =>
   route('GET', path, ability, handler);
@@ -87,7 +83,7 @@ export const handlerOf =
       if (api) {
         const token = tokenOf(api, req.headers);
         const client = token ? w.store.clients.find((c) => c.api === api && c.token === token) : undefined;
-        countRequest(w, reply, client, req.ip);
+        countRequest(w, req, reply, client);
         fault = takeFault(w, req.method, req.url.split('?')[0] ?? '', token);
         if (fault?.when === 'before') return await applyFault(w, req, reply, fault, lang);
         caller = authorize(w, route, token, client);
@@ -118,7 +114,7 @@ export const mount = (
   app: FastifyInstance,
   w: World,
   prefix: string,
-  routes: Array<Route<OpContext>>,
+  routes: Route<OpContext>[],
   api?: Api,
 ) => {
   for (const route of routes) {

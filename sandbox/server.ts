@@ -13,14 +13,7 @@ import { sendJson } from './errors';
 import { makeFault } from './faults';
 import { Random } from './ids';
 import { handlerOf, mount, notFound } from './routing';
-import {
-  createStore,
-  DEFAULT_HISTORY,
-  TOKEN_NAMES,
-  type HistoryCounts,
-  type SeedRefs,
-  type TokenName,
-} from './store';
+import { createStore, DEFAULT_HISTORY, TOKEN_NAMES, type HistoryCounts, type TokenName } from './store';
 import type { Delivery, DeliveryStatus } from './store/types';
 import { AJV_OPTIONS, parseQuery } from './validate';
 import { deliveryRecord, WebhookEngine } from './webhooks';
@@ -73,22 +66,9 @@ export const sandboxPort = (value = process.env.SANDBOX_PORT): number => {
   return port;
 };
 
-/** The port is taken (another sandbox, an earlier `npm start` still running, or another program). */
-export class PortTakenError extends Error {
-  constructor(readonly port: number) {
-    super(
-      `Port ${port} on 127.0.0.1 is already in use (another sandbox or npm start may still be running). ` +
-        `Stop it, or choose another port with SANDBOX_PORT, e.g. SANDBOX_PORT=${port + 10} npm start ` +
-        `(SANDBOX_PORT=0 takes any free port; npm run sandbox also takes --port).`,
-    );
-    this.name = 'PortTakenError';
-  }
-}
-
-const startOf = (options: SandboxOptions) => {
-  const start = typeof options.startTime === 'string' ? Date.parse(options.startTime) : options.startTime;
-  if (start !== undefined && Number.isNaN(start))
-    throw new Error(`startTime is not a date: ${options.startTime}`);
+const startOf = ({ startTime }: SandboxOptions) => {
+  const start = typeof startTime === 'string' ? Date.parse(startTime) : startTime;
+  if (Number.isNaN(start)) throw new Error(`startTime is not a date: ${startTime}`);
   return start;
 };
 
@@ -98,7 +78,7 @@ const DEFAULT_RANDOM_SEED = 20261121;
  * The refs a sandbox started with `options` would answer, without starting it: the ids of its seeded objects
  * follow its start time and random seed, so a test can name them without writing them in.
  */
-export const seedRefs = (options: SandboxOptions = {}): SeedRefs =>
+export const seedRefs = (options: SandboxOptions = {}) =>
   createStore(
     startOf(options) ?? Date.now(),
     new Random(options.randomSeed ?? DEFAULT_RANDOM_SEED),
@@ -107,27 +87,22 @@ export const seedRefs = (options: SandboxOptions = {}): SeedRefs =>
 
 export const startSandbox = async (options: SandboxOptions = {}) => {
   const start = startOf(options);
-  for (const p of options.planned ?? []) {
-    if (!plannableEndpoints().includes(p))
-      throw new Error(`not a plannable endpoint: ${p} (${plannableEndpoints().join(', ')})`);
-  }
+  const unknown = options.planned?.find((p) => !plannableEndpoints().includes(p));
+  if (unknown) throw new Error(`not a plannable endpoint: ${unknown} (${plannableEndpoints().join(', ')})`);
   const clock = new SandboxClock({ start, timeScale: options.timeScale });
   const randomSeed = options.randomSeed ?? DEFAULT_RANDOM_SEED;
   const random = new Random(randomSeed);
-  const seed = options.seed ?? true;
-  const history = options.history
-    ? {
-        counts: { ...DEFAULT_HISTORY, ...(options.history === true ? {} : options.history) },
-        // Its own sequence: the seed's objects and the ids later calls make stay as they are without history.
-        historySeed: randomSeed + 1,
-      }
+  // History draws from a sequence of its own: the seed's objects and the ids later calls make stay as without it.
+  const counts = options.history === true ? {} : options.history;
+  const history = counts
+    ? { counts: { ...DEFAULT_HISTORY, ...counts }, historySeed: randomSeed + 1 }
     : undefined;
   const world: World = {
     baseUrl: '',
     clock,
     random,
     config: defaultConfig(options),
-    store: createStore(clock.now(), random, seed, history),
+    store: createStore(clock.now(), random, options.seed ?? true, history),
     // The engine reaches the world through this getter: the world holds the engine.
     webhooks: new WebhookEngine(() => world),
     faults: [],
@@ -139,7 +114,6 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
 
   const app = Fastify({
     forceCloseConnections: true,
-    bodyLimit: 1024 * 1024,
     ajv: AJV_OPTIONS,
     routerOptions: { querystringParser: parseQuery },
   });
@@ -185,7 +159,13 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     await app.listen({ host: '127.0.0.1', port: options.port ?? 4010 });
   } catch (e) {
     await stop();
-    throw (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new PortTakenError(options.port ?? 4010) : e;
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    const port = options.port ?? 4010;
+    throw new Error(
+      `Port ${port} on 127.0.0.1 is already in use (another sandbox or npm start may still be running). ` +
+        `Stop it, or choose another port with SANDBOX_PORT, e.g. SANDBOX_PORT=${port + 10} npm start ` +
+        `(SANDBOX_PORT=0 takes any free port; npm run sandbox also takes --port).`,
+    );
   }
   const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;

@@ -25,8 +25,6 @@ export const AJV_OPTIONS = {
   },
 };
 
-type Range = { min?: number; max?: number };
-
 /** A schema piece as TypeScript sees it, so that a route's body type is read off its schema (`BodyOf`). */
 type Piece = { type: string | readonly string[]; enum?: readonly string[] };
 type Scalars = { integer: number; number: number; string: string; boolean: boolean; null: null };
@@ -56,7 +54,7 @@ const set = (keywords: Record<string, number | undefined>) =>
   Object.fromEntries(Object.entries(keywords).filter(([, v]) => v !== undefined));
 
 export const S = {
-  int: ({ min, max }: Range = {}, fallback?: number) => ({
+  int: ({ min, max }: { min?: number; max?: number } = {}, fallback?: number) => ({
     type: 'integer' as const,
     ...set({ minimum: min, maximum: max, default: fallback }),
   }),
@@ -156,10 +154,8 @@ export const list = <T, C extends Listing>(
   handle: (ctx: C) => {
     const given = Object.entries(params).filter(([k]) => ctx.query[k] !== undefined);
     const kept = rows(ctx).filter((r) => given.every(([k, [, keeps]]) => keeps(r, ctx.query[k])));
-    return pageOf(
-      (order ? kept.sort(order) : kept).map((r) => view(r, ctx)),
-      ctx.query,
-    );
+    const views = (order ? kept.sort(order) : kept).map((r) => view(r, ctx));
+    return pageOf(views, ctx.query);
   },
 });
 

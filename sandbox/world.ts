@@ -18,16 +18,7 @@ export const CONFIG_DEFAULTS = {
 /** `planned` holds "METHOD /path" of the clinic endpoints answering 501. */
 export type SandboxConfig = typeof CONFIG_DEFAULTS & { planned: Set<string> };
 
-export const FAULT_KINDS = [
-  'status',
-  'slow',
-  'reset',
-  'malformed_json',
-  'html',
-  'empty',
-  'truncated',
-] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+export type FaultKind = 'status' | 'slow' | 'reset' | 'malformed_json' | 'html' | 'empty' | 'truncated';
 export type FaultWhen = 'before' | 'after';
 
 /** A fault as a caller asks for it (sandbox/README.md, "Faults"). */
