@@ -1,6 +1,6 @@
 /**
- * Sandbox-only endpoints under /sandbox (no token): what in life happens on a till, at the front desk or in the
- * back office, plus the knobs the suites turn (tokens, settings, rate limits, deliveries).
+ * Sandbox-only endpoints under /sandbox (no token, so no ability: `null`): what in life happens on a till, at the
+ * front desk or in the back office, plus the knobs the suites turn (tokens, settings, rate limits, deliveries).
  */
 import { abilitiesOf } from './auth';
 import * as till from './cashier-ops';
