@@ -1,86 +1,67 @@
 /**
- * Tokens, abilities and rate limits (clinic spec §5 and §8, cashier spec §5 and §8).
- *
- * Order of checks on a partner request: rate limit (per active client, or per address for a token that matches
- * no active client), then the token (401 unauthenticated, 401 token_invalid), the client (409 client_revoked),
- * the account (403 tenant_inactive, 403 not_entitled), then per endpoint the ability (403 insufficient_ability),
- * the owner rule (403 forbidden) and planned endpoints (501 not_implemented).
+ * The gate of the partner interfaces (clinic and cashier spec §5 and §8): rate limits, tokens, accounts,
+ * abilities, the owner rule and planned endpoints. routing.ts runs it in the order sandbox/README.md gives.
  */
-import { ApiError } from './errors';
-import type { ApiClientRecord, Api, Store } from './store';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import SEED from './data/seed.json';
+import { ApiError } from './errors';
+import type { ApiClientRecord, Api } from './store';
+import type { World } from './world';
 
 export const abilitiesOf = (api: Api): readonly string[] => SEED.abilities[api];
 
 /** The clinic takes `Authorization: Bearer` or `X-Api-Key`; the cashier shows Bearer only. */
-export const tokenOf = (
-  api: Api,
-  headers: Record<string, string | string[] | undefined>,
-): string | undefined => {
-  const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
-  const auth = first(headers.authorization);
-  const bearer = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined;
-  if (bearer) return bearer;
-  if (api === 'clinic') {
-    const key = first(headers['x-api-key'])?.trim();
-    if (key) return key;
-  }
-  return undefined;
+export const tokenOf = (api: Api, headers: FastifyRequest['headers']): string | undefined => {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
+  const key = api === 'clinic' ? String(headers['x-api-key'] ?? '').trim() : '';
+  return bearer ?? (key || undefined);
 };
 
-/** The client a token belongs to on this interface (a clinic token means nothing to the cashier). */
-export const clientOfToken = (
-  store: Store,
-  api: Api,
-  token: string | undefined,
-): ApiClientRecord | undefined =>
-  token ? store.clients.find((c) => c.api === api && c.token === token) : undefined;
+/**
+ * Counts a request against its client's limit, or its address's when the token names no active client: a fixed
+ * window of one minute of sandbox time per bucket. Every answer carries the count; over the limit is 429.
+ */
+export const countRequest = (
+  w: World,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  client?: ApiClientRecord,
+) => {
+  const active = !!client && !client.tokenRevoked && !client.clientRevoked;
+  const bucket = active ? `client:${client.id}` : `address:${req.ip}`;
+  const limit = active ? w.config.rateLimitPerMinute : w.config.anonymousRateLimitPerMinute;
+  const now = w.clock.now();
+  let win = w.rateWindows.get(bucket);
+  if (!win || now - win.start >= 60_000) w.rateWindows.set(bucket, (win = { start: now, count: 0 }));
+  const retry_after = Math.max(1, Math.ceil((win.start + 60_000 - now) / 1000));
+  const allowed = win.count < limit;
+  if (allowed) win.count += 1;
+  reply.header('X-RateLimit-Limit', String(limit));
+  reply.header('X-RateLimit-Remaining', String(Math.max(0, limit - win.count)));
+  reply.header('X-RateLimit-Reset', String(retry_after));
+  const details = { retry_after };
+  if (!allowed) throw new ApiError('rate_limited', details, details, { 'Retry-After': String(retry_after) });
+};
 
-/** A client whose requests count against its own limit; everything else shares the per-address one. */
-export const isActiveClient = (client: ApiClientRecord | undefined): client is ApiClientRecord =>
-  !!client && !client.tokenRevoked && !client.clientRevoked;
-
-export const authenticate = (
-  store: Store,
+/** Token, client and account, then what the route asks of the caller; answers the caller or throws the refusal. */
+export const authorize = (
+  w: World,
+  route: { method: string; path: string; ability?: string | null; ownerOnly?: boolean; plannable?: boolean },
   token: string | undefined,
   client: ApiClientRecord | undefined,
 ) => {
   if (!token) throw new ApiError('unauthenticated');
   if (!client || client.tokenRevoked) throw new ApiError('token_invalid');
   if (client.clientRevoked) throw new ApiError('client_revoked');
-  const tenant = store.tenants.find((t) => t.id === client.tenantId);
+  const tenant = w.store.tenants.find((t) => t.id === client.tenantId);
   if (!tenant || tenant.status !== 'active')
     throw new ApiError('tenant_inactive', { status: tenant?.status ?? 'closed' });
   if (!tenant.entitled) throw new ApiError('not_entitled');
+  const { ability } = route;
+  if (ability && !client.abilities.includes(ability))
+    throw new ApiError('insufficient_ability', { required_ability: ability }, { ability });
+  if (route.ownerOnly && !client.owner) throw new ApiError('forbidden');
+  const endpoint = `${route.method} ${route.path}`;
+  if (route.plannable && w.config.planned.has(endpoint)) throw new ApiError('not_implemented', { endpoint });
   return { client, tenant };
 };
-
-export const requireAbility = (client: ApiClientRecord, ability: string | null): void => {
-  if (ability && !client.abilities.includes(ability)) {
-    throw new ApiError('insufficient_ability', { required_ability: ability }, { ability });
-  }
-};
-
-/* Rate limits: a fixed window of one minute of sandbox time per bucket. */
-
-export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-
-  /** Counts a request; `resetSeconds`: seconds until the window resets. */
-  hit(key: string, limit: number, now: number) {
-    const windowMs = 60_000;
-    let w = this.windows.get(key);
-    if (!w || now - w.start >= windowMs) {
-      w = { start: now, count: 0 };
-      this.windows.set(key, w);
-    }
-    const resetSeconds = Math.max(1, Math.ceil((w.start + windowMs - now) / 1000));
-    if (w.count >= limit) return { limit, remaining: 0, resetSeconds, allowed: false };
-    w.count += 1;
-    return { limit, remaining: limit - w.count, resetSeconds, allowed: true };
-  }
-
-  reset(): void {
-    this.windows.clear();
-  }
-}

@@ -1,110 +1,53 @@
 /**
- * Sandbox-only endpoints under /sandbox: what in life happens on a till, at the front desk or in the back
- * office, plus the knobs the suites turn (config, planned endpoints, faults, tokens). No token needed.
- * Answers that made events carry them: `{data, events: [{event, event_id, deliveries}]}`; `?wait=true` answers
- * only after the first delivery attempts are done.
+ * Sandbox-only endpoints under /sandbox (no token, so no ability: `null`): what in life happens on a till, at the
+ * front desk or in the back office, plus the knobs the suites turn (tokens, settings, rate limits, deliveries).
  */
-import type { FastifyInstance } from 'fastify';
 import { abilitiesOf } from './auth';
-import {
-  addCustomer,
-  closeSession,
-  issueCreditNote,
-  issueReceipt,
-  moveOrder,
-  recordConsent,
-  setStock,
-} from './cashier-ops';
+import * as till from './cashier-ops';
 import { orderView } from './cashier-views';
-import { plannableEndpoints } from './clinic';
-import { createClaim, issueInvoice, payInvoice, updateClaim } from './clinic-billing';
-import {
-  BOOKING,
-  BOOKING_REQUIRED,
-  bookAppointment,
-  changeAppointment,
-  erasePatient,
-  patientView,
-} from './clinic-ops';
-import { Checker, idParam, refuse, byId } from './errors';
-import { makeFault } from './faults';
-import { mount, type Method, type Route } from './routing';
-import type { ApiClientRecord } from './store';
+import * as billing from './clinic-billing';
+import * as desk from './clinic-ops';
+import { byId, idParam, refuse } from './errors';
+import { get, post, route, type Route } from './routing';
 import { newClient } from './store/records';
 import { S, body as schemaBody, op } from './validate';
 import { deliveryView } from './webhooks';
-import { CONFIG_DEFAULTS, FAULT_KINDS, settingKey, type OpContext, type Setting, type World } from './world';
+import { CONFIG_DEFAULTS, type OpContext, type World } from './world';
 
 export const CONTROL_PREFIX = '/sandbox';
-
-type Handler = Route<OpContext>['handle'];
-
-/** A control route: method, path, its handler or an operation declared with its schema (`op`), and its status. */
-const route = (
-  method: Method,
-  path: string,
-  r: Handler | Pick<Route<OpContext>, 'schema' | 'handle'>,
-  status?: number,
-): Route<OpContext> => ({ method, path, status, ...(typeof r === 'function' ? { handle: r } : r) });
-
-/** An operation that makes an object (or a record of something done): 201. */
-const MADE = 201;
 
 const TOKEN_WRITE = schemaBody(
   { interface: S.oneOf(['clinic', 'cashier']), abilities: S.array(), owner: S.bool, name: S.str(100) },
   ['interface', 'abilities'],
 );
-const PLANNED_WRITE = schemaBody({ endpoint: S.str(), planned: S.bool }, ['endpoint']);
-const FAULT_WRITE = schemaBody(
-  {
-    path_prefix: S.str(),
-    kind: S.oneOf(FAULT_KINDS),
-    when: S.oneOf(['before', 'after']),
-    method: S.oneOf(['GET', 'POST', 'PUT', 'DELETE']),
-    status: S.int({ min: 200, max: 599 }),
-    error: S.str(100),
-    token: S.str(200),
-    times: S.int({ min: 1 }),
-    delay_ms: S.int({ min: 0, max: 60_000 }),
-    body: S.str(10_000),
-  },
-  ['path_prefix'],
-);
 
-const clientView = (c: ApiClientRecord) => ({
-  name: c.key,
-  interface: c.api,
-  token: c.token,
-  tenant_id: c.tenantId,
-  abilities: [...c.abilities],
-  owner: c.owner,
-});
+/** A setting's name in PATCH /sandbox/config (rateLimitPerMinute: rate_limit_per_minute). */
+const settingKey = (name: string) => name.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
+const SETTINGS = Object.keys(CONFIG_DEFAULTS) as Array<keyof typeof CONFIG_DEFAULTS>;
 
 /** The settings as PATCH /sandbox/config names them, then the clock's scale and the planned list. */
 const configView = (w: World) => ({
-  ...Object.fromEntries(Object.keys(CONFIG_DEFAULTS).map((k) => [settingKey(k), w.config[k as Setting]])),
+  ...Object.fromEntries(SETTINGS.map((k) => [settingKey(k), w.config[k]])),
   time_scale: w.clock.timeScale,
   planned: [...w.config.planned],
 });
 
-const BOOKING_AT_DESK = schemaBody({ ...BOOKING, source: S.str() }, BOOKING_REQUIRED);
+const BOOKING_AT_DESK = schemaBody({ ...desk.BOOKING, source: S.str() }, desk.BOOKING_REQUIRED);
 
 const data = (value: unknown) => ({ data: value });
 
-const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
-  route(
-    'POST',
+export const controlRoutes: Route[] = [
+  post(
     '/tokens',
+    null,
     op(TOKEN_WRITE, ({ world, lang }: OpContext, { interface: api, abilities, owner = true, name }) => {
       const allowed = abilitiesOf(api);
       if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
         throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
       }
-      const store = world.store;
-      store.counters.client += 1;
-      const id = store.counters.client;
+      const id = (world.store.counters.client += 1);
       const client = newClient(id, {
-        tenantId: store[api].tenantId,
+        tenantId: world.store[api].tenantId,
         api,
         key: name ?? `custom${id}`,
         name: name ?? `Custom client ${id}`,
@@ -113,14 +56,15 @@ const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
         owner,
         note: 'created through POST /sandbox/tokens',
       });
-      store.clients.push(client);
-      return data(clientView(client));
+      world.store.clients.push(client);
+      const { key, token, tenantId: tenant_id } = client;
+      return data({ name: key, interface: api, token, tenant_id, abilities: [...client.abilities], owner });
     }),
-    MADE,
   ),
   route(
     'PATCH',
     '/config',
+    null,
     op(
       schemaBody({
         rate_limit_per_minute: S.int({ min: 1 }),
@@ -132,7 +76,7 @@ const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
         time_scale: S.nonNegative,
       }),
       ({ world }: OpContext, b) => {
-        for (const k of Object.keys(CONFIG_DEFAULTS)) {
+        for (const k of SETTINGS) {
           const value = (b as Record<string, unknown>)[settingKey(k)];
           if (value !== undefined) Object.assign(world.config, { [k]: value });
         }
@@ -141,86 +85,46 @@ const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
       },
     ),
   ),
-  route(
-    'POST',
-    '/planned',
-    op(PLANNED_WRITE, ({ world, lang }: OpContext, { endpoint: raw, planned = true }) => {
-      const endpoint = raw
-        .trim()
-        .replace(/\s+/, ' ')
-        .replace(/^(\w+)/, (m) => m.toUpperCase());
-      if (!plannableEndpoints().includes(endpoint)) {
-        throw refuse(lang, 'endpoint', 'one_of', { values: plannableEndpoints().join(', ') });
-      }
-      if (planned) world.config.planned.add(endpoint);
-      else world.config.planned.delete(endpoint);
-      return data({ planned: [...world.config.planned] });
-    }),
-  ),
-  route('POST', '/rate-limits/reset', resetRateLimits),
-  route('POST', '/deliveries/{id}/resend', async ({ world, params }) =>
+  route('POST', '/rate-limits/reset', null, ({ world }) => world.rateWindows.clear()),
+  route('POST', '/deliveries/{id}/resend', null, async ({ world, params }) =>
     data(deliveryView(await world.webhooks.resend(idParam(params.id)))),
   ),
-  route('POST', '/deliveries/{id}/redact', ({ world, params }) =>
+  route('POST', '/deliveries/{id}/redact', null, ({ world, params }) =>
     data(deliveryView(world.webhooks.redact(idParam(params.id)))),
   ),
 
-  route(
-    'POST',
-    '/faults',
-    op(FAULT_WRITE, ({ world, lang }: OpContext, b) => {
-      const { kind = 'status', status } = b;
-      const c = new Checker(lang);
-      if (kind === 'status' && status === undefined) c.add('status', 'required');
-      else if (kind === 'status' && status !== undefined && status < 400) {
-        c.add('status', 'range', { min: 400, max: 599 });
-      }
-      c.done();
-      const { path_prefix: pathPrefix, times = 1, delay_ms: delayMs, ...rest } = b;
-      return data(makeFault(world, { ...rest, pathPrefix, kind, status, times, delayMs }));
-    }),
-    MADE,
-  ),
-  route('GET', '/faults', ({ world }) => data(world.faults.map((f) => ({ ...f })))),
-  route('DELETE', '/faults', ({ world }) => {
-    world.faults.length = 0;
-  }),
   /* Clinic: front desk and back office. */
-  route('GET', '/clinic/patients/{id}', ({ world, params }) => {
+  get('/clinic/patients/{id}', null, ({ world, params }) => {
     const p = byId(world.store.clinic.patients, params.id);
-    return data({ ...patientView(p), stored: p });
+    return data({ ...desk.patientView(p), stored: p });
   }),
 
-  route(
-    'POST',
+  post(
     '/clinic/appointments',
-    op(BOOKING_AT_DESK, (ctx: OpContext, b) => bookAppointment(ctx, null, b.source ?? 'front_desk')),
-    MADE,
+    null,
+    op(BOOKING_AT_DESK, (ctx: OpContext, b) => desk.bookAppointment(ctx, null, b.source ?? 'front_desk')),
   ),
-  route('PATCH', '/clinic/appointments/{id}', changeAppointment),
-  route('POST', '/clinic/invoices', issueInvoice, MADE),
-  route('POST', '/clinic/invoices/{id}/payments', payInvoice),
-  route('POST', '/clinic/claims', createClaim, MADE),
-  route('PATCH', '/clinic/claims/{id}', updateClaim),
-  route('POST', '/clinic/patients/{id}/erase', erasePatient),
+  route('PATCH', '/clinic/appointments/{id}', null, desk.changeAppointment),
+  post('/clinic/invoices', null, billing.issueInvoice),
+  route('POST', '/clinic/invoices/{id}/payments', null, billing.payInvoice),
+  post('/clinic/claims', null, billing.createClaim),
+  route('PATCH', '/clinic/claims/{id}', null, billing.updateClaim),
+  route('POST', '/clinic/patients/{id}/erase', null, desk.erasePatient),
 
   /* Cashier: tills and back office. */
-  route('POST', '/cashier/receipts', issueReceipt, MADE),
-  route('POST', '/cashier/receipts/{id}/credit-note', issueCreditNote, MADE),
-  route('POST', '/cashier/sessions/{id}/close', closeSession),
-  route('GET', '/cashier/orders', ({ world, query }) =>
+  post('/cashier/receipts', null, till.issueReceipt),
+  post('/cashier/receipts/{id}/credit-note', null, till.issueCreditNote),
+  route('POST', '/cashier/sessions/{id}/close', null, till.closeSession),
+  get('/cashier/orders', null, ({ world, query }) =>
     data(
       world.store.cashier.orders
         .filter((o) => !query.external_id || o.external_id === query.external_id)
         .map(orderView),
     ),
   ),
-  route('POST', '/cashier/orders/{id}/accept', moveOrder('accepted')),
-  route('POST', '/cashier/orders/{id}/status', moveOrder()),
-  route('POST', '/cashier/stock', setStock),
-  route('POST', '/cashier/customers', addCustomer, MADE),
-  route('POST', '/cashier/customers/{id}/consent', recordConsent),
+  route('POST', '/cashier/orders/{id}/accept', null, till.moveOrder('accepted')),
+  route('POST', '/cashier/orders/{id}/status', null, till.moveOrder()),
+  route('POST', '/cashier/stock', null, till.setStock),
+  post('/cashier/customers', null, till.addCustomer),
+  route('POST', '/cashier/customers/{id}/consent', null, till.recordConsent),
 ];
-
-export const mountControl = (app: FastifyInstance, world: () => World, resetRateLimits: () => void): void =>
-  mount(app, world, CONTROL_PREFIX, routes(resetRateLimits));

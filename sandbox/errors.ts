@@ -1,21 +1,16 @@
 /**
- * The error envelope `{error, message, details}` of both interfaces, with every code in English and Arabic.
- * The language follows the request's Accept-Language (ar or en; anything else is English).
+ * The error envelope `{error, message, details}` of both interfaces. Every code and field problem is data
+ * (data/messages.json), in English and Arabic: the clinic spec's codes (§7), the codes the sandbox uses where a
+ * spec says an answer exists but does not name its code (sandbox/README.md, "Assumptions"), the sandbox-only ones.
  */
-
 import type { FastifyReply } from 'fastify';
 import MESSAGES from './data/messages.json';
 
 export type Lang = 'en' | 'ar';
-
-/**
- * The codes and their messages are data (data/messages.json): the clinic spec's codes (§7), then the codes the
- * sandbox uses where a spec says an answer exists but does not name its code (see sandbox/README.md,
- * "Assumptions"), then the sandbox-only endpoints' own.
- */
 export const CODES = { ...MESSAGES.codes, ...MESSAGES.unnamed, ...MESSAGES.sandbox_only };
-
 export type ErrorCode = keyof typeof CODES;
+type Problem = keyof typeof MESSAGES.problems;
+type Vars = Record<string, string | number>;
 
 export const found = <T>(x: T | undefined): T => {
   if (x === undefined) throw new ApiError('not_found');
@@ -37,7 +32,7 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     readonly details: Record<string, unknown> = {},
     /** Values for the message's {placeholders}. */
-    readonly vars: Record<string, string | number> = {},
+    readonly vars: Vars = {},
     readonly headers: Record<string, string> = {},
   ) {
     super(code);
@@ -48,12 +43,10 @@ export class ApiError extends Error {
   }
 }
 
-export const languageOf = (acceptLanguage: string | string[] | undefined): Lang => {
-  const value = Array.isArray(acceptLanguage) ? acceptLanguage[0] : acceptLanguage;
-  return value?.trim().toLowerCase().startsWith('ar') ? 'ar' : 'en';
-};
+export const languageOf = (acceptLanguage: string | undefined): Lang =>
+  acceptLanguage?.trim().toLowerCase().startsWith('ar') ? 'ar' : 'en';
 
-const fill = (text: string, vars: Record<string, string | number>): string =>
+const fill = (text: string, vars: Vars): string =>
   text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in vars ? String(vars[name]) : whole));
 
 export const envelope = (error: ApiError, lang: Lang) => ({
@@ -62,28 +55,18 @@ export const envelope = (error: ApiError, lang: Lang) => ({
   details: error.details,
 });
 
-/* Field problems of validation_failed (data/messages.json): details.errors = [{field, message}] in the request's language. */
-const PROBLEMS: Record<keyof typeof MESSAGES.problems, Record<Lang, string>> = MESSAGES.problems;
-
-export type Problem = keyof typeof PROBLEMS;
-
-/** Collects field problems of one request; `done()` throws validation_failed when there are any. */
+/** Collects the field problems of one request (validation_failed's `details.errors`); `done()` throws them. */
 export class Checker {
   readonly errors: Array<{ field: string; message: string; code: Problem }> = [];
 
   constructor(readonly lang: Lang) {}
 
-  add(field: string, problem: Problem, vars: Record<string, string | number> = {}): void {
-    this.errors.push({ field, code: problem, message: fill(PROBLEMS[problem][this.lang], vars) });
+  add(field: string, code: Problem, vars: Vars = {}): this {
+    this.errors.push({ field, code, message: fill(MESSAGES.problems[code][this.lang], vars) });
+    return this;
   }
 
-  has(field: string): boolean {
-    return this.errors.some((e) => e.field === field);
-  }
-
-  failure(): ApiError {
-    return new ApiError('validation_failed', { errors: this.errors });
-  }
+  failure = (): ApiError => new ApiError('validation_failed', { errors: this.errors });
 
   done(): void {
     if (this.errors.length) throw this.failure();
@@ -91,16 +74,8 @@ export class Checker {
 }
 
 /** validation_failed with one field problem, to throw. */
-export const refuse = (
-  lang: Lang,
-  field: string,
-  problem: Problem,
-  vars: Record<string, string | number> = {},
-): ApiError => {
-  const c = new Checker(lang);
-  c.add(field, problem, vars);
-  return c.failure();
-};
+export const refuse = (lang: Lang, field: string, problem: Problem, vars: Vars = {}): ApiError =>
+  new Checker(lang).add(field, problem, vars).failure();
 
 /** 409 invalid_transition of a sandbox-only status change. */
 export const invalidTransition = (from: string, to: string) =>
@@ -116,13 +91,7 @@ interface SchemaError {
 }
 
 /** A member of the wrong type: the problem named after the declared type (objects and the rest: 'object'). */
-const TYPE_PROBLEMS: readonly string[] = [
-  'integer',
-  'number',
-  'string',
-  'boolean',
-  'array',
-] satisfies Problem[];
+const TYPE_PROBLEMS: string[] = ['integer', 'number', 'string', 'boolean', 'array'] satisfies Problem[];
 
 /** `/lines/0/unit_price_halalas` → `lines[0].unit_price_halalas`; the root is `body`. */
 const fieldOf = (path: string, member?: unknown): string =>
@@ -137,7 +106,7 @@ export const schemaFailure = (errors: readonly SchemaError[], lang: Lang): ApiEr
   for (const e of errors) {
     const s = e.parentSchema ?? {};
     const field = fieldOf(e.instancePath, e.keyword === 'required' ? e.params.missingProperty : undefined);
-    if (c.has(field)) continue;
+    if (c.errors.some((known) => known.field === field)) continue;
     const type = Array.isArray(s.type) ? s.type[0] : s.type;
     if (e.keyword === 'required') c.add(field, 'required');
     else if (e.keyword === 'type' && type === 'number' && s.minimum !== undefined)

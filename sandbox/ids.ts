@@ -51,8 +51,6 @@ export class Random {
   }
 }
 
-export const ULID_PATTERN = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
-
 /** Both interfaces' branches are in Saudi Arabia: UTC+03:00 all year, no daylight saving. */
 const OFFSET_MS = 3 * 60 * 60 * 1000;
 
@@ -71,8 +69,7 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\
 
 /** An ISO-8601 date-time with a zone (Z or an offset), as ms; undefined when it is not one. */
 export const parseDateTime = (value: string): number | undefined => {
-  if (!DATE_TIME.test(value)) return undefined;
-  const ms = Date.parse(value);
+  const ms = DATE_TIME.test(value) ? Date.parse(value) : NaN;
   return Number.isNaN(ms) ? undefined : ms;
 };
 

@@ -1,13 +1,10 @@
 /** The sandbox package's one entry, for the end-to-end suites, the bench and the scripts. */
 import type { Sandbox } from './server';
 
-export { startSandbox, sandboxPort, PortTakenError, seedRefs } from './server';
-export type { DeliveryRecord, RequestFilter, Sandbox, SandboxClockApi, SandboxOptions } from './server';
-export type { Fault, FaultKind, FaultSpec, FaultWhen, SandboxConfig, RequestRecord } from './world';
-export { FAULT_KINDS } from './world';
+export { startSandbox, sandboxPort, seedRefs } from './server';
+export type { DeliveryRecord, RequestFilter, Sandbox, SandboxOptions } from './server';
+export type { Fault, FaultKind, FaultSpec, FaultWhen } from './world';
 export type { SeedRefs, TokenName } from './store';
-export { TOKEN_NAMES } from './store';
-export { plannableEndpoints } from './clinic';
 export { abilitiesOf } from './auth';
 
 /** A connection of the app to this sandbox, as a Zap holds it: the owner tokens and both base addresses. */

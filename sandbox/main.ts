@@ -1,7 +1,4 @@
-/**
- * `npm run sandbox [-- --port 4010 --time-scale 1 --start-time 2026-11-21T09:00:00+03:00 --history --quiet]`.
- * The port also comes from SANDBOX_PORT. Listens on 127.0.0.1 only.
- */
+/** `npm run sandbox -- [options]`: the sandbox on 127.0.0.1 until Ctrl-C. */
 import { parseArgs } from 'node:util';
 import { sandboxPort, startSandbox } from './server';
 
@@ -12,7 +9,7 @@ const USAGE = `Usage: npm run sandbox -- [options]
   --history          months of past receipts, invoices, appointments and customers (for Zapier Transfer)
   --quiet            no log lines`;
 
-const options = () => {
+const main = async () => {
   const { values } = parseArgs({
     options: {
       port: { type: 'string' },
@@ -23,27 +20,16 @@ const options = () => {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
+  if (values.help) return console.log(USAGE);
   const num = (name: 'port' | 'time-scale') => {
     const value = values[name];
     if (value !== undefined && (value === '' || Number.isNaN(Number(value))))
       throw new Error(`--${name} needs a number\n${USAGE}`);
     return value === undefined ? undefined : Number(value);
   };
-  return {
-    port: num('port') ?? sandboxPort(),
-    timeScale: num('time-scale'),
-    startTime: values['start-time'],
-    history: values.history,
-    quiet: values.quiet,
-  };
-};
-
-const main = async () => {
-  const sandbox = await startSandbox(options());
+  const { history, quiet } = values;
+  const options = { timeScale: num('time-scale'), startTime: values['start-time'], history, quiet };
+  const sandbox = await startSandbox({ port: num('port') ?? sandboxPort(), ...options });
   console.log(
     [
       `Partner interfaces sandbox on ${sandbox.url}`,

@@ -1,26 +1,19 @@
 /**
- * The local sandbox of both partner interfaces: the clinic under /partner/v1, the cashier under
- * /api/partner/v1 and the sandbox-only endpoints under /sandbox, on 127.0.0.1. A development tool: nothing in
- * the app imports it.
+ * The local sandbox of both partner interfaces: the clinic under /partner/v1, the cashier under /api/partner/v1
+ * and the sandbox-only endpoints under /sandbox, on 127.0.0.1. A development tool: nothing in the app imports it.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
-import { RateLimiter, tokenOf } from './auth';
+import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import { tokenOf } from './auth';
 import { CASHIER_PREFIX, cashierRoutes } from './cashier';
 import { CLINIC_PREFIX, clinicRoutes, plannableEndpoints } from './clinic';
 import { SandboxClock } from './clock';
-import { CONTROL_PREFIX, mountControl } from './control';
+import { CONTROL_PREFIX, controlRoutes } from './control';
 import { sendJson } from './errors';
 import { makeFault } from './faults';
 import { Random } from './ids';
 import { handlerOf, mount, notFound } from './routing';
-import {
-  createStore,
-  DEFAULT_HISTORY,
-  TOKEN_NAMES,
-  type HistoryCounts,
-  type SeedRefs,
-  type TokenName,
-} from './store';
+import { createStore, DEFAULT_HISTORY, TOKEN_NAMES, type HistoryCounts, type TokenName } from './store';
 import type { Delivery, DeliveryStatus } from './store/types';
 import { AJV_OPTIONS, parseQuery } from './validate';
 import { deliveryRecord, WebhookEngine } from './webhooks';
@@ -51,27 +44,19 @@ export interface RequestFilter {
 export type DeliveryRecord = ReturnType<typeof toRecord>;
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-export type SandboxClockApi = Sandbox['clock'];
 
 const defaultConfig = (o: SandboxOptions): SandboxConfig => {
   const given = Object.entries(o).filter(([k, v]) => k in CONFIG_DEFAULTS && v !== undefined);
   return { ...CONFIG_DEFAULTS, ...Object.fromEntries(given), planned: new Set(o.planned ?? []) };
 };
 
+const PREFIXES = [
+  ['clinic', CLINIC_PREFIX],
+  ['cashier', CASHIER_PREFIX],
+  ['sandbox', CONTROL_PREFIX],
+] as const;
 const apiOfPath = (path: string): RequestRecord['api'] =>
-  path.startsWith(`${CASHIER_PREFIX}/`) || path === CASHIER_PREFIX
-    ? 'cashier'
-    : path.startsWith(`${CLINIC_PREFIX}/`) || path === CLINIC_PREFIX
-      ? 'clinic'
-      : path.startsWith(CONTROL_PREFIX)
-        ? 'sandbox'
-        : 'other';
-
-const matches = (r: RequestRecord, f: RequestFilter = {}): boolean =>
-  (f.interface ? r.api === f.interface : r.api === 'clinic' || r.api === 'cashier') &&
-  (!f.token || r.token === f.token || r.tokenName === f.token) &&
-  (!f.method || r.method === f.method.toUpperCase()) &&
-  (!f.path || (typeof f.path === 'string' ? r.path === f.path : f.path.test(r.path)));
+  PREFIXES.find(([, prefix]) => path === prefix || path.startsWith(`${prefix}/`))?.[0] ?? 'other';
 
 export const sandboxPort = (value = process.env.SANDBOX_PORT): number => {
   if (value === undefined || value === '') return 4010;
@@ -81,22 +66,9 @@ export const sandboxPort = (value = process.env.SANDBOX_PORT): number => {
   return port;
 };
 
-/** The port is taken (another sandbox, an earlier `npm start` still running, or another program). */
-export class PortTakenError extends Error {
-  constructor(readonly port: number) {
-    super(
-      `Port ${port} on 127.0.0.1 is already in use (another sandbox or npm start may still be running). ` +
-        `Stop it, or choose another port with SANDBOX_PORT, e.g. SANDBOX_PORT=${port + 10} npm start ` +
-        `(SANDBOX_PORT=0 takes any free port; npm run sandbox also takes --port).`,
-    );
-    this.name = 'PortTakenError';
-  }
-}
-
-const startOf = (options: SandboxOptions) => {
-  const start = typeof options.startTime === 'string' ? Date.parse(options.startTime) : options.startTime;
-  if (start !== undefined && Number.isNaN(start))
-    throw new Error(`startTime is not a date: ${options.startTime}`);
+const startOf = ({ startTime }: SandboxOptions) => {
+  const start = typeof startTime === 'string' ? Date.parse(startTime) : startTime;
+  if (Number.isNaN(start)) throw new Error(`startTime is not a date: ${startTime}`);
   return start;
 };
 
@@ -106,7 +78,7 @@ const DEFAULT_RANDOM_SEED = 20261121;
  * The refs a sandbox started with `options` would answer, without starting it: the ids of its seeded objects
  * follow its start time and random seed, so a test can name them without writing them in.
  */
-export const seedRefs = (options: SandboxOptions = {}): SeedRefs =>
+export const seedRefs = (options: SandboxOptions = {}) =>
   createStore(
     startOf(options) ?? Date.now(),
     new Random(options.randomSeed ?? DEFAULT_RANDOM_SEED),
@@ -115,42 +87,33 @@ export const seedRefs = (options: SandboxOptions = {}): SeedRefs =>
 
 export const startSandbox = async (options: SandboxOptions = {}) => {
   const start = startOf(options);
-  for (const p of options.planned ?? []) {
-    if (!plannableEndpoints().includes(p))
-      throw new Error(`not a plannable endpoint: ${p} (${plannableEndpoints().join(', ')})`);
-  }
+  const unknown = options.planned?.find((p) => !plannableEndpoints().includes(p));
+  if (unknown) throw new Error(`not a plannable endpoint: ${unknown} (${plannableEndpoints().join(', ')})`);
   const clock = new SandboxClock({ start, timeScale: options.timeScale });
   const randomSeed = options.randomSeed ?? DEFAULT_RANDOM_SEED;
   const random = new Random(randomSeed);
-  const seed = options.seed ?? true;
-  const history = options.history
-    ? {
-        counts: { ...DEFAULT_HISTORY, ...(options.history === true ? {} : options.history) },
-        // Its own sequence: the seed's objects and the ids later calls make stay as they are without history.
-        historySeed: randomSeed + 1,
-      }
+  // History draws from a sequence of its own: the seed's objects and the ids later calls make stay as without it.
+  const counts = options.history === true ? {} : options.history;
+  const history = counts
+    ? { counts: { ...DEFAULT_HISTORY, ...counts }, historySeed: randomSeed + 1 }
     : undefined;
-  const log = options.quiet ? () => undefined : (line: string) => console.log(`[sandbox] ${line}`);
-  const limiter = new RateLimiter();
-  // The engine reaches the world through this getter: the world holds the engine.
-  const getWorld = (): World => world;
   const world: World = {
     baseUrl: '',
     clock,
     random,
     config: defaultConfig(options),
-    store: createStore(clock.now(), random, seed, history),
-    webhooks: new WebhookEngine(getWorld),
+    store: createStore(clock.now(), random, options.seed ?? true, history),
+    // The engine reaches the world through this getter: the world holds the engine.
+    webhooks: new WebhookEngine(() => world),
     faults: [],
     faultTimers: new Set(),
+    rateWindows: new Map(),
     requests: [],
-    log,
+    log: options.quiet ? () => undefined : (line) => console.log(`[sandbox] ${line}`),
   };
 
-  const app: FastifyInstance = Fastify({
-    logger: false,
+  const app = Fastify({
     forceCloseConnections: true,
-    bodyLimit: 1024 * 1024,
     ajv: AJV_OPTIONS,
     routerOptions: { querystringParser: parseQuery },
   });
@@ -158,62 +121,65 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   // Bodies reach the handlers as text: an empty body is "no body", and bad JSON is a 422 in the envelope.
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     // Read as the clinic reads it (Bearer, or X-Api-Key), whichever interface the path names.
     const token = tokenOf('clinic', req.headers) ?? null;
-    const client = token ? world.store.clients.find((c) => c.token === token) : undefined;
-    const record: RequestRecord = {
-      at: clock.now(),
-      method: req.method,
-      path,
-      api: apiOfPath(path),
-      token,
-      tokenName: client?.key ?? null,
-      status: null,
-    };
+    const record: RequestRecord = { method: req.method, path, api: apiOfPath(path), token, status: null };
     world.requests.push(record);
-    (req as unknown as { sandboxRecord: RequestRecord }).sandboxRecord = record;
-  });
-  app.addHook('onResponse', async (req, reply) => {
-    const record = (req as unknown as { sandboxRecord?: RequestRecord }).sandboxRecord;
-    if (record) record.status = reply.statusCode;
+    reply.raw.once('finish', () => (record.status = reply.statusCode));
   });
 
-  const gates = { clinic: { api: 'clinic', limiter }, cashier: { api: 'cashier', limiter } } as const;
-  mount(app, getWorld, CLINIC_PREFIX, clinicRoutes, gates.clinic);
-  mount(app, getWorld, CASHIER_PREFIX, cashierRoutes, gates.cashier);
-
-  mountControl(app, getWorld, () => limiter.reset());
-
+  mount(app, world, CLINIC_PREFIX, clinicRoutes, 'clinic');
+  mount(app, world, CASHIER_PREFIX, cashierRoutes, 'cashier');
+  mount(app, world, CONTROL_PREFIX, controlRoutes);
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     const api = apiOfPath(path);
-    const gate = api === 'clinic' || api === 'cashier' ? gates[api] : undefined;
-    return handlerOf(notFound(path), getWorld, gate)(req, reply);
+    const gate = api === 'clinic' || api === 'cashier' ? api : undefined;
+    return handlerOf(notFound(path), world, gate)(req, reply);
   });
+  // What fails before a route's handler runs (a body too large, a malformed URL) answers in the envelope too.
   app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
-    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
-    if (status === 500) log(`error: ${String(err.message)}`);
-    return sendJson(reply, status, {
-      error: status === 500 ? 'internal_error' : 'bad_request',
-      message: String(err.message ?? ''),
-      details: {},
-    });
+    const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) world.log(`error: ${String(err.message)}`);
+    const error = status === 500 ? 'internal_error' : 'bad_request';
+    return sendJson(reply, status, { error, message: String(err.message ?? ''), details: {} });
   });
 
+  const stop = async () => {
+    clock.dispose();
+    // Slow answers still waiting are dropped with their connections.
+    for (const timer of world.faultTimers) clearTimeout(timer);
+    await world.webhooks.settle();
+    await app.close();
+  };
   try {
     await app.listen({ host: '127.0.0.1', port: options.port ?? 4010 });
   } catch (e) {
-    clock.dispose();
-    await app.close();
-    throw (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new PortTakenError(options.port ?? 4010) : e;
+    await stop();
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    const port = options.port ?? 4010;
+    throw new Error(
+      `Port ${port} on 127.0.0.1 is already in use (another sandbox or npm start may still be running). ` +
+        `Stop it, or choose another port with SANDBOX_PORT, e.g. SANDBOX_PORT=${port + 10} npm start ` +
+        `(SANDBOX_PORT=0 takes any free port; npm run sandbox also takes --port).`,
+    );
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : (options.port ?? 4010);
+  const { port } = app.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   world.baseUrl = url;
 
+  const requests = ({ interface: api, token, method, path }: RequestFilter = {}) => {
+    const named = world.store.clients.find((c) => c.key === token)?.token ?? token;
+    return world.requests.filter(
+      (r) =>
+        (api ? r.api === api : r.api === 'clinic' || r.api === 'cashier') &&
+        (!named || r.token === named) &&
+        (!method || r.method === method.toUpperCase()) &&
+        (!path || (typeof path === 'string' ? r.path === path : path.test(r.path))),
+    );
+  };
   const tokens = Object.fromEntries(
     TOKEN_NAMES.map((name) => [name, world.store.clients.find((c) => c.key === name)?.token ?? '']),
   ) as Record<TokenName, string>;
@@ -225,9 +191,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     cashierBaseUrl: `${url}${CASHIER_PREFIX}`,
     controlUrl: `${url}${CONTROL_PREFIX}`,
     tokens,
-    get refs(): SeedRefs {
-      return world.store.refs;
-    },
+    refs: world.store.refs,
     clock: {
       now: () => clock.now(),
       nowSeconds: () => clock.nowSeconds(),
@@ -236,15 +200,11 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
         await clock.advance(ms);
         await world.webhooks.settle();
       },
-      get timeScale() {
-        return clock.timeScale;
-      },
       setTimeScale: (scale: number) => clock.setTimeScale(scale),
     },
     config: world.config,
-    requestCount: (filter?: RequestFilter) => world.requests.filter((r) => matches(r, filter)).length,
-    requests: (filter?: RequestFilter) =>
-      world.requests.filter((r) => matches(r, filter)).map((r) => ({ ...r })),
+    requestCount: (filter?: RequestFilter) => requests(filter).length,
+    requests: (filter?: RequestFilter) => requests(filter).map((r) => ({ ...r })),
     resetRequests: () => {
       world.requests.length = 0;
     },
@@ -254,14 +214,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     settle: () => world.webhooks.settle(),
     injectFault: (f: FaultSpec) => makeFault(world, f).id,
     faults: () => world.faults.map((f) => ({ ...f })),
-    close: async () => {
-      clock.dispose();
-      // Slow answers still waiting are dropped with their connections.
-      for (const timer of world.faultTimers) clearTimeout(timer);
-      world.faultTimers.clear();
-      await world.webhooks.settle();
-      await app.close();
-    },
+    close: stop,
   };
 };
 

@@ -1,25 +1,14 @@
 /**
- * Request validation by Fastify route schemas (JSON Schema, checked by Fastify's Ajv). Routes declare what
- * they take with the helpers below; `prepare` readies a request for its schema (JSON body, query values) and
- * errors.ts turns what the schema finds into validation_failed with the spec's `{field, code, message}` list.
+ * Request validation by Fastify route schemas (JSON Schema, checked by Fastify's Ajv). Routes declare what they
+ * take with the helpers below; `prepare` readies a request for its schema (JSON body, query values) and errors.ts
+ * turns what the schema finds into validation_failed.
  */
 import type { FastifyRequest, FastifySchema } from 'fastify';
-import { parseDateOrDateTime, parseDateTime, startOfLocalDate, ULID_PATTERN } from './ids';
-
-export const E164 = /^\+[1-9]\d{7,14}$/;
-
-/** Formats named after the problem they report (errors.ts); Fastify's Ajv gets them as options. */
-export const FORMATS = {
-  date_time: (v: string) => parseDateTime(v) !== undefined,
-  date_or_date_time: (v: string) => parseDateOrDateTime(v) !== undefined,
-  date: (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(startOfLocalDate(v)),
-  phone: (v: string) => E164.test(v),
-  ulid: (v: string) => ULID_PATTERN.test(v),
-};
+import { parseDateOrDateTime, parseDateTime, startOfLocalDate } from './ids';
 
 /**
- * Fastify's Ajv: every problem of a request at once, no coercion of bodies (a query is read by `prepare`); a member
- * may be declared as more than one type (a line's qty: number or text), as the spec allows.
+ * Fastify's Ajv: every problem of a request at once, no coercion (`prepare` reads the query), a member of more
+ * than one type (a line's qty: number or text) as the spec allows, and formats named after the problem they report.
  */
 export const AJV_OPTIONS = {
   customOptions: {
@@ -27,11 +16,14 @@ export const AJV_OPTIONS = {
     verbose: true,
     coerceTypes: false,
     allowUnionTypes: true,
-    formats: FORMATS,
+    formats: {
+      date_time: (v: string) => parseDateTime(v) !== undefined,
+      date_or_date_time: (v: string) => parseDateOrDateTime(v) !== undefined,
+      date: (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(startOfLocalDate(v)),
+      phone: (v: string) => /^\+[1-9]\d{7,14}$/.test(v),
+    },
   },
 };
-
-type Range = { min?: number; max?: number };
 
 /** A schema piece as TypeScript sees it, so that a route's body type is read off its schema (`BodyOf`). */
 type Piece = { type: string | readonly string[]; enum?: readonly string[] };
@@ -44,7 +36,7 @@ type Scalar<T> = T extends keyof Scalars
 type Shaped<P, R extends PropertyKey> = { [K in keyof P & R]: Infer<P[K]> } & {
   [K in Exclude<keyof P, R>]?: Infer<P[K]>;
 };
-export type Infer<T> = T extends { enum: readonly (infer E)[] }
+type Infer<T> = T extends { enum: readonly (infer E)[] }
   ? E
   : T extends { properties: infer P; required: readonly (infer R extends PropertyKey)[] }
     ? Shaped<P, R> | (T extends { type: readonly unknown[] } ? null : never)
@@ -52,23 +44,23 @@ export type Infer<T> = T extends { enum: readonly (infer E)[] }
       ? Array<Infer<I>>
       : T extends { type: 'array' }
         ? unknown[]
-        : T extends { type: readonly (infer U)[] }
-          ? Scalar<U>
-          : T extends { type: infer U }
-            ? Scalar<U>
-            : unknown;
+        : T extends { type: infer U }
+          ? Scalar<U extends readonly (infer V)[] ? V : U>
+          : unknown;
 export type BodyOf<T> = T extends { body: infer B } ? Infer<B> : never;
 
+/** The keywords that are set: a schema keyword must not be undefined. */
+const set = (keywords: Record<string, number | undefined>) =>
+  Object.fromEntries(Object.entries(keywords).filter(([, v]) => v !== undefined));
+
 export const S = {
-  int: ({ min, max }: Range = {}, fallback?: number) => ({
+  int: ({ min, max }: { min?: number; max?: number } = {}, fallback?: number) => ({
     type: 'integer' as const,
-    ...(min !== undefined ? { minimum: min } : {}),
-    ...(max !== undefined ? { maximum: max } : {}),
-    ...(fallback !== undefined ? { default: fallback } : {}),
+    ...set({ minimum: min, maximum: max, default: fallback }),
   }),
   positive: { type: 'number' as const, exclusiveMinimum: 0 },
   nonNegative: { type: 'number' as const, minimum: 0 },
-  str: (max?: number) => ({ type: 'string' as const, ...(max !== undefined ? { maxLength: max } : {}) }),
+  str: (max?: number) => ({ type: 'string' as const, ...set({ maxLength: max }) }),
   oneOf: <const T extends string>(values: readonly T[]) => ({ type: 'string' as const, enum: [...values] }),
   bool: { type: 'boolean' as const },
   /** The member may be null (or empty): the operation reads that as "clear". */
@@ -77,7 +69,6 @@ export const S = {
   instant: { type: 'string' as const, format: 'date_or_date_time' },
   date: { type: 'string' as const, format: 'date' },
   phone: { type: 'string' as const, format: 'phone' },
-  ulid: { type: 'string' as const, format: 'ulid' },
   array: <const I extends Piece | undefined = undefined>(items?: I) =>
     ({ type: 'array' as const, ...(items ? { items } : {}) }) as I extends Piece
       ? { type: 'array'; items: I }
@@ -95,7 +86,7 @@ export const S = {
   }),
 };
 
-/* Paging (clinic spec §4: page ≥ 1, per_page 1 to 100, default 50; the cashier's is assumed the same). */
+/* Paging (clinic spec §4; the cashier's is assumed the same). */
 
 export const PER_PAGE_DEFAULT = 50;
 export const PER_PAGE_MAX = 100;
@@ -119,13 +110,11 @@ export const op = <S extends { body: unknown }, C extends { body: unknown }, R>(
 ) => ({ schema, handle: (ctx: C) => run(ctx, ctx.body as BodyOf<S>) });
 
 /** The list envelope `{data, meta: {total, page, per_page}}`, for a query with PAGING. */
-export const pageOf = <T>(items: readonly T[], q: { page?: number; per_page?: number }) => {
-  const { page = 1, per_page = PER_PAGE_DEFAULT } = q;
-  return {
-    data: items.slice((page - 1) * per_page, page * per_page),
-    meta: { total: items.length, page, per_page },
-  };
-};
+type Paging = { page?: number; per_page?: number };
+export const pageOf = <T>(items: readonly T[], { page = 1, per_page = PER_PAGE_DEFAULT }: Paging) => ({
+  data: items.slice((page - 1) * per_page, page * per_page),
+  meta: { total: items.length, page, per_page },
+});
 
 /* Lists: one declaration per query parameter, its schema piece and the rows it keeps when the query gives it. */
 
@@ -165,35 +154,19 @@ export const list = <T, C extends Listing>(
   handle: (ctx: C) => {
     const given = Object.entries(params).filter(([k]) => ctx.query[k] !== undefined);
     const kept = rows(ctx).filter((r) => given.every(([k, [, keeps]]) => keeps(r, ctx.query[k])));
-    return pageOf(
-      (order ? kept.sort(order) : kept).map((r) => view(r, ctx)),
-      ctx.query,
-    );
+    const views = (order ? kept.sort(order) : kept).map((r) => view(r, ctx));
+    return pageOf(views, ctx.query);
   },
 });
 
 /** Query values as the sandbox reads them: the first of a repeated key; an empty value is no value. */
-export const parseQuery = (raw: string): Record<string, string> => {
-  const out: Record<string, string> = {};
-  for (const [k, v] of new URLSearchParams(raw)) if (!(k in out)) out[k] = v;
-  for (const k of Object.keys(out)) if (out[k] === '') delete out[k];
-  return out;
+export const parseQuery = (raw: string) => {
+  const first = new Map<string, string>();
+  for (const [k, v] of new URLSearchParams(raw)) if (!first.has(k)) first.set(k, v);
+  return Object.fromEntries([...first].filter(([, v]) => v !== ''));
 };
 
 const FLAGS: Record<string, boolean> = { true: true, 1: true, yes: true, false: false, 0: false, no: false };
-
-/** Query text to the schema's integers and booleans; what does not read stays text, for the schema to refuse. */
-const coerceQuery = (
-  q: Record<string, unknown>,
-  schema: { properties?: Record<string, { type?: unknown }> },
-) => {
-  for (const [name, prop] of Object.entries(schema.properties ?? {})) {
-    const raw = q[name];
-    if (typeof raw !== 'string') continue;
-    if (prop.type === 'integer' && /^-?\d+$/.test(raw.trim())) q[name] = Number(raw);
-    if (prop.type === 'boolean' && raw.toLowerCase() in FLAGS) q[name] = FLAGS[raw.toLowerCase()];
-  }
-};
 
 /** Bodies that are not JSON: answered 422 not_json once the request is admitted. */
 export const badJson = new WeakSet<FastifyRequest>();
@@ -214,36 +187,35 @@ const dropEmpty = (value: unknown, schema: Shape | undefined): void => {
   else if (isObject(value)) {
     for (const [k, v] of Object.entries(value)) {
       const prop = schema?.properties?.[k];
-      if (!prop) continue;
-      if (
-        (v === null || (v === '' && prop.type === 'string')) &&
-        !(Array.isArray(prop.type) && prop.type.includes('null'))
-      )
-        delete value[k];
-      else dropEmpty(v, prop);
+      const nullable = Array.isArray(prop?.type) && prop.type.includes('null');
+      if (prop && (v === null || (v === '' && prop.type === 'string')) && !nullable) delete value[k];
+      else if (prop) dropEmpty(v, prop);
     }
   }
 };
 
 /**
- * preValidation: the body as JSON (text from the content parser; none when empty) and the query as the schema
- * types it. Nothing is answered here: the route answers auth and ability first, then the schema's problems.
+ * preValidation: the body as JSON (text from the content parser; none when empty), and the query's integers and
+ * flags as the schema types them (what does not read stays text, for the schema to refuse). Nothing is answered
+ * here: the route answers auth and ability first, then the schema's problems.
  */
 export const prepare = (schema: FastifySchema | undefined) => async (req: FastifyRequest) => {
-  if (typeof req.body === 'string') {
-    const text = req.body;
+  const text = String(req.body ?? '').trim();
+  try {
+    req.body = text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
     req.body = undefined;
-    if (text.trim()) {
-      try {
-        req.body = JSON.parse(text) as unknown;
-      } catch {
-        badJson.add(req);
-      }
-    }
+    badJson.add(req);
   }
   if (schema?.body) dropEmpty(req.body, schema.body as Shape);
-  if (schema?.querystring && isObject(req.query)) coerceQuery(req.query, schema.querystring as object);
+  const q = req.query as Record<string, unknown>;
+  for (const [name, prop] of Object.entries((schema?.querystring as Shape | undefined)?.properties ?? {})) {
+    const raw = q[name];
+    if (typeof raw !== 'string') continue;
+    if (prop.type === 'integer' && /^-?\d+$/.test(raw.trim())) q[name] = Number(raw);
+    if (prop.type === 'boolean' && raw.toLowerCase() in FLAGS) q[name] = FLAGS[raw.toLowerCase()];
+  }
 };
 
-export const isObject = (v: unknown): v is Record<string, unknown> =>
+const isObject = (v: unknown): v is Record<string, unknown> =>
   !!v && typeof v === 'object' && !Array.isArray(v);

@@ -12,7 +12,7 @@ import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types
 import { newDelivery, newSubscription } from './store/records';
 import { refusedReason } from './urls';
 import { S, body as bodySchema, type BodyOf } from './validate';
-import type { WorldState } from './state';
+import type { WorldState } from './world';
 
 /** Written from the specs, not from the app's code: the end-to-end suites check the app against it. */
 export const signDelivery = (secret: string, timestamp: string, receiverPath: string, body: string) => {

@@ -1,13 +1,71 @@
-/** The sandbox's world: its state and settings (sandbox/state.ts) and the webhook engine that runs over them. */
+/** The sandbox's state and settings, and the webhook engine that runs over them. */
+import type { SandboxClock } from './clock';
 import type { Lang } from './errors';
-import type { WorldState } from './state';
+import type { Random } from './ids';
+import type { Store } from './store';
 import type { WebhookEngine } from './webhooks';
 
-export * from './state';
+/** The settings at start unless options say otherwise: the specs' own figures where they give one. */
+export const CONFIG_DEFAULTS = {
+  rateLimitPerMinute: 120,
+  anonymousRateLimitPerMinute: 30,
+  holdBackMs: 2000,
+  webhookLimit: 20,
+  allowLoopbackReceivers: true,
+  deliveryTimeoutMs: 10_000,
+};
 
-export interface World extends WorldState {
-  webhooks: WebhookEngine;
+/** `planned` holds "METHOD /path" of the clinic endpoints answering 501. */
+export type SandboxConfig = typeof CONFIG_DEFAULTS & { planned: Set<string> };
+
+export type FaultKind = 'status' | 'slow' | 'reset' | 'malformed_json' | 'html' | 'empty' | 'truncated';
+export type FaultWhen = 'before' | 'after';
+
+/** A fault as a caller asks for it (sandbox/README.md, "Faults"). */
+export interface FaultSpec {
+  pathPrefix: string;
+  kind?: FaultKind;
+  when?: FaultWhen;
+  status?: number;
+  error?: string;
+  method?: string;
+  /** A token, or the name of a seeded or created client (e.g. clinicOwner). */
+  token?: string;
+  times?: number;
+  delayMs?: number;
+  body?: string;
 }
+
+export type Fault = FaultSpec &
+  Required<Pick<FaultSpec, 'kind' | 'when' | 'error' | 'times' | 'delayMs'>> & { id: number };
+
+export interface RequestRecord {
+  method: string;
+  path: string;
+  api: 'clinic' | 'cashier' | 'sandbox' | 'other';
+  token: string | null;
+  status: number | null;
+}
+
+export interface World {
+  /** The origin the sandbox listens on, e.g. http://127.0.0.1:4010. */
+  baseUrl: string;
+  clock: SandboxClock;
+  random: Random;
+  config: SandboxConfig;
+  store: Store;
+  webhooks: WebhookEngine;
+  faults: Fault[];
+  /** Waits of injected faults still running, cleared on close. */
+  faultTimers: Set<ReturnType<typeof setTimeout>>;
+  /** Rate-limit windows by bucket (a client, or an address). */
+  rateWindows: Map<string, { start: number; count: number }>;
+  requests: RequestRecord[];
+  log: (line: string) => void;
+}
+
+/** What the webhook engine runs over. */
+export type WorldState = Omit<World, 'webhooks'>;
 
 /** What an operation gets: the world, the caller's language, the path's parameters, the query and the body. */
 export interface OpContext {

@@ -197,14 +197,6 @@ describe('sandbox: clinic and cashier interfaces', () => {
         ],
       ],
       [
-        control('/faults'),
-        { kind: 'status', times: 0 },
-        [
-          ['path_prefix', 'required'],
-          ['times', 'min'],
-        ],
-      ],
-      [
         control('/config'),
         { rate_limit_per_minute: '5', allow_loopback_receivers: 'yes' },
         [
@@ -445,13 +437,12 @@ describe('sandbox: clinic and cashier interfaces', () => {
   });
 
   it('answers 501 not_implemented on endpoints marked planned, after their ability check', async () => {
-    const mark = await call(control('/planned'), { body: { endpoint: 'GET /invoices' } });
-    expect(mark.body.data.planned).toEqual(['GET /invoices']);
+    sb.config.planned.add('GET /invoices');
     const planned = await call(clinic('/invoices'), { token: sb.tokens.clinicOwner });
     expect([planned.status, planned.body.error]).toEqual([501, 'not_implemented']);
     const noAbility = await call(clinic('/invoices'), { token: sb.tokens.clinicWebhooksOnly });
     expect(noAbility.body.error).toBe('insufficient_ability');
-    await call(control('/planned'), { body: { endpoint: 'GET /invoices', planned: false } });
+    sb.config.planned.delete('GET /invoices');
     expect((await call(clinic('/invoices'), { token: sb.tokens.clinicOwner })).status).toBe(200);
   });
 
@@ -738,7 +729,7 @@ describe('sandbox: clinic and cashier interfaces', () => {
     ).toBe(true);
     await call(clinic('/ping'), { token: sb.tokens.clinicOwner });
     await call(clinic('/ping'), { token: sb.tokens.clinicOwner });
-    await call(control('/faults'));
+    await call(control('/cashier/orders'));
     expect(sb.requestCount()).toBe(3);
     expect(sb.requestCount({ token: 'clinicOwner', path: '/partner/v1/ping' })).toBe(2);
     expect(sb.requestCount({ token: sb.tokens.cashierReadOnly })).toBe(1);
@@ -769,11 +760,6 @@ describe('sandbox: injected faults', () => {
   const clinic = (path: string) => `${sb.clinicBaseUrl}${path}`;
   const cashier = (path: string) => `${sb.cashierBaseUrl}${path}`;
   const control = (path: string) => `${sb.controlUrl}${path}`;
-  const inject = async (body: Record<string, unknown>) => {
-    const res = await call(control('/faults'), { body });
-    expect(res.status).toBe(201);
-    return res.body.data;
-  };
   /**
    * The answer exactly as it arrives, over a plain socket (Node's http module may be patched by zapier-platform-core
    * in this worker): status, headers and the body bytes received until the connection closed.
@@ -819,9 +805,6 @@ describe('sandbox: injected faults', () => {
   beforeAll(async () => {
     sb = await startSandbox({ port: 0, quiet: true, holdBackMs: 0 });
   });
-  afterEach(async () => {
-    await call(control('/faults'), { method: 'DELETE' });
-  });
   afterAll(async () => {
     await sb.close();
   });
@@ -829,25 +812,24 @@ describe('sandbox: injected faults', () => {
   it('answers each kind before the request is processed, for the matching token and method only', async () => {
     const owner = sb.tokens.clinicOwner;
     const path = '/partner/v1/patients';
-    const forReadOnly = await inject({ path_prefix: path, status: 503, token: 'clinicReadOnly' });
-    await inject({ path_prefix: path, status: 500, method: 'POST' });
+    const forReadOnly = sb.injectFault({ pathPrefix: path, status: 503, token: 'clinicReadOnly' });
+    sb.injectFault({ pathPrefix: path, status: 500, method: 'POST' });
     expect((await call(clinic('/patients'), { token: owner })).status).toBe(200);
     const scoped = await call(clinic('/patients'), { token: sb.tokens.clinicReadOnly });
     expect(scoped.status).toBe(503);
     expect(scoped.body).toEqual({
       error: 'server_error',
       message: 'Fault injected in the sandbox.',
-      details: { fault_id: forReadOnly.id },
+      details: { fault_id: forReadOnly },
     });
-    const listed = (await call(control('/faults'))).body.data;
-    expect(listed.map((f: { times: number }) => f.times)).toEqual([0, 1]);
+    expect(sb.faults().map((f) => f.times)).toEqual([0, 1]);
 
-    await inject({ path_prefix: path, kind: 'html' });
+    sb.injectFault({ pathPrefix: path, kind: 'html' });
     const html = await raw(clinic('/patients'), owner);
     expect([html.status, html.headers['content-type']]).toEqual([502, 'text/html; charset=utf-8']);
     expect(html.text).toMatch(/<title>502 Bad Gateway<\/title>/);
 
-    await inject({ path_prefix: path, kind: 'malformed_json' });
+    sb.injectFault({ pathPrefix: path, kind: 'malformed_json' });
     const malformed = await raw(clinic('/patients'), owner);
     expect([malformed.status, malformed.headers['content-type'], malformed.text]).toEqual([
       200,
@@ -855,21 +837,21 @@ describe('sandbox: injected faults', () => {
       '{"data": [',
     ]);
 
-    await inject({ path_prefix: path, kind: 'empty', status: 503 });
+    sb.injectFault({ pathPrefix: path, kind: 'empty', status: 503 });
     const empty = await raw(clinic('/patients'), owner);
     expect([empty.status, empty.headers['content-length'], empty.text]).toEqual([503, '0', '']);
 
-    await inject({ path_prefix: path, kind: 'reset' });
+    sb.injectFault({ pathPrefix: path, kind: 'reset' });
     const reset = await raw(clinic('/patients'), owner);
     expect([reset.status, reset.text]).toEqual([undefined, '']);
 
-    await inject({ path_prefix: path, kind: 'truncated' });
+    sb.injectFault({ pathPrefix: path, kind: 'truncated' });
     const truncated = await raw(clinic('/patients'), owner);
     expect(truncated.status).toBe(200);
     expect(Number(truncated.headers['content-length'])).toBeGreaterThan(Buffer.byteLength(truncated.text));
     expect(truncated.text.startsWith('{"error":"server_error"')).toBe(true);
 
-    await inject({ path_prefix: path, kind: 'slow', delay_ms: 300 });
+    sb.injectFault({ pathPrefix: path, kind: 'slow', delayMs: 300 });
     const start = Date.now();
     const slow = await call(clinic('/patients'), { token: owner });
     expect(Date.now() - start).toBeGreaterThanOrEqual(290);
@@ -886,14 +868,19 @@ describe('sandbox: injected faults', () => {
     const held = async (externalId: string) =>
       (await call(control(`/cashier/orders?external_id=${externalId}`))).body.data;
 
-    await inject({ path_prefix: '/api/partner/v1/orders', method: 'POST', kind: 'truncated', when: 'after' });
+    sb.injectFault({
+      pathPrefix: '/api/partner/v1/orders',
+      method: 'POST',
+      kind: 'truncated',
+      when: 'after',
+    });
     const cut = await raw(cashier('/orders'), token, 'POST', order('FAULT-AFTER-1'));
     const [created] = await held('FAULT-AFTER-1');
     expect(cut.status).toBe(201);
     expect(cut.text).toBe(JSON.stringify({ data: created }).slice(0, cut.text.length));
     expect(cut.text.length).toBeLessThan(Number(cut.headers['content-length']));
 
-    await inject({ path_prefix: '/api/partner/v1/orders', kind: 'reset', when: 'after' });
+    sb.injectFault({ pathPrefix: '/api/partner/v1/orders', kind: 'reset', when: 'after' });
     await raw(cashier('/orders'), token, 'POST', order('FAULT-AFTER-2'));
     expect(await held('FAULT-AFTER-2')).toHaveLength(1);
     // The same order again is the idempotent repeat, so the replay of a lost answer acts once.
@@ -901,21 +888,13 @@ describe('sandbox: injected faults', () => {
     expect([again.status, again.body.duplicate]).toEqual([200, true]);
     expect(await held('FAULT-AFTER-2')).toHaveLength(1);
 
-    await inject({ path_prefix: '/api/partner/v1/orders', kind: 'slow', delay_ms: 200, when: 'after' });
+    sb.injectFault({ pathPrefix: '/api/partner/v1/orders', kind: 'slow', delayMs: 200, when: 'after' });
     const slow = await call(cashier('/orders'), { token, body: order('FAULT-AFTER-3') });
     expect([slow.status, slow.body.data.external_id]).toEqual([201, 'FAULT-AFTER-3']);
 
-    await inject({ path_prefix: '/api/partner/v1/orders', kind: 'reset', when: 'before' });
+    sb.injectFault({ pathPrefix: '/api/partner/v1/orders', kind: 'reset', when: 'before' });
     await raw(cashier('/orders'), token, 'POST', order('FAULT-BEFORE'));
     expect(await held('FAULT-BEFORE')).toEqual([]);
-  });
-
-  it('refuses an unknown kind, and a status fault without its status', async () => {
-    const bad = await call(control('/faults'), { body: { path_prefix: '/partner/v1', kind: 'flaky' } });
-    expect([bad.status, bad.body.details.errors[0].field]).toEqual([422, 'kind']);
-    const noStatus = await call(control('/faults'), { body: { path_prefix: '/partner/v1' } });
-    expect([noStatus.status, noStatus.body.details.errors[0].field]).toEqual([422, 'status']);
-    expect(sb.faults()).toEqual([]);
   });
 });
 
