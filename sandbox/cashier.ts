@@ -1,20 +1,20 @@
 /** The cashier partner interface under /api/partner/v1 (cashier spec §4), route by route. */
 import { createItem, updateItem } from './cashier-items';
-import { cancelOrder, createOrder, receiptsAfter } from './cashier-ops';
+import { cancelOrder, createOrder } from './cashier-ops';
 import {
   CONSENT_CHANNELS,
   RECEIPT_KINDS,
   branchView,
-  categoryView,
   consentOf,
   customerView,
   itemView,
   orderView,
   receiptView,
+  sessionView,
   stockView,
-  zReportView,
 } from './cashier-views';
 import { ApiError, idParam, refuse, byId } from './errors';
+import type { Receipt } from './store/types';
 import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
 import { PER_PAGE, S, eq, list, query, since } from './validate';
 import { webhookRoutes } from './webhook-routes';
@@ -48,7 +48,6 @@ const listCustomers = list((ctx: RouteContext) => cashierOf(ctx).customers, cust
   consent_channel: [S.oneOf(CONSENT_CHANNELS), (x, channel) => !!consentOf(x)?.channels.includes(channel)],
 });
 
-/** The cursor: oldest first in arrival order after since_id; recently arrived receipts are held back. */
 const receiptsQuery = query({
   since_id: S.str(),
   branch_id: S.int(),
@@ -56,24 +55,39 @@ const receiptsQuery = query({
   per_page: PER_PAGE,
 });
 
+/**
+ * The cursor: oldest first in arrival order after since_id, without those that arrived within the hold-back. It
+ * moves past receipts a filter leaves out, so a filtered reader never sees them again.
+ */
 const listReceipts = (ctx: RouteContext) => {
   const { since_id: sinceId, branch_id: branchId, kind, per_page: perPage } = ctx.query;
-  const after = sinceId === undefined ? undefined : cashierOf(ctx).receipts.find((r) => r.id === sinceId);
-  if (sinceId !== undefined && !after) {
-    throw refuse(ctx.lang, 'since_id', 'cursor');
+  const receipts = cashierOf(ctx).receipts;
+  const after = sinceId === undefined ? undefined : receipts.find((r) => r.id === sinceId);
+  if (sinceId !== undefined && !after) throw refuse(ctx.lang, 'since_id', 'cursor');
+  const visibleUntil = ctx.world.clock.now() - ctx.world.config.holdBackMs;
+  const arrived = receipts
+    .filter((r) => r.seq > (after?.seq ?? 0) && r.arrived_at_ms <= visibleUntil)
+    .sort((a, b) => a.seq - b.seq);
+  const data: Receipt[] = [];
+  let read = 0;
+  for (; read < arrived.length && data.length < perPage; read += 1) {
+    const r = arrived[read] as Receipt;
+    if ((branchId ?? r.branch_id) === r.branch_id && (kind ?? r.kind) === r.kind) data.push(r);
   }
-  const { data, last, hasMore } = receiptsAfter(ctx.world, after?.seq ?? 0, { branchId, kind }, perPage);
   return {
     data: data.map(receiptView),
-    meta: { next_since_id: last?.id ?? sinceId ?? null, has_more: hasMore, per_page: perPage },
+    meta: {
+      next_since_id: arrived[read - 1]?.id ?? sinceId ?? null,
+      has_more: read < arrived.length,
+      per_page: perPage,
+    },
   };
 };
 
 const zReport = (ctx: RouteContext) => {
-  const cashier = cashierOf(ctx);
-  const session = byId(cashier.sessions, ctx.params.id);
+  const session = byId(cashierOf(ctx).sessions, ctx.params.id);
   if (session.status !== 'closed') throw new ApiError('session_open', { status: session.status });
-  return { data: zReportView(cashier, session) };
+  return { data: sessionView(cashierOf(ctx), session, true) };
 };
 
 const listStock = list(
@@ -88,7 +102,10 @@ const listStock = list(
 );
 
 const branches = list((ctx: RouteContext) => cashierOf(ctx).branches, branchView);
-const categories = list((ctx: RouteContext) => cashierOf(ctx).categories, categoryView);
+const categories = list(
+  (ctx: RouteContext) => cashierOf(ctx).categories,
+  (c) => ({ ...c }),
+);
 const item = one((ctx) => cashierOf(ctx).items, itemView, idParam);
 const receipt = one((ctx) => cashierOf(ctx).receipts, receiptView);
 const order = one((ctx) => cashierOf(ctx).orders, orderView);

@@ -6,15 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { abilitiesOf } from './auth';
-import {
-  addCustomer,
-  closeSession,
-  issueCreditNote,
-  issueReceipt,
-  moveOrder,
-  recordConsent,
-  setStock,
-} from './cashier-ops';
+import { addCustomer, closeSession, issueCreditNote, issueReceipt, moveOrder, setStock } from './cashier-ops';
 import { orderView } from './cashier-views';
 import { plannableEndpoints } from './clinic';
 import { createClaim, issueInvoice, payInvoice, updateClaim } from './clinic-billing';
@@ -219,7 +211,6 @@ const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
   route('POST', '/cashier/orders/{id}/status', moveOrder()),
   route('POST', '/cashier/stock', setStock),
   route('POST', '/cashier/customers', addCustomer, MADE),
-  route('POST', '/cashier/customers/{id}/consent', recordConsent),
 ];
 
 export const mountControl = (app: FastifyInstance, world: () => World, resetRateLimits: () => void): void =>
