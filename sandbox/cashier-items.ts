@@ -4,7 +4,7 @@ import { isoLocal } from './ids';
 import type { CashierData, Item, Variant } from './store/types';
 import { newStockLevel } from './store/records';
 import { body, op, S, type BodyOf } from './validate';
-import { itemView } from './cashier-views';
+import * as view from './cashier-views';
 import { matchVariant } from './store/money';
 import type { OpContext, World } from './world';
 
@@ -31,19 +31,10 @@ const ITEM = {
 const ITEM_CREATE = body(ITEM, ['name_ar', 'category_id']);
 const ITEM_UPDATE = body({ ...ITEM, name_ar: S.nullable(S.str(200)), name_en: S.nullable(S.str(200)) });
 type ItemWrite = BodyOf<typeof ITEM_UPDATE>;
+type VariantRow = NonNullable<ItemWrite['variants']>[number];
 
-/**
- * The item's variants as `rows` replace them: a row with the id of one of its variants changes the fields it
- * names, a row without id is a new variant (named as the item unless it says); an empty sku or barcode is none.
- * SKUs and barcodes are unique per account; exactly one variant is the default (the first when none is marked).
- */
-const readVariants = (
-  cashier: CashierData,
-  item: Item,
-  rows: NonNullable<ItemWrite['variants']>,
-  name: string,
-  c: Checker,
-) => {
+/** The variants `rows` make of the item's: a new one is named as the item unless it says; an empty sku is none. */
+const readVariants = (cashier: CashierData, item: Item, rows: VariantRow[], name: string, c: Checker) => {
   if (!rows.length) c.add('variants', 'required');
   let nextId = cashier.counters.variant;
   const variants: Variant[] = rows.map((row, i) => {
@@ -76,11 +67,7 @@ const readVariants = (
   return variants;
 };
 
-/**
- * POST /items and PUT /items/{id}: scalars present are set (an empty name is no change); arrays present replace
- * what is stored (stored ids missing from the array are deleted, variants with their stock rows), arrays absent
- * are untouched.
- */
+/** POST /items and PUT /items/{id}: an empty name is no change; deleted variants take their stock rows along. */
 const writeItem = (world: World, lang: Lang, item: Item, b: ItemWrite) => {
   const cashier = world.store.cashier;
   const c = new Checker(lang);
@@ -144,9 +131,9 @@ export const createItem = op(ITEM_CREATE, ({ world, lang }: OpContext, b) => {
   item.default_price_halalas = price ?? item.variants.find((v) => v.is_default)?.price_halalas ?? 0;
   cashier.counters.item = item.id;
   cashier.items.push(item);
-  return { data: itemView(item) };
+  return { data: view.item(item) };
 });
 
 export const updateItem = op(ITEM_UPDATE, ({ world, lang, params }: OpContext, b) => ({
-  data: itemView(writeItem(world, lang, byId(world.store.cashier.items, idParam(params.id)), b)),
+  data: view.item(writeItem(world, lang, byId(world.store.cashier.items, idParam(params.id)), b)),
 }));

@@ -1,15 +1,12 @@
-/**
- * What happens to the cashier's objects: orders (partner endpoints), and what in life happens on a till or in the
- * back office (sandbox-only endpoints): receipts, credit notes, till sessions, stock and customers.
- */
+/** Orders (partner endpoints), and what happens on a till or in the back office (sandbox-only endpoints). */
 import { ApiError, Checker, found, refuse, invalidTransition, byId } from './errors';
 import { isoLocal } from './ids';
-import type { ApiClientRecord, CashierData, Order, OrderStatus, Receipt } from './store/types';
+import type { Order, OrderStatus, Receipt } from './store/types';
 import { buildReceipt, matchVariant, newSession, saleLine, variantName } from './store/money';
 import { newCustomer, newOrder, orderLine } from './store/records';
 import { body, op, S } from './validate';
-import { CONSENT_CHANNELS, customerEventView, customerView, orderView, receiptView } from './cashier-views';
-import { sessionView, stockView } from './cashier-views';
+import * as view from './cashier-views';
+import type { RouteContext } from './routing';
 import type { OpContext, World } from './world';
 
 const emit = (world: World, event: string, data: Record<string, unknown>) =>
@@ -26,48 +23,28 @@ const openSessionOf = (world: World, branchId: number, registerId: number) => {
   return session;
 };
 
-const levelOf = (cashier: CashierData, branchId: number, variantId: number) =>
-  cashier.stock.find((s) => s.branch_id === branchId && s.variant_id === variantId);
+type TillInput = Omit<Parameters<typeof buildReceipt>[2], 'issuedAt' | 'arrivedAt'>;
 
-/** A level falling to its reorder point emits stock.low. */
-const moveStock = (world: World, level: CashierData['stock'][number] | undefined, delta: number) => {
-  if (!level) return [];
-  const wasAbove = level.qty > level.reorder_point;
-  level.qty = Math.max(0, Math.round((level.qty + delta) * 1000) / 1000);
-  level.updated_at = isoLocal(world.clock.now());
-  return wasAbove && level.qty <= level.reorder_point
-    ? [emit(world, 'stock.low', stockView(world.store.cashier, level))]
-    : [];
-};
-
-/** A receipt or credit note a till issues now. */
-const build = (world: World, input: Omit<Parameters<typeof buildReceipt>[2], 'issuedAt' | 'arrivedAt'>) => {
+/** A till issues a receipt or credit note now (a refund goes back to the sale's `card`); stock stays as it is. */
+const ring = (world: World, input: TillInput, card?: Receipt['payments'][number]) => {
+  const { cashier } = world.store;
   const now = world.clock.now();
-  return buildReceipt(world.store.cashier, world.random, { ...input, issuedAt: now, arrivedAt: now });
+  const receipt = buildReceipt(cashier, world.random, { ...input, issuedAt: now, arrivedAt: now });
+  if (card) receipt.payments = [{ ...card, amount_halalas: receipt.total_halalas }];
+  cashier.receipts.push(receipt);
+  const event = receipt.kind === 'credit_note' ? 'credit_note.issued' : 'receipt.issued';
+  return { data: view.receipt(receipt), events: [emit(world, event, view.receipt(receipt))] };
 };
 
-/** Stored and emitted; its goods leave stock (a credit note's come back). */
-const ring = (world: World, receipt: Receipt) => {
-  const cashier = world.store.cashier;
-  cashier.receipts.push(receipt);
-  const back = receipt.kind === 'credit_note';
-  const events = [emit(world, back ? 'credit_note.issued' : 'receipt.issued', receiptView(receipt))];
-  for (const l of receipt.lines) {
-    if (l.variant_id === null) continue;
-    const level = levelOf(cashier, receipt.branch_id, l.variant_id);
-    events.push(...moveStock(world, level, back ? Number(l.qty) : -Number(l.qty)));
-  }
-  return { data: receiptView(receipt), events };
-};
+/** How a line names a catalogue variant (cashier spec §2 OrderWrite). */
+const VARIANT_REF = { variant_id: S.int(), plu: S.str(), sku: S.str(), barcode: S.str() };
 
 /** POST /sandbox/cashier/receipts: a till sells at catalogue prices. */
 const RECEIPT_WRITE = body(
   {
     branch_id: S.int(),
     tender: S.oneOf(['card', 'cash']),
-    lines: S.array(
-      S.object({ variant_id: S.int(), sku: S.str(), barcode: S.str(), qty: S.positive }, ['qty']),
-    ),
+    lines: S.array(S.object({ ...VARIANT_REF, qty: S.positive }, ['qty'])),
   },
   ['branch_id', 'lines'],
 );
@@ -78,14 +55,14 @@ export const issueReceipt = op(RECEIPT_WRITE, ({ world, lang }: OpContext, b) =>
   const branch = cashier.branches.find((x) => x.id === b.branch_id);
   if (!branch) c.add('branch_id', 'unknown');
   if (!b.lines.length) c.add('lines', 'required');
-  const lines = b.lines.map((row, i) => {
-    const match = matchVariant(cashier, { variantId: row.variant_id, sku: row.sku, barcode: row.barcode });
+  const lines = b.lines.flatMap((row, i) => {
+    const match = matchVariant(cashier, { ...row, variantId: row.variant_id });
     if (!match) c.add(`lines[${i}].${row.variant_id !== undefined ? 'variant_id' : 'sku'}`, 'unknown');
-    return match && saleLine(cashier, match.variant.id, row.qty);
+    return match ? [saleLine(cashier, match.variant.id, row.qty)] : [];
   });
   c.done();
   const session = openSessionOf(world, b.branch_id, branch?.registers[0] ?? 1);
-  return ring(world, build(world, { session, lines: lines.flatMap((l) => l ?? []), tender: b.tender }));
+  return ring(world, { session, lines, tender: b.tender });
 });
 
 const CREDIT_NOTE_WRITE = body(
@@ -105,14 +82,10 @@ export const issueCreditNote = op(CREDIT_NOTE_WRITE, ({ world, lang, params }: O
     return line ? [{ ...line, qty: Math.min(Number(row.qty ?? line.qty), Number(line.qty)) }] : [];
   });
   c.done();
-  const session =
-    cashier.sessions.find((s) => s.id === original.session_id && s.status === 'open') ??
-    openSessionOf(world, original.branch_id, original.register_id);
+  const session = openSessionOf(world, original.branch_id, original.register_id);
   const tender = original.payments[0]?.tender ?? 'card';
-  const note = build(world, { session, lines: picked, kind: 'credit_note', refundOf: original.id, tender });
   const card = original.payments.find((p) => p.tender === 'card');
-  if (card) note.payments = [{ ...card, amount_halalas: note.total_halalas }];
-  return ring(world, note);
+  return ring(world, { session, lines: picked, kind: 'credit_note', refundOf: original.id, tender }, card);
 });
 
 /** POST /sandbox/cashier/sessions/{id}/close: the drawer is counted (as expected by default), the next opens. */
@@ -122,25 +95,30 @@ export const closeSession = op(SESSION_CLOSE, ({ world, params }: OpContext, b) 
   const cashier = world.store.cashier;
   const s = byId(cashier.sessions, params.id);
   if (s.status === 'closed') throw invalidTransition('closed', 'closed');
-  s.counted_cash_halalas = b?.counted_cash_halalas ?? sessionView(cashier, s, true).expected!.cash_halalas;
+  s.counted_cash_halalas = b?.counted_cash_halalas ?? view.session(cashier, s, true).expected!.cash_halalas;
   s.status = 'closed';
   s.closed_at = isoLocal(world.clock.now());
   const next = openSessionOf(world, s.branch_id, s.register_id);
-  const events = [emit(world, 'session.closed', sessionView(cashier, s))];
-  return { data: sessionView(cashier, s), next_session: sessionView(cashier, next), events };
+  const events = [emit(world, 'session.closed', view.session(cashier, s))];
+  return { data: view.session(cashier, s), next_session: view.session(cashier, next), events };
 });
 
-/** POST /sandbox/cashier/stock: set a level, by default just below its reorder point. */
+/** POST /sandbox/cashier/stock: sets a level, by default just below its reorder point (stock.low). */
 const STOCK_WRITE = body({ branch_id: S.int(), variant_id: S.int(), qty: S.nonNegative }, [
   'branch_id',
   'variant_id',
 ]);
 
 export const setStock = op(STOCK_WRITE, ({ world, lang }: OpContext, b) => {
-  const level = levelOf(world.store.cashier, b.branch_id, b.variant_id);
+  const cashier = world.store.cashier;
+  const level = cashier.stock.find((s) => s.branch_id === b.branch_id && s.variant_id === b.variant_id);
   if (!level) throw refuse(lang, 'variant_id', 'unknown');
-  const events = moveStock(world, level, (b.qty ?? Math.max(0, level.reorder_point - 1)) - level.qty);
-  return { data: stockView(world.store.cashier, level), events };
+  const wasAbove = level.qty > level.reorder_point;
+  level.qty = b.qty ?? Math.max(0, level.reorder_point - 1);
+  level.updated_at = isoLocal(world.clock.now());
+  const low = wasAbove && level.qty <= level.reorder_point;
+  const events = low ? [emit(world, 'stock.low', view.stock(cashier, level))] : [];
+  return { data: view.stock(cashier, level), events };
 });
 
 /** POST /sandbox/cashier/customers: a customer is added at a till or in the back office. */
@@ -152,7 +130,7 @@ const CUSTOMER_WRITE = body({
   vat_number: S.str(20),
   cr_number: S.str(20),
   marketing_consent: S.bool,
-  consent_channels: S.array(S.oneOf(CONSENT_CHANNELS)),
+  consent_channels: S.array(S.oneOf(view.CONSENT_CHANNELS)),
 });
 
 export const addCustomer = op(CUSTOMER_WRITE, ({ world, lang }: OpContext, b) => {
@@ -176,17 +154,25 @@ export const addCustomer = op(CUSTOMER_WRITE, ({ world, lang }: OpContext, b) =>
   });
   cashier.customers.push(customer);
   return {
-    data: customerView(customer),
-    events: [emit(world, 'customer.created', customerEventView(customer))],
+    data: view.customer(customer),
+    events: [emit(world, 'customer.created', view.customerEvent(customer))],
   };
 });
 
-/* Orders (cashier spec §3 and §4 rule 5). */
-
-const emitOrderChange = (world: World, o: Order, from: OrderStatus) => {
-  const { id, external_id, provider, status, total_halalas } = o;
-  const data = { from, to: status, id, external_id, provider, status, total_halalas };
-  return emit(world, 'order.status_changed', data);
+/** The order moves on: order.status_changed with from and to. */
+const moveTo = (world: World, o: Order, to: OrderStatus) => {
+  const { status: from, id, external_id, provider, total_halalas } = o;
+  o.status = to;
+  o.updated_at = isoLocal(world.clock.now());
+  return emit(world, 'order.status_changed', {
+    from,
+    to,
+    id,
+    external_id,
+    provider,
+    status: to,
+    total_halalas,
+  });
 };
 
 /** OrderWrite; a line's qty may come as text ("2"), so the operation reads it. */
@@ -198,10 +184,7 @@ const ORDER_WRITE = body(
     prepaid: S.bool,
     lines: S.array(
       S.object({
-        variant_id: S.int(),
-        plu: S.str(),
-        sku: S.str(),
-        barcode: S.str(),
+        ...VARIANT_REF,
         name: S.str(200),
         qty: { type: ['number', 'string'] as const },
         unit_price_halalas: S.int({ min: 0 }),
@@ -213,80 +196,66 @@ const ORDER_WRITE = body(
 );
 
 /** POST /orders: the same external_id from the same API client answers the same order with duplicate true. */
-export const createOrder = op(
-  ORDER_WRITE,
-  ({ world, lang, client }: OpContext & { client: ApiClientRecord }, b) => {
-    const cashier = world.store.cashier;
-    const c = new Checker(lang);
-    if (!cashier.branches.some((x) => x.id === b.branch_id)) c.add('branch_id', 'unknown');
-    if (!b.lines.length) c.add('lines', 'required');
-    const lines = b.lines.flatMap((row, i) => {
-      const { variant_id: variantId, plu, sku, barcode, name, unit_price_halalas: price } = row;
-      const qty = Number(row.qty) > 0 ? Number(row.qty) : undefined;
-      if (qty === undefined) c.add(`lines[${i}].qty`, 'number');
-      const match = matchVariant(cashier, { variantId, plu, sku, barcode });
-      if (!match && price === undefined) c.add(`lines[${i}].unit_price_halalas`, 'open_item_price');
-      if (!match && !name && !plu && !sku && !barcode && variantId === undefined)
-        c.add(`lines[${i}].name`, 'required');
-      if (qty === undefined) return [];
-      const text = match
-        ? variantName(match.item, match.variant)
-        : (name ?? plu ?? sku ?? barcode ?? String(variantId));
-      const unit = price ?? match?.variant.price_halalas ?? 0;
-      return [orderLine(i + 1, match?.variant.id ?? null, text, qty, unit)];
-    });
-    c.done();
+export const createOrder = op(ORDER_WRITE, ({ world, lang, client }: RouteContext, b) => {
+  const cashier = world.store.cashier;
+  const c = new Checker(lang);
+  if (!cashier.branches.some((x) => x.id === b.branch_id)) c.add('branch_id', 'unknown');
+  if (!b.lines.length) c.add('lines', 'required');
+  const lines = b.lines.flatMap((row, i) => {
+    const { variant_id: variantId, plu, sku, barcode, name, unit_price_halalas: price } = row;
+    const qty = Number(row.qty) > 0 ? Number(row.qty) : undefined;
+    if (qty === undefined) c.add(`lines[${i}].qty`, 'number');
+    const match = matchVariant(cashier, { variantId, plu, sku, barcode });
+    if (!match && price === undefined) c.add(`lines[${i}].unit_price_halalas`, 'open_item_price');
+    if (!match && !name && !plu && !sku && !barcode && variantId === undefined)
+      c.add(`lines[${i}].name`, 'required');
+    if (qty === undefined) return [];
+    const text = match
+      ? variantName(match.item, match.variant)
+      : (name ?? plu ?? sku ?? barcode ?? String(variantId));
+    const unit = price ?? match?.variant.price_halalas ?? 0;
+    return [orderLine(i + 1, match?.variant.id ?? null, text, qty, unit)];
+  });
+  c.done();
 
-    const existing = cashier.orders.find((o) => o.client_id === client.id && o.external_id === b.external_id);
-    if (existing) return { data: orderView(existing), duplicate: true };
+  const existing = cashier.orders.find((o) => o.client_id === client.id && o.external_id === b.external_id);
+  if (existing) return { data: view.order(existing), duplicate: true };
 
-    const now = world.clock.now();
-    const order = newOrder({
-      id: world.random.ulid(now),
-      external_id: b.external_id,
-      provider: client.provider,
-      client_id: client.id,
-      branch_id: b.branch_id,
-      order_type: b.order_type,
-      prepaid: b.prepaid ?? false,
-      customer: b.customer ? { name: b.customer.name ?? null, phone: b.customer.phone ?? null } : null,
-      lines,
-      total_halalas: lines.reduce((n, l) => n + l.total_halalas, 0),
-      created_at: isoLocal(now),
-      updated_at: isoLocal(now),
-    });
-    cashier.orders.push(order);
-    return { data: orderView(order) };
-  },
-);
+  const now = world.clock.now();
+  const order = newOrder({
+    id: world.random.ulid(now),
+    external_id: b.external_id,
+    provider: client.provider,
+    client_id: client.id,
+    branch_id: b.branch_id,
+    order_type: b.order_type,
+    prepaid: b.prepaid ?? false,
+    customer: b.customer ? { name: b.customer.name ?? null, phone: b.customer.phone ?? null } : null,
+    lines,
+    total_halalas: lines.reduce((n, l) => n + l.total_halalas, 0),
+    created_at: isoLocal(now),
+    updated_at: isoLocal(now),
+  });
+  cashier.orders.push(order);
+  return { data: view.order(order) };
+});
 
-/**
- * POST /orders/{id}/cancel: withdrawn from the panel; a receipt already issued stands and the cashier is asked to
- * decide on a refund. A cancelled order answers again; one the till rejected answers 409.
- */
+/** POST /orders/{id}/cancel: an order the till rejected cannot be cancelled (409). */
 export const cancelOrder = ({ world, params }: OpContext) => {
   const o = byId(world.store.cashier.orders, params.id);
-  if (o.status === 'cancelled') return { data: orderView(o), events: [] };
+  if (o.status === 'cancelled') return { data: view.order(o), events: [] };
   if (o.status === 'rejected') throw new ApiError('order_not_cancellable', { status: o.status });
-  const from = o.status;
-  o.status = 'cancelled';
   if (o.receipt_id) o.refund_decision = 'pending';
-  o.updated_at = isoLocal(world.clock.now());
-  return { data: orderView(o), events: [emitOrderChange(world, o, from)] };
+  const events = [moveTo(world, o, 'cancelled')];
+  return { data: view.order(o), events };
 };
 
-const ORDER_MOVES: Record<OrderStatus, readonly OrderStatus[]> = {
+const ORDER_MOVES: Partial<Record<OrderStatus, readonly OrderStatus[]>> = {
   received: ['accepted', 'rejected'],
   accepted: ['completed'],
-  rejected: [],
-  completed: [],
-  cancelled: [],
 };
 
-/**
- * POST /sandbox/cashier/orders/{id}/accept and …/status: the cashier accepts (the till issues the receipt),
- * rejects or completes the order.
- */
+/** POST /sandbox/cashier/orders/{id}/accept (the till issues the receipt) and …/status. */
 const ORDER_MOVE = body({ status: S.oneOf(['accepted', 'rejected', 'completed']) }, [], true);
 
 export const moveOrder = (fixed?: OrderStatus) =>
@@ -295,18 +264,15 @@ export const moveOrder = (fixed?: OrderStatus) =>
     const o = byId(cashier.orders, params.id);
     const to = fixed ?? b?.status;
     if (!to) throw refuse(lang, 'status', 'required');
-    if (!ORDER_MOVES[o.status].includes(to)) throw invalidTransition(o.status, to);
-    const from = o.status;
-    o.status = to;
-    o.updated_at = isoLocal(world.clock.now());
-    const events = [emitOrderChange(world, o, from)];
+    if (!ORDER_MOVES[o.status]?.includes(to)) throw invalidTransition(o.status, to);
+    const events = [moveTo(world, o, to)];
     if (to === 'accepted' && !o.receipt_id) {
       const registers = cashier.branches.find((x) => x.id === o.branch_id)?.registers;
       const session = openSessionOf(world, o.branch_id, registers?.[0] ?? 1);
       const prepaid = o.prepaid ? { order_id: o.id, amount_halalas: o.total_halalas } : null;
-      const sold = ring(world, build(world, { session, lines: o.lines, prepaid }));
+      const sold = ring(world, { session, lines: o.lines, prepaid });
       o.receipt_id = sold.data.id;
       events.push(...sold.events);
     }
-    return { data: orderView(o), events };
+    return { data: view.order(o), events };
   });

@@ -6,12 +6,12 @@ import { matchVariant, variantName } from './store/money';
 export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
 export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
 
-export const branchView = (b: CashierData['branches'][number]) => ({
+export const branch = (b: CashierData['branches'][number]) => ({
   ...omit(b, 'code', 'registers'),
   register_ids: [...b.registers],
 });
 
-export const itemView = (i: Item) => ({
+export const item = (i: Item) => ({
   ...structuredClone(i),
   variants: i.variants.map((v) => ({ id: v.id, plu: `V${v.id}`, ...omit(v, 'id') })),
 });
@@ -22,7 +22,7 @@ export const consentOf = (c: Customer) => {
 };
 
 /** Name, phone, email and address only while marketing consent is granted; VAT and CR numbers always. */
-export const customerView = (c: Customer) => {
+export const customer = (c: Customer) => {
   const consent = !!consentOf(c);
   return {
     id: c.id,
@@ -39,19 +39,15 @@ export const customerView = (c: Customer) => {
 };
 
 /** customer.created carries the spec's fields only (cashier spec §6). */
-export const customerEventView = (c: Customer) =>
-  omit(customerView(c), 'address', 'cr_number', 'created_at', 'updated_at');
+export const customerEvent = (c: Customer) =>
+  omit(customer(c), 'address', 'cr_number', 'created_at', 'updated_at');
 
-/** The stored receipt (a copy) without its arrival order and time. */
-export const receiptView = (r: Receipt) => structuredClone(omit(r, 'seq', 'arrived_at_ms'));
+export const receipt = (r: Receipt) => structuredClone(omit(r, 'seq', 'arrived_at_ms'));
 
 const sum = (rows: Receipt[], of: (r: Receipt) => number) => rows.reduce((n, r) => n + of(r), 0);
 
-/**
- * A session with its figures from its receipts and credit notes, as session.closed carries it (z_report null while
- * open); `drawer` (the Z-report endpoint) adds z_report whatever the status, and the expected and counted drawer.
- */
-export const sessionView = (cashier: CashierData, s: TillSession, drawer = false) => {
+/** A session with its receipts' figures as session.closed carries it; `drawer` adds what the Z-report shows. */
+export const session = (cashier: CashierData, s: TillSession, drawer = false) => {
   const own = cashier.receipts.filter((r) => r.session_id === s.id);
   const sales = own.filter((r) => r.kind !== 'credit_note');
   const refunds = own.filter((r) => r.kind === 'credit_note');
@@ -93,7 +89,7 @@ export const sessionView = (cashier: CashierData, s: TillSession, drawer = false
 };
 
 /** Stock levels as decimal strings; suggested_qty brings a low level back to its par level. */
-export const stockView = (cashier: CashierData, s: StockLevel) => {
+export const stock = (cashier: CashierData, s: StockLevel) => {
   const found = matchVariant(cashier, { variantId: s.variant_id });
   const low = s.qty <= s.reorder_point;
   return {
@@ -109,4 +105,4 @@ export const stockView = (cashier: CashierData, s: StockLevel) => {
   };
 };
 
-export const orderView = (o: Order) => structuredClone(omit(o, 'client_id'));
+export const order = (o: Order) => structuredClone(omit(o, 'client_id'));

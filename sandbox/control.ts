@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { abilitiesOf } from './auth';
 import { addCustomer, closeSession, issueCreditNote, issueReceipt, moveOrder, setStock } from './cashier-ops';
-import { orderView } from './cashier-views';
+import * as view from './cashier-views';
 import { plannableEndpoints } from './clinic';
 import { createClaim, issueInvoice, payInvoice, updateClaim } from './clinic-billing';
 import {
@@ -204,7 +204,7 @@ const routes = (resetRateLimits: () => void): Array<Route<OpContext>> => [
     data(
       world.store.cashier.orders
         .filter((o) => !query.external_id || o.external_id === query.external_id)
-        .map(orderView),
+        .map(view.order),
     ),
   ),
   route('POST', '/cashier/orders/{id}/accept', moveOrder('accepted')),
