@@ -27,7 +27,7 @@ type TillInput = Omit<Parameters<typeof buildReceipt>[2], 'issuedAt' | 'arrivedA
 
 /** A till issues a receipt or credit note now (a refund goes back to the sale's `card`); stock stays as it is. */
 const ring = (world: World, input: TillInput, card?: Receipt['payments'][number]) => {
-  const { cashier } = world.store;
+  const cashier = world.store.cashier;
   const now = world.clock.now();
   const receipt = buildReceipt(cashier, world.random, { ...input, issuedAt: now, arrivedAt: now });
   if (card) receipt.payments = [{ ...card, amount_halalas: receipt.total_halalas }];
@@ -56,8 +56,9 @@ export const issueReceipt = op(RECEIPT_WRITE, ({ world, lang }: OpContext, b) =>
   if (!branch) c.add('branch_id', 'unknown');
   if (!b.lines.length) c.add('lines', 'required');
   const lines = b.lines.flatMap((row, i) => {
-    const match = matchVariant(cashier, { ...row, variantId: row.variant_id });
-    if (!match) c.add(`lines[${i}].${row.variant_id !== undefined ? 'variant_id' : 'sku'}`, 'unknown');
+    const { variant_id: variantId, plu, sku, barcode } = row;
+    const match = matchVariant(cashier, { variantId, plu, sku, barcode });
+    if (!match) c.add(`lines[${i}].${variantId !== undefined ? 'variant_id' : 'sku'}`, 'unknown');
     return match ? [saleLine(cashier, match.variant.id, row.qty)] : [];
   });
   c.done();
@@ -164,15 +165,8 @@ const moveTo = (world: World, o: Order, to: OrderStatus) => {
   const { status: from, id, external_id, provider, total_halalas } = o;
   o.status = to;
   o.updated_at = isoLocal(world.clock.now());
-  return emit(world, 'order.status_changed', {
-    from,
-    to,
-    id,
-    external_id,
-    provider,
-    status: to,
-    total_halalas,
-  });
+  const data = { from, to, id, external_id, provider, status: to, total_halalas };
+  return emit(world, 'order.status_changed', data);
 };
 
 /** OrderWrite; a line's qty may come as text ("2"), so the operation reads it. */
