@@ -1,13 +1,10 @@
-/**
- * Items and their variants as the cashier creates and updates them (cashier spec §4 rules 1 and 2): variant rows,
- * unique PLU/SKU/barcode, one default variant, combo slots, modifier groups, and the stock rows of new variants.
- */
+/** Items and their variants as the cashier creates and updates them (cashier spec §4 rules 1 and 2). */
 import { Checker, idParam, byId, refuse, type Lang } from './errors';
 import { isoLocal } from './ids';
-import type { CashierData, ComboSlot, Item, Variant } from './store/types';
+import type { CashierData, Item, Variant } from './store/types';
 import { newStockLevel } from './store/records';
 import { body, op, S, type BodyOf } from './validate';
-import { itemView } from './cashier-views';
+import * as view from './cashier-views';
 import { matchVariant } from './store/money';
 import type { OpContext, World } from './world';
 
@@ -32,135 +29,81 @@ const ITEM = {
 
 /** ItemWrite for POST /items and PUT /items/{id} (where name_en: null clears it and name_ar cannot be null). */
 const ITEM_CREATE = body(ITEM, ['name_ar', 'category_id']);
-const ITEM_UPDATE = body({
-  ...ITEM,
-  name_ar: S.nullable(S.str(200)),
-  name_en: S.nullable(S.str(200)),
-});
+const ITEM_UPDATE = body({ ...ITEM, name_ar: S.nullable(S.str(200)), name_en: S.nullable(S.str(200)) });
+type ItemWrite = BodyOf<typeof ITEM_UPDATE>;
+type VariantRow = NonNullable<ItemWrite['variants']>[number];
 
-type VariantRow = Partial<Variant> & { id?: number };
-
-/** Variant rows as the schema passed them; an empty sku or barcode is none. */
-const readVariantRows = (cashier: CashierData, rows: VariantRow[], c: Checker, item: Item) =>
-  rows.map((row, i) => {
-    const stored = row.id === undefined ? undefined : item.variants.find((v) => v.id === row.id);
-    if (row.id !== undefined && !stored) {
-      const elsewhere = matchVariant(cashier, { variantId: row.id });
-      c.add(`variants[${i}].id`, elsewhere ? 'not_this_item' : 'unknown');
-    }
+/** The variants `rows` make of the item's: a new one is named as the item unless it says; an empty sku is none. */
+const readVariants = (cashier: CashierData, item: Item, rows: VariantRow[], name: string, c: Checker) => {
+  if (!rows.length) c.add('variants', 'required');
+  let nextId = cashier.counters.variant;
+  const variants: Variant[] = rows.map((row, i) => {
+    const stored = item.variants.find((v) => v.id === row.id);
+    if (row.id !== undefined && !stored)
+      c.add(`variants[${i}].id`, matchVariant(cashier, { variantId: row.id }) ? 'not_this_item' : 'unknown');
     if (row.price_halalas === undefined && !stored) c.add(`variants[${i}].price_halalas`, 'required');
-    const v = Object.fromEntries(Object.entries(row).filter(([k]) => k in VARIANT.properties)) as VariantRow;
-    for (const key of ['sku', 'barcode'] as const) if (key in row) v[key] = row[key] || null;
-    return v;
+    const given: Partial<Variant> = Object.fromEntries(
+      Object.entries(row).filter(([k]) => k in VARIANT.properties),
+    );
+    for (const key of ['sku', 'barcode'] as const) if (key in row) given[key] = row[key] || null;
+    if (stored) return { ...stored, ...given, id: stored.id };
+    nextId += 1;
+    const fresh = { name_ar: name, sku: null, barcode: null, price_halalas: 0, is_default: false };
+    return { ...fresh, ...given, id: nextId };
   });
-
-const checkUnique = (cashier: CashierData, variants: Variant[], itemId: number | null, c: Checker) => {
-  const others = cashier.items.filter((i) => i.id !== itemId).flatMap((i) => i.variants);
-  const seen = { sku: new Set<string>(), barcode: new Set<string>() };
+  const others = cashier.items.filter((i) => i.id !== item.id).flatMap((i) => i.variants);
+  const seen = { sku: new Set<string | null>(), barcode: new Set<string | null>() };
   variants.forEach((v, i) => {
     for (const key of ['sku', 'barcode'] as const) {
       const value = v[key];
-      if (value === null) continue;
-      if (seen[key].has(value) || others.some((o) => o[key] === value))
+      if (value !== null && (seen[key].has(value) || others.some((o) => o[key] === value)))
         c.add(`variants[${i}].${key}`, 'taken');
       seen[key].add(value);
     }
   });
-};
-
-const settleDefault = (variants: Variant[], c: Checker) => {
   const defaults = variants.filter((v) => v.is_default);
   if (defaults.length > 1) c.add('variants', 'one_default');
-  const first = variants[0];
-  if (!defaults.length && first) first.is_default = true;
+  if (!defaults.length && variants[0]) variants[0].is_default = true;
+  return variants;
 };
 
-const readComboSlots = (
-  cashier: CashierData,
-  rows: Array<Record<string, unknown>>,
-  stored: ComboSlot[],
-  c: Checker,
-): ComboSlot[] =>
-  rows.map((row, i) => {
-    if (row.id === undefined) {
-      cashier.counters.comboSlot += 1;
-      return { ...row, id: cashier.counters.comboSlot };
-    }
-    if (!stored.some((s) => s.id === row.id)) c.add(`combo_slots[${i}].id`, 'unknown');
-    return { ...row, id: Number(row.id) };
-  });
-
-const addStockRows = (world: World, variants: Variant[]) => {
-  const cashier = world.store.cashier;
-  const at = isoLocal(world.clock.now());
-  for (const b of cashier.branches) {
-    for (const v of variants)
-      cashier.stock.push(newStockLevel({ branch_id: b.id, variant_id: v.id, updated_at: at }));
-  }
-};
-
-type ItemWrite = BodyOf<typeof ITEM_UPDATE>;
-
-/**
- * POST /items and PUT /items/{id}: scalars present are set; arrays present (variants, modifier_group_ids,
- * combo_slots) replace what is stored (rows without id are created, stored ids missing from the array are
- * deleted with their stock rows); arrays absent are untouched. An empty name is no change; name_ar cannot be
- * cleared, name_en can (null).
- */
+/** POST /items and PUT /items/{id}: an empty name is no change; deleted variants take their stock rows along. */
 const writeItem = (world: World, lang: Lang, item: Item, b: ItemWrite) => {
   const cashier = world.store.cashier;
-  const { category_id: categoryId, default_price_halalas: price } = b;
   const c = new Checker(lang);
   const nameAr = b.name_ar === '' ? undefined : b.name_ar;
-  if (nameAr === null) c.add('name_ar', 'required');
   const nameEn = b.name_en === '' ? undefined : b.name_en;
-  if (categoryId !== undefined && !cashier.categories.some((x) => x.id === categoryId)) {
+  if (nameAr === null) c.add('name_ar', 'required');
+  if (b.category_id !== undefined && !cashier.categories.some((x) => x.id === b.category_id))
     c.add('category_id', 'unknown');
-  }
-  let variants: Variant[] | undefined;
-  if (b.variants) {
-    if (!b.variants.length) c.add('variants', 'required');
-    const rows = readVariantRows(cashier, b.variants, c, item);
-    let nextId = cashier.counters.variant;
-    variants = rows.map((row) => {
-      const stored = row.id === undefined ? undefined : item.variants.find((v) => v.id === row.id);
-      if (stored) return { ...stored, ...row, id: stored.id };
-      nextId += 1;
-      // A new row's price is required (readVariantRows); the item's name stands in for a name it leaves out.
-      return {
-        name_ar: nameAr ?? item.name_ar,
-        sku: null,
-        barcode: null,
-        price_halalas: 0,
-        is_default: false,
-        ...row,
-        id: nextId,
-      };
-    });
-    checkUnique(cashier, variants, item.id, c);
-    settleDefault(variants, c);
-    if (!c.errors.length) cashier.counters.variant = nextId;
-  }
-  const slots = b.combo_slots && readComboSlots(cashier, b.combo_slots, item.combo_slots, c);
+  const variants = b.variants && readVariants(cashier, item, b.variants, nameAr ?? item.name_ar, c);
+  const slots = b.combo_slots?.map((row, i) => {
+    if (row.id === undefined) return { ...row, id: (cashier.counters.comboSlot += 1) };
+    if (!item.combo_slots.some((s) => s.id === row.id)) c.add(`combo_slots[${i}].id`, 'unknown');
+    return { ...row, id: Number(row.id) };
+  });
   c.done();
 
   if (nameAr) item.name_ar = nameAr;
   if (nameEn !== undefined) item.name_en = nameEn;
-  if (categoryId !== undefined) item.category_id = categoryId;
-  if (price !== undefined) item.default_price_halalas = price;
+  if (b.category_id !== undefined) item.category_id = b.category_id;
+  if (b.default_price_halalas !== undefined) item.default_price_halalas = b.default_price_halalas;
   if (variants) {
-    const kept = new Set(variants.map((v) => v.id));
+    const gone = item.variants.filter((v) => !variants.some((n) => n.id === v.id)).map((v) => v.id);
     const created = variants.filter((v) => !item.variants.some((s) => s.id === v.id));
-    cashier.stock = cashier.stock.filter(
-      (s) => kept.has(s.variant_id) || !item.variants.some((v) => v.id === s.variant_id),
-    );
+    const at = isoLocal(world.clock.now());
+    cashier.stock = cashier.stock.filter((s) => !gone.includes(s.variant_id));
+    for (const { id } of cashier.branches) {
+      for (const v of created)
+        cashier.stock.push(newStockLevel({ branch_id: id, variant_id: v.id, updated_at: at }));
+    }
+    cashier.counters.variant = Math.max(cashier.counters.variant, ...created.map((v) => v.id));
     item.variants = variants;
-    addStockRows(world, created);
   }
   if (b.modifier_group_ids) item.modifier_group_ids = b.modifier_group_ids;
   if (slots) item.combo_slots = slots;
   item.updated_at = isoLocal(world.clock.now());
-  return { data: itemView(item) };
+  return item;
 };
 
 /** POST /items: without variants, one default variant at default_price_halalas (then required). */
@@ -181,15 +124,16 @@ export const createItem = op(ITEM_CREATE, ({ world, lang }: OpContext, b) => {
     created_at: at,
     updated_at: at,
   };
-  const variants = b.variants ?? [{ price_halalas: price, is_default: true }];
-  writeItem(world, lang, item, { ...b, variants });
+  writeItem(world, lang, item, {
+    ...b,
+    variants: b.variants ?? [{ price_halalas: price, is_default: true }],
+  });
   item.default_price_halalas = price ?? item.variants.find((v) => v.is_default)?.price_halalas ?? 0;
   cashier.counters.item = item.id;
   cashier.items.push(item);
-  return { data: itemView(item) };
+  return { data: view.item(item) };
 });
 
-/** PUT /items/{id}. */
-export const updateItem = op(ITEM_UPDATE, ({ world, lang, params }: OpContext, b) =>
-  writeItem(world, lang, byId(world.store.cashier.items, idParam(params.id)), b),
-);
+export const updateItem = op(ITEM_UPDATE, ({ world, lang, params }: OpContext, b) => ({
+  data: view.item(writeItem(world, lang, byId(world.store.cashier.items, idParam(params.id)), b)),
+}));

@@ -1,35 +1,19 @@
-/**
- * The cashier's objects as the interface shows them (cashier spec §3): one view per object, nothing else.
- */
-import type {
-  CashierData,
-  Customer,
-  Item,
-  Order,
-  Receipt,
-  StockLevel,
-  TillSession,
-  Variant,
-} from './store/types';
+/** The cashier's objects as the interface shows them (cashier spec §3): one view per object, nothing else. */
+import type { CashierData, Customer, Item, Order, Receipt, StockLevel, TillSession } from './store/types';
 import { omit } from './ids';
 import { matchVariant, variantName } from './store/money';
 
 export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
 export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
 
-export const branchView = (b: CashierData['branches'][number]) => ({
+export const branch = (b: CashierData['branches'][number]) => ({
   ...omit(b, 'code', 'registers'),
   register_ids: [...b.registers],
 });
 
-export const categoryView = (c: CashierData['categories'][number]) => ({ ...c });
-
-/** A variant with its PLU (`V` and its id). */
-export const variantView = (v: Variant) => ({ id: v.id, plu: `V${v.id}`, ...omit(v, 'id') });
-
-export const itemView = (i: Item) => ({
+export const item = (i: Item) => ({
   ...structuredClone(i),
-  variants: i.variants.map(variantView),
+  variants: i.variants.map((v) => ({ id: v.id, plu: `V${v.id}`, ...omit(v, 'id') })),
 });
 
 export const consentOf = (c: Customer) => {
@@ -38,7 +22,7 @@ export const consentOf = (c: Customer) => {
 };
 
 /** Name, phone, email and address only while marketing consent is granted; VAT and CR numbers always. */
-export const customerView = (c: Customer) => {
+export const customer = (c: Customer) => {
   const consent = !!consentOf(c);
   return {
     id: c.id,
@@ -55,77 +39,57 @@ export const customerView = (c: Customer) => {
 };
 
 /** customer.created carries the spec's fields only (cashier spec §6). */
-export const customerEventView = (c: Customer) =>
-  omit(customerView(c), 'address', 'cr_number', 'created_at', 'updated_at');
+export const customerEvent = (c: Customer) =>
+  omit(customer(c), 'address', 'cr_number', 'created_at', 'updated_at');
 
-/** The stored receipt (a copy) without its arrival order and time. */
-export const receiptView = (r: Receipt) => structuredClone(omit(r, 'seq', 'arrived_at_ms'));
+export const receipt = (r: Receipt) => structuredClone(omit(r, 'seq', 'arrived_at_ms'));
 
-/** A session's figures from its receipts and credit notes (the Z-report). */
-export const sessionFigures = (cashier: CashierData, s: TillSession) => {
+const sum = (rows: Receipt[], of: (r: Receipt) => number) => rows.reduce((n, r) => n + of(r), 0);
+
+/** A session with its receipts' figures as session.closed carries it; `drawer` adds what the Z-report shows. */
+export const session = (cashier: CashierData, s: TillSession, drawer = false) => {
   const own = cashier.receipts.filter((r) => r.session_id === s.id);
   const sales = own.filter((r) => r.kind !== 'credit_note');
   const refunds = own.filter((r) => r.kind === 'credit_note');
-  const sum = (list: Receipt[], f: (r: Receipt) => number) => list.reduce((n, r) => n + f(r), 0);
-  const salesTotal = sum(sales, (r) => r.total_halalas);
-  const refundTotal = sum(refunds, (r) => r.total_halalas);
-  const tax = sum(sales, (r) => r.tax_halalas) - sum(refunds, (r) => r.tax_halalas);
+  const prepaid = sales.filter((r) => r.prepaid_applied);
   const tenders = new Map<string, number>();
   for (const r of own) {
     for (const p of r.payments) {
-      const sign = r.kind === 'credit_note' ? -1 : 1;
-      tenders.set(p.tender, (tenders.get(p.tender) ?? 0) + sign * p.amount_halalas);
+      const signed = r.kind === 'credit_note' ? -p.amount_halalas : p.amount_halalas;
+      tenders.set(p.tender, (tenders.get(p.tender) ?? 0) + signed);
     }
   }
-  const prepaid = sales.filter((r) => r.prepaid_applied);
-  const cash = tenders.get('cash') ?? 0;
-  const expectedCash = s.opening_float_halalas + cash;
-  const countedCash = s.counted_cash_halalas;
-  const total = salesTotal - refundTotal;
-  return {
-    receipts: sales.length,
-    total_halalas: total,
-    net_sales_halalas: total - tax,
-    variance_halalas: countedCash === null ? 0 : countedCash - expectedCash,
-    z_report: {
-      sales: {
-        count: sales.length,
-        total_halalas: salesTotal,
-        tax_halalas: sum(sales, (r) => r.tax_halalas),
-      },
-      refunds: { count: refunds.length, total_halalas: refundTotal },
-      tenders: [...tenders.entries()].map(([tender, amount]) => ({ tender, amount_halalas: amount })),
-      prepayments_applied: {
-        count: prepaid.length,
-        total_halalas: sum(prepaid, (r) => r.prepaid_applied?.amount_halalas ?? 0),
-      },
+  const salesTotal = sum(sales, (r) => r.total_halalas);
+  const salesTax = sum(sales, (r) => r.tax_halalas);
+  const total = salesTotal - sum(refunds, (r) => r.total_halalas);
+  const card = tenders.get('card') ?? 0;
+  const expectedCash = s.opening_float_halalas + (tenders.get('cash') ?? 0);
+  const counted = s.counted_cash_halalas;
+  const zReport = {
+    sales: { count: sales.length, total_halalas: salesTotal, tax_halalas: salesTax },
+    refunds: { count: refunds.length, total_halalas: salesTotal - total },
+    tenders: [...tenders].map(([tender, amount]) => ({ tender, amount_halalas: amount })),
+    prepayments_applied: {
+      count: prepaid.length,
+      total_halalas: sum(prepaid, (r) => r.prepaid_applied?.amount_halalas ?? 0),
     },
-    expected: { cash_halalas: expectedCash, card_halalas: tenders.get('card') ?? 0 },
-    counted: { cash_halalas: countedCash, card_halalas: tenders.get('card') ?? 0 },
   };
-};
-
-/** The session as session.closed carries it: with z_report (null while the session is open). */
-export const sessionView = (cashier: CashierData, s: TillSession) => {
-  const f = sessionFigures(cashier, s);
   return {
     ...omit(s, 'opening_float_halalas', 'counted_cash_halalas'),
-    receipts: f.receipts,
-    total_halalas: f.total_halalas,
-    net_sales_halalas: f.net_sales_halalas,
-    variance_halalas: f.variance_halalas,
-    z_report: s.status === 'closed' ? f.z_report : null,
+    receipts: sales.length,
+    total_halalas: total,
+    net_sales_halalas: total - salesTax + sum(refunds, (r) => r.tax_halalas),
+    variance_halalas: counted === null ? 0 : counted - expectedCash,
+    z_report: drawer || s.status === 'closed' ? zReport : null,
+    ...(drawer && {
+      expected: { cash_halalas: expectedCash, card_halalas: card },
+      counted: { cash_halalas: counted, card_halalas: card },
+    }),
   };
-};
-
-/** GET /sessions/{id}/z-report: the session with z_report, expected and counted. */
-export const zReportView = (cashier: CashierData, s: TillSession) => {
-  const f = sessionFigures(cashier, s);
-  return { ...sessionView(cashier, s), z_report: f.z_report, expected: f.expected, counted: f.counted };
 };
 
 /** Stock levels as decimal strings; suggested_qty brings a low level back to its par level. */
-export const stockView = (cashier: CashierData, s: StockLevel) => {
+export const stock = (cashier: CashierData, s: StockLevel) => {
   const found = matchVariant(cashier, { variantId: s.variant_id });
   const low = s.qty <= s.reorder_point;
   return {
@@ -141,4 +105,4 @@ export const stockView = (cashier: CashierData, s: StockLevel) => {
   };
 };
 
-export const orderView = (o: Order) => structuredClone(omit(o, 'client_id'));
+export const order = (o: Order) => structuredClone(omit(o, 'client_id'));

@@ -1,19 +1,7 @@
 /** The cashier partner interface under /api/partner/v1 (cashier spec §4), route by route. */
 import { createItem, updateItem } from './cashier-items';
-import { cancelOrder, createOrder, receiptsAfter } from './cashier-ops';
-import {
-  CONSENT_CHANNELS,
-  RECEIPT_KINDS,
-  branchView,
-  categoryView,
-  consentOf,
-  customerView,
-  itemView,
-  orderView,
-  receiptView,
-  stockView,
-  zReportView,
-} from './cashier-views';
+import { cancelOrder, createOrder } from './cashier-ops';
+import * as view from './cashier-views';
 import { ApiError, idParam, refuse, byId } from './errors';
 import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
 import { PER_PAGE, S, eq, list, query, since } from './validate';
@@ -31,54 +19,60 @@ const ping = ({ client, tenant }: RouteContext) => ({
 });
 const idOrder = (a: { id: number }, b: { id: number }) => a.id - b.id;
 
-const listItems = list((ctx: RouteContext) => cashierOf(ctx).items, itemView, idOrder, {
+const listItems = list((ctx: RouteContext) => cashierOf(ctx).items, view.item, idOrder, {
   category_id: eq(S.int(), 'category_id'),
   updated_since: since((i) => i.updated_at),
   sku: [S.str(), (i, sku) => i.variants.some((v) => v.sku === sku)],
   barcode: [S.str(), (i, barcode) => i.variants.some((v) => v.barcode === barcode)],
 });
 
-/**
- * consented_only: the latest consent in the ledger is granted (never erased customers); consent_channel narrows
- * to consents covering that channel, alone or together with consented_only.
- */
-const listCustomers = list((ctx: RouteContext) => cashierOf(ctx).customers, customerView, idOrder, {
+/** consent_channel alone also asks for a granted latest consent. */
+const listCustomers = list((ctx: RouteContext) => cashierOf(ctx).customers, view.customer, idOrder, {
   updated_since: since((x) => x.updated_at),
-  consented_only: [S.bool, (x, only) => !only || !!consentOf(x)],
-  consent_channel: [S.oneOf(CONSENT_CHANNELS), (x, channel) => !!consentOf(x)?.channels.includes(channel)],
+  consented_only: [S.bool, (x, only) => !only || !!view.consentOf(x)],
+  consent_channel: [S.oneOf(view.CONSENT_CHANNELS), (x, ch) => !!view.consentOf(x)?.channels.includes(ch)],
 });
 
-/** The cursor: oldest first in arrival order after since_id; recently arrived receipts are held back. */
 const receiptsQuery = query({
   since_id: S.str(),
   branch_id: S.int(),
-  kind: S.oneOf(RECEIPT_KINDS),
+  kind: S.oneOf(view.RECEIPT_KINDS),
   per_page: PER_PAGE,
 });
 
+/** The cursor moves past receipts a filter leaves out, so a filtered reader never sees them again. */
 const listReceipts = (ctx: RouteContext) => {
   const { since_id: sinceId, branch_id: branchId, kind, per_page: perPage } = ctx.query;
-  const after = sinceId === undefined ? undefined : cashierOf(ctx).receipts.find((r) => r.id === sinceId);
-  if (sinceId !== undefined && !after) {
-    throw refuse(ctx.lang, 'since_id', 'cursor');
-  }
-  const { data, last, hasMore } = receiptsAfter(ctx.world, after?.seq ?? 0, { branchId, kind }, perPage);
+  const receipts = cashierOf(ctx).receipts;
+  const after = sinceId === undefined ? undefined : receipts.find((r) => r.id === sinceId);
+  if (sinceId !== undefined && !after) throw refuse(ctx.lang, 'since_id', 'cursor');
+  const visibleUntil = ctx.world.clock.now() - ctx.world.config.holdBackMs;
+  const arrived = receipts
+    .filter((r) => r.seq > (after?.seq ?? 0) && r.arrived_at_ms <= visibleUntil)
+    .sort((a, b) => a.seq - b.seq);
+  const page = arrived
+    .filter((r) => (branchId ?? r.branch_id) === r.branch_id && (kind ?? r.kind) === r.kind)
+    .slice(0, perPage);
+  const read = page.length < perPage ? arrived.length : arrived.findIndex((r) => r === page.at(-1)) + 1;
   return {
-    data: data.map(receiptView),
-    meta: { next_since_id: last?.id ?? sinceId ?? null, has_more: hasMore, per_page: perPage },
+    data: page.map(view.receipt),
+    meta: {
+      next_since_id: arrived[read - 1]?.id ?? sinceId ?? null,
+      has_more: read < arrived.length,
+      per_page: perPage,
+    },
   };
 };
 
 const zReport = (ctx: RouteContext) => {
-  const cashier = cashierOf(ctx);
-  const session = byId(cashier.sessions, ctx.params.id);
+  const session = byId(cashierOf(ctx).sessions, ctx.params.id);
   if (session.status !== 'closed') throw new ApiError('session_open', { status: session.status });
-  return { data: zReportView(cashier, session) };
+  return { data: view.session(cashierOf(ctx), session, true) };
 };
 
 const listStock = list(
   (ctx: RouteContext) => cashierOf(ctx).stock,
-  (s, ctx) => stockView(cashierOf(ctx), s),
+  (s, ctx) => view.stock(cashierOf(ctx), s),
   (a, b) => a.branch_id - b.branch_id || a.variant_id - b.variant_id,
   {
     branch_id: eq(S.int(), 'branch_id'),
@@ -87,11 +81,14 @@ const listStock = list(
   },
 );
 
-const branches = list((ctx: RouteContext) => cashierOf(ctx).branches, branchView);
-const categories = list((ctx: RouteContext) => cashierOf(ctx).categories, categoryView);
-const item = one((ctx) => cashierOf(ctx).items, itemView, idParam);
-const receipt = one((ctx) => cashierOf(ctx).receipts, receiptView);
-const order = one((ctx) => cashierOf(ctx).orders, orderView);
+const branches = list((ctx: RouteContext) => cashierOf(ctx).branches, view.branch);
+const categories = list(
+  (ctx: RouteContext) => cashierOf(ctx).categories,
+  (c) => c,
+);
+const item = one((ctx) => cashierOf(ctx).items, view.item, idParam);
+const receipt = one((ctx) => cashierOf(ctx).receipts, view.receipt);
+const order = one((ctx) => cashierOf(ctx).orders, view.order);
 
 export const cashierRoutes: PartnerRoute[] = [
   get('/ping', null, ping),

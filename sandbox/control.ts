@@ -4,7 +4,7 @@
  */
 import { abilitiesOf } from './auth';
 import * as till from './cashier-ops';
-import { orderView } from './cashier-views';
+import * as view from './cashier-views';
 import * as billing from './clinic-billing';
 import * as desk from './clinic-ops';
 import { byId, idParam, refuse } from './errors';
@@ -119,12 +119,11 @@ export const controlRoutes: Route[] = [
     data(
       world.store.cashier.orders
         .filter((o) => !query.external_id || o.external_id === query.external_id)
-        .map(orderView),
+        .map(view.order),
     ),
   ),
   route('POST', '/cashier/orders/{id}/accept', null, till.moveOrder('accepted')),
   route('POST', '/cashier/orders/{id}/status', null, till.moveOrder()),
   route('POST', '/cashier/stock', null, till.setStock),
   post('/cashier/customers', null, till.addCustomer),
-  route('POST', '/cashier/customers/{id}/consent', null, till.recordConsent),
 ];
