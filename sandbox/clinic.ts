@@ -1,11 +1,10 @@
 /** The clinic partner interface under /partner/v1 (clinic spec §4), route by route. */
-import { abilitiesOf } from './auth';
+import { abilitiesOf, requireAbility } from './auth';
 import DELIVERY_RULES from './data/delivery-rules.json';
 import {
   APPOINTMENT_STATUSES,
   BOOKING,
   BOOKING_REQUIRED,
-  INVOICE_STATUSES,
   appointmentView,
   bookAppointment,
   cancelAppointment,
@@ -38,8 +37,6 @@ const byTime =
   (a: T, b: T) =>
     Date.parse(key(a)) - Date.parse(key(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-const tenantOf = (ctx: RouteContext) => ctx.world.store.clinic.tenantId;
-
 const ping = ({ client, tenant }: RouteContext) => ({
   data: {
     client: { id: client.id, name: client.name, abilities: [...client.abilities], owner: client.owner },
@@ -47,29 +44,30 @@ const ping = ({ client, tenant }: RouteContext) => ({
   },
 });
 
-const meta = (ctx: RouteContext) => ({
+const meta = ({ world, client }: RouteContext) => ({
   data: {
     api_version: API_VERSION,
     spec_version: '1.0.0',
     abilities: [...abilitiesOf('clinic')],
-    client_abilities: [...ctx.client.abilities],
+    client_abilities: [...client.abilities],
     events: Object.entries(CLINIC_EVENTS).map(([event, info]) => ({ event, ability: info.ability })),
     rate_limits: {
-      per_client_per_minute: ctx.world.config.rateLimitPerMinute,
-      per_address_without_client_per_minute: ctx.world.config.anonymousRateLimitPerMinute,
+      per_client_per_minute: world.config.rateLimitPerMinute,
+      per_address_without_client_per_minute: world.config.anonymousRateLimitPerMinute,
     },
     per_page: { default: PER_PAGE_DEFAULT, max: PER_PAGE_MAX },
     webhooks: {
-      max_subscriptions: ctx.world.config.webhookLimit,
-      timeout_seconds: Math.round(ctx.world.config.deliveryTimeoutMs / 1000),
+      max_subscriptions: world.config.webhookLimit,
+      timeout_seconds: Math.round(world.config.deliveryTimeoutMs / 1000),
       ...DELIVERY_RULES,
     },
-    docs_url: `${ctx.world.baseUrl}/sandbox`,
-    openapi_url: `${ctx.world.baseUrl}/sandbox/openapi.json`,
+    docs_url: `${world.baseUrl}/sandbox`,
+    openapi_url: `${world.baseUrl}/sandbox/openapi.json`,
   },
 });
 
 const clinicOf = (ctx: RouteContext) => ctx.world.store.clinic;
+const invoiceAnswer = (i: Parameters<typeof invoiceView>[0]) => invoiceView(i, 'api');
 
 /** A phone finds only patients whose contact fields are shown (consented, not erased). */
 const listPatients = list(
@@ -99,34 +97,29 @@ const listAppointments = list(
 
 const listInvoices = list(
   (ctx: RouteContext) => clinicOf(ctx).invoices,
-  (i) => invoiceView(i, 'api'),
+  invoiceAnswer,
   byTime((i) => i.issued_at),
   {
     patient_id: eq(S.str(), 'patient_id'),
     branch_id: eq(S.int(), 'branch_id'),
-    status: eq(S.oneOf(INVOICE_STATUSES), 'status'),
+    status: eq(S.oneOf(['issued', 'partially_paid', 'paid', 'void']), 'status'),
     issued_from: sinceDay((i) => i.issued_at),
     issued_to: untilDay((i) => i.issued_at),
   },
 );
 
-const recent = (ctx: RouteContext) => {
-  const event = ctx.params.event ?? '';
+const recent = ({ world, client, params, query }: RouteContext) => {
+  const event = params.event ?? '';
   const info = CLINIC_EVENTS[event];
   if (!info) throw new ApiError('event_unknown', { event });
-  if (info.ability && !ctx.client.abilities.includes(info.ability)) {
-    throw new ApiError('insufficient_ability', { required_ability: info.ability }, { ability: info.ability });
-  }
-  const data = recentEvents(ctx.world, event, ctx.query.limit);
-  return { data, meta: { event, count: data.length, sample: sampleFor('clinic', event, tenantOf(ctx)) } };
+  requireAbility(client, info.ability);
+  const data = recentEvents(world, event, query.limit);
+  return {
+    data,
+    meta: { event, count: data.length, sample: sampleFor('clinic', event, world.store.clinic.tenantId) },
+  };
 };
 
-const patient = one((ctx) => clinicOf(ctx).patients, patientView);
-const appointment = one((ctx) => clinicOf(ctx).appointments, appointmentView);
-const invoice = one(
-  (ctx) => clinicOf(ctx).invoices,
-  (i) => invoiceView(i, 'api'),
-);
 const booking = {
   schema: body(BOOKING, BOOKING_REQUIRED),
   handle: (ctx: RouteContext) => bookAppointment(ctx, ctx.client.id, 'api'),
@@ -139,13 +132,25 @@ export const clinicRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
   get('/meta', null, meta),
   get('/patients', 'patients:read', listPatients),
-  get('/patients/{id}', 'patients:read', patient),
+  get(
+    '/patients/{id}',
+    'patients:read',
+    one((ctx) => clinicOf(ctx).patients, patientView),
+  ),
   get('/appointments', 'appointments:read', listAppointments),
   post('/appointments', 'appointments:write', booking),
-  get('/appointments/{id}', 'appointments:read', appointment),
+  get(
+    '/appointments/{id}',
+    'appointments:read',
+    one((ctx) => clinicOf(ctx).appointments, appointmentView),
+  ),
   route('POST', '/appointments/{id}/cancel', 'appointments:write', cancelAppointment),
   get('/invoices', 'invoices:read', listInvoices),
-  get('/invoices/{id}', 'invoices:read', invoice),
+  get(
+    '/invoices/{id}',
+    'invoices:read',
+    one((ctx) => clinicOf(ctx).invoices, invoiceAnswer),
+  ),
   ...webhookRoutes('clinic', 'webhooks', recent),
 ].map((r) => ({ ...r, plannable: PLANNABLE.test(r.path) }));
 
