@@ -2,12 +2,15 @@
  * The clinic's objects as the interface shows them, and what happens to them: booking and cancelling (partner
  * endpoints), the front desk's moves and an erasure (sandbox-only endpoints), and the recent list.
  */
+import { requireAbility } from './auth';
 import { ApiError, Checker, byId } from './errors';
 import { isoLocal, omit, parseDateTime } from './ids';
 import type { Appointment, AppointmentStatus, ClinicData, Invoice, Patient } from './store/types';
 import { nextFileNo } from './store/money';
 import { newAppointment, newPatient } from './store/records';
+import type { RouteContext } from './routing';
 import { body, op, S, type BodyOf } from './validate';
+import { CLINIC_EVENTS, sampleFor } from './webhooks';
 import type { OpContext, World } from './world';
 
 const CANCEL_REASONS = ['patient_request', 'clinic', 'no_show', 'other'] as const;
@@ -46,26 +49,29 @@ const holds = (a: Appointment, start: number, end: number) =>
   Date.parse(a.starts_at) < end &&
   Date.parse(a.ends_at) > start;
 
-/** A practitioner (the one asked for, else any of the type's field in the branch) and a room of the branch, both free. */
+/**
+ * A free slot from start to end: a practitioner (the one `want` names, else one of the type's field in its branch)
+ * and a room of its branch that no other appointment holds then; none is 409 slot_taken.
+ */
 const findSlot = (
   clinic: ClinicData,
-  branchId: number,
-  [start, end]: [number, number],
-  practitionerId: string | undefined,
+  want: Partial<Appointment>,
   field: string,
-  except?: string,
+  start: number,
+  end: number,
 ) => {
-  const others = clinic.appointments.filter((a) => a.id !== except && holds(a, start, end));
+  const others = clinic.appointments.filter((a) => a.id !== want.id && holds(a, start, end));
   const ofField = (specialty: string) => (specialty === 'dermatology') === (field === 'dermatology');
-  const candidates = practitionerId
-    ? clinic.practitioners.filter((p) => p.id === practitionerId)
-    : clinic.practitioners.filter((p) => p.branch_id === branchId && ofField(p.specialty));
+  const candidates = want.practitioner_id
+    ? clinic.practitioners.filter((p) => p.id === want.practitioner_id)
+    : clinic.practitioners.filter((p) => p.branch_id === want.branch_id && ofField(p.specialty));
   const practitioner = candidates.find((p) => !others.some((a) => a.practitioner_id === p.id));
-  const room = clinic.rooms.find((r) => r.branch_id === branchId && !others.some((a) => a.room_id === r.id));
-  return practitioner && room ? { practitioner, room } : undefined;
+  const room = clinic.rooms.find(
+    (r) => r.branch_id === want.branch_id && !others.some((a) => a.room_id === r.id),
+  );
+  if (!practitioner || !room) throw new ApiError('slot_taken', { starts_at: isoLocal(start) });
+  return { practitioner, room };
 };
-
-const slotTaken = (startMs: number) => new ApiError('slot_taken', { starts_at: isoLocal(startMs) });
 
 /**
  * POST /appointments (and the front desk's booking): a free slot only; the patient by id or by phone (a new
@@ -84,15 +90,13 @@ export const BOOKING = {
 };
 export const BOOKING_REQUIRED = ['branch_id', 'appointment_type_id', 'starts_at'] as const;
 
-type Booking = BodyOf<ReturnType<typeof body<typeof BOOKING, (typeof BOOKING_REQUIRED)[number]>>>;
+const BOOKING_BODY = body(BOOKING, BOOKING_REQUIRED);
+type Booking = BodyOf<typeof BOOKING_BODY>;
 
-export const bookAppointment = (
-  { world, lang, body }: OpContext,
-  clientId: number | null,
-  source: string,
-) => {
+export const bookAppointment = (ctx: OpContext, clientId: number | null, source: string) => {
+  const { world, lang } = ctx;
   const clinic = world.store.clinic;
-  const b = body as Booking;
+  const b = ctx.body as Booking;
   const c = new Checker(lang);
   const branch = clinic.branches.find((x) => x.id === b.branch_id);
   if (!branch) c.add('branch_id', 'unknown');
@@ -115,8 +119,8 @@ export const bookAppointment = (
 
   const startMs = parseDateTime(b.starts_at) as number;
   const endMs = startMs + type.duration_min * 60_000;
-  const slot = findSlot(clinic, branch.id, [startMs, endMs], practitioner?.id, type.field);
-  if (!slot) throw slotTaken(startMs);
+  const want = { branch_id: branch.id, practitioner_id: practitioner?.id };
+  const slot = findSlot(clinic, want, type.field, startMs, endMs);
 
   const now = world.clock.now();
   const at = isoLocal(now);
@@ -157,6 +161,9 @@ export const bookAppointment = (
   const events = [emitAppointment(world, 'appointment.created', appointment)];
   return { data: appointmentView(appointment), events };
 };
+
+/** POST /appointments: booked by the calling API client. */
+export const booking = op(BOOKING_BODY, (ctx: RouteContext) => bookAppointment(ctx, ctx.client.id, 'api'));
 
 /** POST /appointments/{id}/cancel (clinic spec §3). */
 const CANCELLING = body({ reason: S.oneOf(CANCEL_REASONS) }, [], true);
@@ -210,9 +217,7 @@ export const changeAppointment = op(APPOINTMENT_CHANGE, ({ world, params }: OpCo
     const startMs = parseDateTime(b.starts_at) as number;
     const type = byId(clinic.appointmentTypes, a.appointment_type_id);
     const endMs = startMs + type.duration_min * 60_000;
-    if (!force && !findSlot(clinic, a.branch_id, [startMs, endMs], a.practitioner_id, type.field, a.id)) {
-      throw slotTaken(startMs);
-    }
+    if (!force) findSlot(clinic, a, type.field, startMs, endMs);
     next.starts_at = isoLocal(startMs);
     next.ends_at = isoLocal(endMs);
   }
@@ -241,50 +246,42 @@ export const erasePatient = ({ world, params }: OpContext) => {
   return { data: patientView(p), events: [emit(world, 'patient.erased', { id: p.id, erased_at: at }, [])] };
 };
 
-/* The recent list (GET /webhooks/events/{event}/recent): recent objects of each event, newest first. */
-
-type Recent = { id: string; at: string; data: object };
+/*
+ * The recent list (GET /webhooks/events/{event}/recent): each row of an event's table as [id, when the event
+ * happened to it (null: it did not), the data its delivery carried].
+ */
+type Recent = [id: string, at: string | null, data: object];
 
 const recentSources: Record<string, (clinic: ClinicData) => Recent[]> = {
-  // Each item is wrapped in the event's delivery envelope (clinic spec §4, webhooks rule 3), so it carries what that
-  // delivery carried: the appointment as it was booked, not as a later cancellation or visit left it. Times and
+  // The delivery carried the appointment as it was booked, not as a later cancellation or visit left it. Times and
   // places moved since are not kept apart, so those show as they are now.
   'appointment.created': (c) =>
     c.appointments.map((a) => {
       const booked = { status: 'booked', cancel_reason: null, cancelled_at: null, updated_at: a.created_at };
-      return { id: a.id, at: a.created_at, data: { ...appointmentView(a), ...booked } };
+      return [a.id, a.created_at, { ...appointmentView(a), ...booked }];
     }),
   'appointment.updated': (c) =>
-    c.appointments.flatMap((a) =>
-      a.last_changed_at
-        ? [{ id: a.id, at: a.last_changed_at, data: { ...appointmentView(a), changes: a.last_changes } }]
-        : [],
-    ),
+    c.appointments.map((a) => [a.id, a.last_changed_at, { ...appointmentView(a), changes: a.last_changes }]),
   'appointment.cancelled': (c) =>
-    c.appointments.flatMap((a) =>
-      a.status === 'cancelled'
-        ? [{ id: a.id, at: a.cancelled_at ?? a.updated_at, data: appointmentView(a) }]
-        : [],
-    ),
-  'invoice.issued': (c) =>
-    c.invoices.map((i) => ({ id: i.id, at: i.issued_at, data: invoiceView(i, 'event') })),
+    c.appointments.map((a) => [a.id, a.status === 'cancelled' ? a.cancelled_at : null, appointmentView(a)]),
+  'invoice.issued': (c) => c.invoices.map((i) => [i.id, i.issued_at, invoiceView(i, 'event')]),
   'invoice.paid': (c) =>
-    c.invoices.flatMap((i) =>
-      i.status === 'paid' ? [{ id: i.id, at: i.paid_at ?? i.issued_at, data: invoiceView(i, 'event') }] : [],
-    ),
-  'claim.updated': (c) => c.claims.map((x) => ({ id: x.id, at: x.updated_at, data: x })),
-  'patient.erased': (c) =>
-    c.patients.flatMap((p) =>
-      p.erased_at ? [{ id: p.id, at: p.erased_at, data: { id: p.id, erased_at: p.erased_at } }] : [],
-    ),
+    c.invoices.map((i) => [i.id, i.status === 'paid' ? i.paid_at : null, invoiceView(i, 'event')]),
+  'claim.updated': (c) => c.claims.map((x) => [x.id, x.updated_at, x]),
+  'patient.erased': (c) => c.patients.map((p) => [p.id, p.erased_at, { id: p.id, erased_at: p.erased_at }]),
 };
 
-export const recentEvents = (world: World, event: string, limit: number) => {
+/** The newest first, each in the envelope its delivery had (clinic spec §4, webhooks rule 3). */
+export const recentEvents = ({ world, client, params, query }: RouteContext) => {
+  const event = params.event ?? '';
+  const info = CLINIC_EVENTS[event];
+  if (!info) throw new ApiError('event_unknown', { event });
+  requireAbility(client, info.ability);
   const clinic = world.store.clinic;
-  return (recentSources[event]?.(clinic) ?? [])
-    .filter((r) => Date.parse(r.at) <= world.clock.now())
+  const items = (recentSources[event]?.(clinic) ?? [])
+    .flatMap(([id, at, data]) => (at && Date.parse(at) <= world.clock.now() ? [{ id, at, data }] : []))
     .sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || (a.id < b.id ? 1 : -1))
-    .slice(0, limit)
+    .slice(0, query.limit)
     .map((r) => ({
       id: `${event}:${r.id}`,
       event,
@@ -293,4 +290,8 @@ export const recentEvents = (world: World, event: string, limit: number) => {
       api_version: 'v1',
       data: r.data,
     }));
+  return {
+    data: items,
+    meta: { event, count: items.length, sample: sampleFor('clinic', event, clinic.tenantId) },
+  };
 };

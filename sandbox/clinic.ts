@@ -1,32 +1,18 @@
 /** The clinic partner interface under /partner/v1 (clinic spec §4), route by route. */
-import { abilitiesOf, requireAbility } from './auth';
+import { abilitiesOf } from './auth';
 import DELIVERY_RULES from './data/delivery-rules.json';
 import {
   APPOINTMENT_STATUSES,
-  BOOKING,
-  BOOKING_REQUIRED,
   appointmentView,
-  bookAppointment,
+  booking,
   cancelAppointment,
   invoiceView,
   patientView,
   recentEvents,
 } from './clinic-ops';
-import { ApiError } from './errors';
 import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
-import {
-  PER_PAGE_DEFAULT,
-  PER_PAGE_MAX,
-  S,
-  body,
-  eq,
-  list,
-  since,
-  sinceDay,
-  until,
-  untilDay,
-} from './validate';
-import { API_VERSION, CLINIC_EVENTS, sampleFor } from './webhooks';
+import { PER_PAGE_DEFAULT, PER_PAGE_MAX, S, eq, list, since, sinceDay, until, untilDay } from './validate';
+import { API_VERSION, CLINIC_EVENTS } from './webhooks';
 import { webhookRoutes } from './webhook-routes';
 
 export const CLINIC_PREFIX = '/partner/v1';
@@ -108,23 +94,6 @@ const listInvoices = list(
   },
 );
 
-const recent = ({ world, client, params, query }: RouteContext) => {
-  const event = params.event ?? '';
-  const info = CLINIC_EVENTS[event];
-  if (!info) throw new ApiError('event_unknown', { event });
-  requireAbility(client, info.ability);
-  const data = recentEvents(world, event, query.limit);
-  return {
-    data,
-    meta: { event, count: data.length, sample: sampleFor('clinic', event, world.store.clinic.tenantId) },
-  };
-};
-
-const booking = {
-  schema: body(BOOKING, BOOKING_REQUIRED),
-  handle: (ctx: RouteContext) => bookAppointment(ctx, ctx.client.id, 'api'),
-};
-
 /** Endpoints of the patients, appointments and invoices groups may be marked planned (501). */
 const PLANNABLE = /^\/(patients|appointments|invoices)/;
 
@@ -151,7 +120,7 @@ export const clinicRoutes: PartnerRoute[] = [
     'invoices:read',
     one((ctx) => clinicOf(ctx).invoices, invoiceAnswer),
   ),
-  ...webhookRoutes('clinic', 'webhooks', recent),
+  ...webhookRoutes('clinic', 'webhooks', recentEvents),
 ].map((r) => ({ ...r, plannable: PLANNABLE.test(r.path) }));
 
 export const plannableEndpoints = (): string[] =>
