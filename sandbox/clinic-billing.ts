@@ -2,53 +2,46 @@
  * Invoices and insurance claims as the clinic issues, pays and settles them (clinic spec §2 and §4), with the
  * events each change emits (sandbox-only endpoints).
  */
-import { ApiError, Checker, refuse, invalidTransition, byId } from './errors';
+import { refuse, invalidTransition, byId } from './errors';
 import { isoLocal } from './ids';
-import type { Claim, Invoice } from './store/types';
+import type { Claim } from './store/types';
 import { addPayment, claimsRef, newInvoice, type LineInput } from './store/money';
 import { body, op, S } from './validate';
 import { emit, invoiceView } from './clinic-ops';
 import type { OpContext, World } from './world';
 
-const answer = (world: World, inv: Invoice, event?: string) => {
-  const data = invoiceView(inv, 'event');
-  return { data, events: event ? [emit(world, event, data, [inv.patient_id])] : [] };
-};
+/** The invoice or claim as deliveries carry it, and the event its change emits (if any). */
+const answer = (world: World, data: Record<string, unknown> & { patient_id: string }, event?: string) => ({
+  data,
+  events: event ? [emit(world, event, data, [data.patient_id])] : [],
+});
+
+const LINE = S.object(
+  {
+    nature: S.oneOf(['medical', 'cosmetic', 'product', 'package', 'fee']),
+    qty: S.int({ min: 1 }),
+    unit_halalas: S.int({ min: 0 }),
+    tax_category: S.oneOf(['standard', 'exempt', 'zero', 'state_borne']),
+    code: S.str(),
+    description: S.str(),
+    tooth: S.str(),
+    surfaces: S.array(S.str()),
+  },
+  ['unit_halalas'],
+);
 
 /** POST /sandbox/clinic/invoices: the clinic issues an invoice (invoice.issued). */
-const INVOICE_WRITE = body(
-  {
-    patient_id: S.str(),
-    branch_id: S.int(),
-    lines: S.array(
-      S.object(
-        {
-          nature: S.oneOf(['medical', 'cosmetic', 'product', 'package', 'fee']),
-          qty: S.int({ min: 1 }),
-          unit_halalas: S.int({ min: 0 }),
-          tax_category: S.oneOf(['standard', 'exempt', 'zero', 'state_borne']),
-          code: S.str(),
-          description: S.str(),
-          tooth: S.str(),
-          surfaces: S.array(S.str()),
-        },
-        ['unit_halalas'],
-      ),
-    ),
-  },
-  ['patient_id', 'lines'],
-);
+const INVOICE_WRITE = body({ patient_id: S.str(), branch_id: S.int(), lines: S.array(LINE) }, [
+  'patient_id',
+  'lines',
+]);
 
 export const issueInvoice = op(INVOICE_WRITE, ({ world, lang }: OpContext, b) => {
   const clinic = world.store.clinic;
-  const c = new Checker(lang);
   const patient = clinic.patients.find((p) => p.id === b.patient_id);
-  if (!patient) c.add('patient_id', 'unknown');
-  if (b.branch_id !== undefined && !clinic.branches.some((x) => x.id === b.branch_id)) {
-    c.add('branch_id', 'unknown');
-  }
-  c.done();
-  if (!patient) throw new ApiError('validation_failed');
+  if (!patient) throw refuse(lang, 'patient_id', 'unknown');
+  const branchId = b.branch_id ?? patient.branch_id;
+  if (!clinic.branches.some((x) => x.id === branchId)) throw refuse(lang, 'branch_id', 'unknown');
   const buyer = patient.nationality === 'SA' ? 'citizen' : 'resident';
   const lines = b.lines.map((l): LineInput => {
     const nature = l.nature ?? 'medical';
@@ -66,13 +59,13 @@ export const issueInvoice = op(INVOICE_WRITE, ({ world, lang }: OpContext, b) =>
   });
   const inv = newInvoice(clinic, world.random, world.clock.now(), {
     patient_id: patient.id,
-    branch_id: b.branch_id ?? patient.branch_id,
+    branch_id: branchId,
     buyer_kind: buyer,
     lines,
     discount: 0,
   });
   clinic.invoices.push(inv);
-  return answer(world, inv, 'invoice.issued');
+  return answer(world, invoiceView(inv, 'event'), 'invoice.issued');
 });
 
 /** POST /sandbox/clinic/invoices/{id}/payments: a payment at the till; paid in full emits invoice.paid. */
@@ -96,28 +89,21 @@ export const payInvoice = op(PAYMENT_WRITE, ({ world, lang, params }: OpContext,
     amount_halalas: amount,
   };
   addPayment(inv, payment, world.clock.now());
-  return answer(world, inv, inv.due_halalas === 0 ? 'invoice.paid' : undefined);
+  return answer(world, invoiceView(inv, 'event'), inv.due_halalas === 0 ? 'invoice.paid' : undefined);
 });
-
-const emitClaim = (world: World, claim: Claim) => {
-  const data = { ...claim };
-  return { data, events: [emit(world, 'claim.updated', data, [claim.patient_id])] };
-};
 
 /** POST /sandbox/clinic/claims: a claim is sent to the payer (the patient's unless named) for an invoice. */
 const CLAIM_WRITE = body({ invoice_id: S.str(), payer_id: S.int(), status: S.str(50) }, ['invoice_id']);
 
 export const createClaim = op(CLAIM_WRITE, ({ world, lang }: OpContext, b) => {
   const clinic = world.store.clinic;
-  const c = new Checker(lang);
   const inv = clinic.invoices.find((i) => i.id === b.invoice_id);
-  if (!inv) c.add('invoice_id', 'unknown');
-  const payer = b.payer_id ?? clinic.patients.find((p) => p.id === inv?.patient_id)?.payer_id ?? undefined;
-  if (b.payer_id !== undefined && !clinic.payers.some((p) => p.id === b.payer_id))
-    c.add('payer_id', 'unknown');
-  else if (inv && payer === undefined) c.add('payer_id', 'required');
-  c.done();
-  if (!inv || payer === undefined) throw new ApiError('validation_failed');
+  if (!inv) throw refuse(lang, 'invoice_id', 'unknown');
+  if (b.payer_id !== undefined && !clinic.payers.some((p) => p.id === b.payer_id)) {
+    throw refuse(lang, 'payer_id', 'unknown');
+  }
+  const payer = b.payer_id ?? clinic.patients.find((p) => p.id === inv.patient_id)?.payer_id;
+  if (payer == null) throw refuse(lang, 'payer_id', 'required');
   const now = world.clock.now();
   const claim: Claim = {
     id: world.random.ulid(now),
@@ -134,7 +120,7 @@ export const createClaim = op(CLAIM_WRITE, ({ world, lang }: OpContext, b) => {
     updated_at: isoLocal(now),
   };
   clinic.claims.push(claim);
-  return emitClaim(world, claim);
+  return answer(world, { ...claim }, 'claim.updated');
 });
 
 /** PATCH /sandbox/clinic/claims/{id}: the payer answers; the patient's share is what it does not approve. */
@@ -153,5 +139,5 @@ export const updateClaim = op(CLAIM_CHANGE, ({ world, params }: OpContext, b) =>
     claim.patient_share_halalas = claim.claimed_halalas - approved;
   }
   claim.updated_at = isoLocal(world.clock.now());
-  return emitClaim(world, claim);
+  return answer(world, { ...claim }, 'claim.updated');
 });

@@ -1,6 +1,6 @@
 /**
- * The clinic's objects as the interface shows them, and what happens to them: booking and cancelling (partner
- * endpoints), the front desk's moves and an erasure (sandbox-only endpoints), and the recent list.
+ * The clinic's objects as the interface shows them (clinic spec §2), and what happens to them: booking and
+ * cancelling, the front desk's changes and erasure (sandbox-only), and the recent list.
  */
 import { requireAbility } from './auth';
 import { ApiError, Checker, byId } from './errors';
@@ -14,8 +14,6 @@ import { CLINIC_EVENTS, sampleFor } from './webhooks';
 import type { OpContext, World } from './world';
 
 const CANCEL_REASONS = ['patient_request', 'clinic', 'no_show', 'other'] as const;
-
-/* Views: exactly the spec's fields (clinic spec §2). */
 
 /** Contact fields follow consent and are absent after erasure. */
 export const patientView = (p: Patient) => {
@@ -43,24 +41,19 @@ export const emit = (world: World, event: string, data: Record<string, unknown>,
 const emitAppointment = (world: World, event: string, a: Appointment, extra = {}) =>
   emit(world, event, { ...appointmentView(a), ...extra }, [a.patient_id]);
 
-/** Holds its practitioner and room from start to end: not cancelled nor a no-show, and overlapping. */
-const holds = (a: Appointment, start: number, end: number) =>
-  !['cancelled', 'no_show'].includes(a.status) &&
-  Date.parse(a.starts_at) < end &&
-  Date.parse(a.ends_at) > start;
+/** A time and place to book: the branch, the times, and the practitioner or the appointment moved if any. */
+type Slot = Pick<Appointment, 'branch_id' | 'starts_at' | 'ends_at'> & Partial<Appointment>;
 
-/**
- * A free slot from start to end: a practitioner (the one `want` names, else one of the type's field in its branch)
- * and a room of its branch that no other appointment holds then; none is 409 slot_taken.
- */
-const findSlot = (
-  clinic: ClinicData,
-  want: Partial<Appointment>,
-  field: string,
-  start: number,
-  end: number,
-) => {
-  const others = clinic.appointments.filter((a) => a.id !== want.id && holds(a, start, end));
+/** Another appointment that holds its practitioner and room at some time of the slot (not cancelled nor a no-show). */
+const holds = (a: Appointment, slot: Slot) =>
+  a.id !== slot.id &&
+  !['cancelled', 'no_show'].includes(a.status) &&
+  Date.parse(a.starts_at) < Date.parse(slot.ends_at) &&
+  Date.parse(a.ends_at) > Date.parse(slot.starts_at);
+
+/** A practitioner (the one named, else one of the field in the branch) and a room of the branch, both free; else 409. */
+const findSlot = (clinic: ClinicData, want: Slot, field: string) => {
+  const others = clinic.appointments.filter((a) => holds(a, want));
   const ofField = (specialty: string) => (specialty === 'dermatology') === (field === 'dermatology');
   const candidates = want.practitioner_id
     ? clinic.practitioners.filter((p) => p.id === want.practitioner_id)
@@ -69,14 +62,11 @@ const findSlot = (
   const room = clinic.rooms.find(
     (r) => r.branch_id === want.branch_id && !others.some((a) => a.room_id === r.id),
   );
-  if (!practitioner || !room) throw new ApiError('slot_taken', { starts_at: isoLocal(start) });
+  if (!practitioner || !room) throw new ApiError('slot_taken', { starts_at: want.starts_at });
   return { practitioner, room };
 };
 
-/**
- * POST /appointments (and the front desk's booking): a free slot only; the patient by id or by phone (a new
- * file for an unknown phone); external_ref is the idempotency key per API client.
- */
+/** AppointmentWrite; the front desk's booking takes it too. */
 export const BOOKING = {
   branch_id: S.int(),
   appointment_type_id: S.int(),
@@ -118,10 +108,9 @@ export const bookAppointment = (ctx: OpContext, clientId: number | null, source:
   if (repeat) return { data: appointmentView(repeat), duplicate: true };
 
   const startMs = parseDateTime(b.starts_at) as number;
-  const endMs = startMs + type.duration_min * 60_000;
-  const want = { branch_id: branch.id, practitioner_id: practitioner?.id };
-  const slot = findSlot(clinic, want, type.field, startMs, endMs);
-
+  const times = { starts_at: isoLocal(startMs), ends_at: isoLocal(startMs + type.duration_min * 60_000) };
+  const want = { branch_id: branch.id, practitioner_id: b.practitioner_id, ...times };
+  const slot = findSlot(clinic, want, type.field);
   const now = world.clock.now();
   const at = isoLocal(now);
   patient ??= clinic.patients.find((p) => p.phone === b.patient_phone && !p.erased_at);
@@ -148,8 +137,7 @@ export const bookAppointment = (ctx: OpContext, clientId: number | null, source:
     practitioner_id: slot.practitioner.id,
     appointment_type_id: type.id,
     room_id: slot.room.id,
-    starts_at: isoLocal(startMs),
-    ends_at: isoLocal(endMs),
+    ...times,
     source,
     external_ref: b.external_ref,
     note: b.note,
@@ -216,10 +204,9 @@ export const changeAppointment = op(APPOINTMENT_CHANGE, ({ world, params }: OpCo
   if (b.starts_at !== undefined) {
     const startMs = parseDateTime(b.starts_at) as number;
     const type = byId(clinic.appointmentTypes, a.appointment_type_id);
-    const endMs = startMs + type.duration_min * 60_000;
-    if (!force) findSlot(clinic, a, type.field, startMs, endMs);
     next.starts_at = isoLocal(startMs);
-    next.ends_at = isoLocal(endMs);
+    next.ends_at = isoLocal(startMs + type.duration_min * 60_000);
+    if (!force) findSlot(clinic, { ...a, ...next }, type.field);
   }
   if (b.note !== undefined && b.note !== '') next.note = b.note;
   const changes = Object.fromEntries(
@@ -233,10 +220,7 @@ export const changeAppointment = op(APPOINTMENT_CHANGE, ({ world, params }: OpCo
   return answer([emitAppointment(world, 'appointment.updated', a, { changes })]);
 });
 
-/**
- * POST /sandbox/clinic/patients/{id}/erase: the patient's contact data goes, bodies of deliveries about them are
- * removed (payload_redacted), and patient.erased is emitted.
- */
+/** POST /sandbox/clinic/patients/{id}/erase: the deliveries about the patient lose their bodies too. */
 export const erasePatient = ({ world, params }: OpContext) => {
   const p = byId(world.store.clinic.patients, params.id);
   if (p.erased_at) return { data: patientView(p), events: [] };
@@ -278,8 +262,8 @@ export const recentEvents = ({ world, client, params, query }: RouteContext) => 
   if (!info) throw new ApiError('event_unknown', { event });
   requireAbility(client, info.ability);
   const clinic = world.store.clinic;
-  const items = (recentSources[event]?.(clinic) ?? [])
-    .flatMap(([id, at, data]) => (at && Date.parse(at) <= world.clock.now() ? [{ id, at, data }] : []))
+  const data = (recentSources[event]?.(clinic) ?? [])
+    .flatMap(([id, at, body]) => (at && Date.parse(at) <= world.clock.now() ? [{ id, at, body }] : []))
     .sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || (a.id < b.id ? 1 : -1))
     .slice(0, query.limit)
     .map((r) => ({
@@ -288,10 +272,7 @@ export const recentEvents = ({ world, client, params, query }: RouteContext) => 
       tenant_id: clinic.tenantId,
       occurred_at: r.at,
       api_version: 'v1',
-      data: r.data,
+      data: r.body,
     }));
-  return {
-    data: items,
-    meta: { event, count: items.length, sample: sampleFor('clinic', event, clinic.tenantId) },
-  };
+  return { data, meta: { event, count: data.length, sample: sampleFor('clinic', event, clinic.tenantId) } };
 };

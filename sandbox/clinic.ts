@@ -94,6 +94,10 @@ const listInvoices = list(
   },
 );
 
+const patient = one((ctx) => clinicOf(ctx).patients, patientView);
+const appointment = one((ctx) => clinicOf(ctx).appointments, appointmentView);
+const invoice = one((ctx) => clinicOf(ctx).invoices, invoiceAnswer);
+
 /** Endpoints of the patients, appointments and invoices groups may be marked planned (501). */
 const PLANNABLE = /^\/(patients|appointments|invoices)/;
 
@@ -101,25 +105,13 @@ export const clinicRoutes: PartnerRoute[] = [
   get('/ping', null, ping),
   get('/meta', null, meta),
   get('/patients', 'patients:read', listPatients),
-  get(
-    '/patients/{id}',
-    'patients:read',
-    one((ctx) => clinicOf(ctx).patients, patientView),
-  ),
+  get('/patients/{id}', 'patients:read', patient),
   get('/appointments', 'appointments:read', listAppointments),
   post('/appointments', 'appointments:write', booking),
-  get(
-    '/appointments/{id}',
-    'appointments:read',
-    one((ctx) => clinicOf(ctx).appointments, appointmentView),
-  ),
+  get('/appointments/{id}', 'appointments:read', appointment),
   route('POST', '/appointments/{id}/cancel', 'appointments:write', cancelAppointment),
   get('/invoices', 'invoices:read', listInvoices),
-  get(
-    '/invoices/{id}',
-    'invoices:read',
-    one((ctx) => clinicOf(ctx).invoices, invoiceAnswer),
-  ),
+  get('/invoices/{id}', 'invoices:read', invoice),
   ...webhookRoutes('clinic', 'webhooks', recentEvents),
 ].map((r) => ({ ...r, plannable: PLANNABLE.test(r.path) }));
 
