@@ -1,7 +1,4 @@
-/**
- * Invoices and insurance claims as the clinic issues, pays and settles them (clinic spec §2 and §4), with the
- * events each change emits (sandbox-only endpoints).
- */
+/** Invoices and insurance claims as the back office issues, pays and settles them (sandbox-only). */
 import { refuse, invalidTransition, byId } from './errors';
 import { isoLocal } from './ids';
 import type { Claim } from './store/types';
@@ -16,6 +13,7 @@ const answer = (world: World, data: Record<string, unknown> & { patient_id: stri
   events: event ? [emit(world, event, data, [data.patient_id])] : [],
 });
 
+/** POST /sandbox/clinic/invoices: the clinic issues an invoice (invoice.issued). */
 const LINE = S.object(
   {
     nature: S.oneOf(['medical', 'cosmetic', 'product', 'package', 'fee']),
@@ -30,7 +28,6 @@ const LINE = S.object(
   ['unit_halalas'],
 );
 
-/** POST /sandbox/clinic/invoices: the clinic issues an invoice (invoice.issued). */
 const INVOICE_WRITE = body({ patient_id: S.str(), branch_id: S.int(), lines: S.array(LINE) }, [
   'patient_id',
   'lines',
@@ -45,12 +42,12 @@ export const issueInvoice = op(INVOICE_WRITE, ({ world, lang }: OpContext, b) =>
   const buyer = patient.nationality === 'SA' ? 'citizen' : 'resident';
   const lines = b.lines.map((l): LineInput => {
     const nature = l.nature ?? 'medical';
-    const stateBorne = nature === 'medical' && buyer === 'citizen';
     return {
       nature,
       qty: l.qty ?? 1,
       unit_halalas: l.unit_halalas,
-      tax_category: l.tax_category ?? (stateBorne ? 'state_borne' : 'standard'),
+      tax_category:
+        l.tax_category ?? (nature === 'medical' && buyer === 'citizen' ? 'state_borne' : 'standard'),
       code: l.code ?? 'D0150',
       description: l.description ?? 'Service',
       tooth: l.tooth ?? null,
@@ -99,11 +96,9 @@ export const createClaim = op(CLAIM_WRITE, ({ world, lang }: OpContext, b) => {
   const clinic = world.store.clinic;
   const inv = clinic.invoices.find((i) => i.id === b.invoice_id);
   if (!inv) throw refuse(lang, 'invoice_id', 'unknown');
-  if (b.payer_id !== undefined && !clinic.payers.some((p) => p.id === b.payer_id)) {
-    throw refuse(lang, 'payer_id', 'unknown');
-  }
   const payer = b.payer_id ?? clinic.patients.find((p) => p.id === inv.patient_id)?.payer_id;
   if (payer == null) throw refuse(lang, 'payer_id', 'required');
+  if (!clinic.payers.some((p) => p.id === payer)) throw refuse(lang, 'payer_id', 'unknown');
   const now = world.clock.now();
   const claim: Claim = {
     id: world.random.ulid(now),

@@ -1,7 +1,4 @@
-/**
- * The clinic's objects as the interface shows them (clinic spec §2), and what happens to them: booking and
- * cancelling, the front desk's changes and erasure (sandbox-only), and the recent list.
- */
+/** The clinic's objects as the interface shows them, what happens to them, and their recent list. */
 import { requireAbility } from './auth';
 import { ApiError, Checker, byId } from './errors';
 import { isoLocal, omit, parseDateTime } from './ids';
@@ -24,10 +21,10 @@ export const patientView = (p: Patient) => {
 
 export const appointmentView = (a: Appointment) => omit(a, 'client_id', 'last_changes', 'last_changed_at');
 
-/** The line fields only deliveries, the recent list and samples carry (clinic spec §6), never the interface's answers. */
+/** Line fields that deliveries and samples carry (clinic spec §6), never the interface's answers. */
 const EVENT_LINE_FIELDS = ['code', 'description', 'tooth', 'surfaces'] as const;
 
-/** `api`: the invoice as the interface answers it. `event`: as deliveries carry it, with paid_at once paid. */
+/** `api`: the invoice as the interface answers it; `event`: as deliveries carry it, paid_at once paid. */
 export const invoiceView = (inv: Invoice, mode: 'api' | 'event') => {
   const copy = structuredClone(inv);
   const { paid_at: _paidAt, ...billing } = copy;
@@ -41,26 +38,30 @@ export const emit = (world: World, event: string, data: Record<string, unknown>,
 const emitAppointment = (world: World, event: string, a: Appointment, extra = {}) =>
   emit(world, event, { ...appointmentView(a), ...extra }, [a.patient_id]);
 
+/** The statuses of an appointment that holds its practitioner and room. */
+const ACTIVE: readonly AppointmentStatus[] = ['booked', 'confirmed', 'arrived', 'in_progress', 'completed'];
+export const APPOINTMENT_STATUSES = [...ACTIVE, 'cancelled', 'no_show'] as const;
+
 /** A time and place to book: the branch, the times, and the practitioner or the appointment moved if any. */
 type Slot = Pick<Appointment, 'branch_id' | 'starts_at' | 'ends_at'> & Partial<Appointment>;
 
-/** Another appointment that holds its practitioner and room at some time of the slot (not cancelled nor a no-show). */
+/** Another appointment that holds its practitioner and room during the slot. */
 const holds = (a: Appointment, slot: Slot) =>
   a.id !== slot.id &&
-  !['cancelled', 'no_show'].includes(a.status) &&
+  ACTIVE.includes(a.status) &&
   Date.parse(a.starts_at) < Date.parse(slot.ends_at) &&
   Date.parse(a.ends_at) > Date.parse(slot.starts_at);
 
-/** A practitioner (the one named, else one of the field in the branch) and a room of the branch, both free; else 409. */
+/** A free practitioner (the one named, else one of the field in the branch) and room of the branch. */
 const findSlot = (clinic: ClinicData, want: Slot, field: string) => {
-  const others = clinic.appointments.filter((a) => holds(a, want));
+  const held = clinic.appointments.filter((a) => holds(a, want));
   const ofField = (specialty: string) => (specialty === 'dermatology') === (field === 'dermatology');
   const candidates = want.practitioner_id
     ? clinic.practitioners.filter((p) => p.id === want.practitioner_id)
     : clinic.practitioners.filter((p) => p.branch_id === want.branch_id && ofField(p.specialty));
-  const practitioner = candidates.find((p) => !others.some((a) => a.practitioner_id === p.id));
+  const practitioner = candidates.find((p) => !held.some((a) => a.practitioner_id === p.id));
   const room = clinic.rooms.find(
-    (r) => r.branch_id === want.branch_id && !others.some((a) => a.room_id === r.id),
+    (r) => r.branch_id === want.branch_id && !held.some((a) => a.room_id === r.id),
   );
   if (!practitioner || !room) throw new ApiError('slot_taken', { starts_at: want.starts_at });
   return { practitioner, room };
@@ -81,12 +82,11 @@ export const BOOKING = {
 export const BOOKING_REQUIRED = ['branch_id', 'appointment_type_id', 'starts_at'] as const;
 
 const BOOKING_BODY = body(BOOKING, BOOKING_REQUIRED);
-type Booking = BodyOf<typeof BOOKING_BODY>;
 
 export const bookAppointment = (ctx: OpContext, clientId: number | null, source: string) => {
   const { world, lang } = ctx;
   const clinic = world.store.clinic;
-  const b = ctx.body as Booking;
+  const b = ctx.body as BodyOf<typeof BOOKING_BODY>;
   const c = new Checker(lang);
   const branch = clinic.branches.find((x) => x.id === b.branch_id);
   if (!branch) c.add('branch_id', 'unknown');
@@ -101,7 +101,6 @@ export const bookAppointment = (ctx: OpContext, clientId: number | null, source:
   if (!b.patient_id && !b.patient_phone) c.add('patient_id', 'patient_needed');
   c.done();
   if (!branch || !type) throw new ApiError('validation_failed');
-
   const repeat = clinic.appointments.find(
     (a) => clientId !== null && a.client_id === clientId && a.external_ref === b.external_ref,
   );
@@ -129,7 +128,6 @@ export const bookAppointment = (ctx: OpContext, clientId: number | null, source:
     });
     clinic.patients.push(patient);
   }
-
   const appointment = newAppointment({
     id: world.random.ulid(now),
     patient_id: patient.id,
@@ -162,7 +160,7 @@ export const cancelAppointment = op(CANCELLING, ({ world, params }: OpContext, b
   return { data: appointmentView(a), events };
 });
 
-/** Cancels (appointment.cancelled); a completed or in-progress appointment only when forced (sandbox-only). */
+/** Cancels (appointment.cancelled); a completed or in-progress one only when forced (sandbox-only). */
 const cancel = (world: World, a: Appointment, reason: string, force = false) => {
   if (!force && (a.status === 'completed' || a.status === 'in_progress')) {
     throw new ApiError('appointment_locked', { status: a.status });
@@ -172,17 +170,7 @@ const cancel = (world: World, a: Appointment, reason: string, force = false) => 
   return emitAppointment(world, 'appointment.cancelled', a);
 };
 
-export const APPOINTMENT_STATUSES = [
-  'booked',
-  'confirmed',
-  'arrived',
-  'in_progress',
-  'completed',
-  'cancelled',
-  'no_show',
-] as const satisfies AppointmentStatus[];
-
-/** PATCH /sandbox/clinic/appointments/{id}: the front desk sets a status, reschedules (starts_at) or notes. */
+/** PATCH /sandbox/clinic/appointments/{id}: the front desk sets a status, reschedules or adds a note. */
 const APPOINTMENT_CHANGE = body({
   status: S.oneOf(APPOINTMENT_STATUSES),
   starts_at: S.dateTime,
@@ -230,15 +218,11 @@ export const erasePatient = ({ world, params }: OpContext) => {
   return { data: patientView(p), events: [emit(world, 'patient.erased', { id: p.id, erased_at: at }, [])] };
 };
 
-/*
- * The recent list (GET /webhooks/events/{event}/recent): each row of an event's table as [id, when the event
- * happened to it (null: it did not), the data its delivery carried].
- */
+/* The recent list: per event, each row as [id, when it happened (null: not), what its delivery carried]. */
 type Recent = [id: string, at: string | null, data: object];
 
 const recentSources: Record<string, (clinic: ClinicData) => Recent[]> = {
-  // The delivery carried the appointment as it was booked, not as a later cancellation or visit left it. Times and
-  // places moved since are not kept apart, so those show as they are now.
+  // As booked, not as a later cancellation or visit left it (times and places moved since show as now).
   'appointment.created': (c) =>
     c.appointments.map((a) => {
       const booked = { status: 'booked', cancel_reason: null, cancelled_at: null, updated_at: a.created_at };
@@ -263,7 +247,7 @@ export const recentEvents = ({ world, client, params, query }: RouteContext) => 
   requireAbility(client, info.ability);
   const clinic = world.store.clinic;
   const data = (recentSources[event]?.(clinic) ?? [])
-    .flatMap(([id, at, body]) => (at && Date.parse(at) <= world.clock.now() ? [{ id, at, body }] : []))
+    .flatMap(([id, at, carried]) => (at && Date.parse(at) <= world.clock.now() ? [{ id, at, carried }] : []))
     .sort((a, b) => Date.parse(b.at) - Date.parse(a.at) || (a.id < b.id ? 1 : -1))
     .slice(0, query.limit)
     .map((r) => ({
@@ -272,7 +256,7 @@ export const recentEvents = ({ world, client, params, query }: RouteContext) => 
       tenant_id: clinic.tenantId,
       occurred_at: r.at,
       api_version: 'v1',
-      data: r.body,
+      data: r.carried,
     }));
   return { data, meta: { event, count: data.length, sample: sampleFor('clinic', event, clinic.tenantId) } };
 };

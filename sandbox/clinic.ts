@@ -17,7 +17,7 @@ import { webhookRoutes } from './webhook-routes';
 
 export const CLINIC_PREFIX = '/partner/v1';
 
-/** By a time, then by id: a total order, so a page boundary between two objects of the same time is stable. */
+/** By a time, then by id: a total order, so a page boundary between objects of the same time is stable. */
 const byTime =
   <T extends { id: string }>(key: (x: T) => string) =>
   (a: T, b: T) =>
