@@ -3,42 +3,25 @@ import { abilitiesOf } from './auth';
 import DELIVERY_RULES from './data/delivery-rules.json';
 import {
   APPOINTMENT_STATUSES,
-  BOOKING,
-  BOOKING_REQUIRED,
-  INVOICE_STATUSES,
   appointmentView,
-  bookAppointment,
+  booking,
   cancelAppointment,
   invoiceView,
   patientView,
   recentEvents,
 } from './clinic-ops';
-import { ApiError } from './errors';
 import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
-import {
-  PER_PAGE_DEFAULT,
-  PER_PAGE_MAX,
-  S,
-  body,
-  eq,
-  list,
-  since,
-  sinceDay,
-  until,
-  untilDay,
-} from './validate';
-import { API_VERSION, CLINIC_EVENTS, sampleFor } from './webhooks';
+import { PER_PAGE_DEFAULT, PER_PAGE_MAX, S, eq, list, since, sinceDay, until, untilDay } from './validate';
+import { API_VERSION, CLINIC_EVENTS } from './webhooks';
 import { webhookRoutes } from './webhook-routes';
 
 export const CLINIC_PREFIX = '/partner/v1';
 
-/** By a time, then by id: a total order, so a page boundary between two objects of the same time is stable. */
+/** By a time, then by id: a total order, so a page boundary between objects of the same time is stable. */
 const byTime =
   <T extends { id: string }>(key: (x: T) => string) =>
   (a: T, b: T) =>
     Date.parse(key(a)) - Date.parse(key(b)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-const tenantOf = (ctx: RouteContext) => ctx.world.store.clinic.tenantId;
 
 const ping = ({ client, tenant }: RouteContext) => ({
   data: {
@@ -47,29 +30,30 @@ const ping = ({ client, tenant }: RouteContext) => ({
   },
 });
 
-const meta = (ctx: RouteContext) => ({
+const meta = ({ world, client }: RouteContext) => ({
   data: {
     api_version: API_VERSION,
     spec_version: '1.0.0',
     abilities: [...abilitiesOf('clinic')],
-    client_abilities: [...ctx.client.abilities],
+    client_abilities: [...client.abilities],
     events: Object.entries(CLINIC_EVENTS).map(([event, info]) => ({ event, ability: info.ability })),
     rate_limits: {
-      per_client_per_minute: ctx.world.config.rateLimitPerMinute,
-      per_address_without_client_per_minute: ctx.world.config.anonymousRateLimitPerMinute,
+      per_client_per_minute: world.config.rateLimitPerMinute,
+      per_address_without_client_per_minute: world.config.anonymousRateLimitPerMinute,
     },
     per_page: { default: PER_PAGE_DEFAULT, max: PER_PAGE_MAX },
     webhooks: {
-      max_subscriptions: ctx.world.config.webhookLimit,
-      timeout_seconds: Math.round(ctx.world.config.deliveryTimeoutMs / 1000),
+      max_subscriptions: world.config.webhookLimit,
+      timeout_seconds: Math.round(world.config.deliveryTimeoutMs / 1000),
       ...DELIVERY_RULES,
     },
-    docs_url: `${ctx.world.baseUrl}/sandbox`,
-    openapi_url: `${ctx.world.baseUrl}/sandbox/openapi.json`,
+    docs_url: `${world.baseUrl}/sandbox`,
+    openapi_url: `${world.baseUrl}/sandbox/openapi.json`,
   },
 });
 
 const clinicOf = (ctx: RouteContext) => ctx.world.store.clinic;
+const invoiceAnswer = (i: Parameters<typeof invoiceView>[0]) => invoiceView(i, 'api');
 
 /** A phone finds only patients whose contact fields are shown (consented, not erased). */
 const listPatients = list(
@@ -99,38 +83,20 @@ const listAppointments = list(
 
 const listInvoices = list(
   (ctx: RouteContext) => clinicOf(ctx).invoices,
-  (i) => invoiceView(i, 'api'),
+  invoiceAnswer,
   byTime((i) => i.issued_at),
   {
     patient_id: eq(S.str(), 'patient_id'),
     branch_id: eq(S.int(), 'branch_id'),
-    status: eq(S.oneOf(INVOICE_STATUSES), 'status'),
+    status: eq(S.oneOf(['issued', 'partially_paid', 'paid', 'void']), 'status'),
     issued_from: sinceDay((i) => i.issued_at),
     issued_to: untilDay((i) => i.issued_at),
   },
 );
 
-const recent = (ctx: RouteContext) => {
-  const event = ctx.params.event ?? '';
-  const info = CLINIC_EVENTS[event];
-  if (!info) throw new ApiError('event_unknown', { event });
-  if (info.ability && !ctx.client.abilities.includes(info.ability)) {
-    throw new ApiError('insufficient_ability', { required_ability: info.ability }, { ability: info.ability });
-  }
-  const data = recentEvents(ctx.world, event, ctx.query.limit);
-  return { data, meta: { event, count: data.length, sample: sampleFor('clinic', event, tenantOf(ctx)) } };
-};
-
 const patient = one((ctx) => clinicOf(ctx).patients, patientView);
 const appointment = one((ctx) => clinicOf(ctx).appointments, appointmentView);
-const invoice = one(
-  (ctx) => clinicOf(ctx).invoices,
-  (i) => invoiceView(i, 'api'),
-);
-const booking = {
-  schema: body(BOOKING, BOOKING_REQUIRED),
-  handle: (ctx: RouteContext) => bookAppointment(ctx, ctx.client.id, 'api'),
-};
+const invoice = one((ctx) => clinicOf(ctx).invoices, invoiceAnswer);
 
 /** Endpoints of the patients, appointments and invoices groups may be marked planned (501). */
 const PLANNABLE = /^\/(patients|appointments|invoices)/;
@@ -146,7 +112,7 @@ export const clinicRoutes: PartnerRoute[] = [
   route('POST', '/appointments/{id}/cancel', 'appointments:write', cancelAppointment),
   get('/invoices', 'invoices:read', listInvoices),
   get('/invoices/{id}', 'invoices:read', invoice),
-  ...webhookRoutes('clinic', 'webhooks', recent),
+  ...webhookRoutes('clinic', 'webhooks', recentEvents),
 ].map((r) => ({ ...r, plannable: PLANNABLE.test(r.path) }));
 
 export const plannableEndpoints = (): string[] =>

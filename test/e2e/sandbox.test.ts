@@ -1421,7 +1421,7 @@ describe('sandbox: a clock running faster than real time', () => {
         body: { target_url: `${receiver.url}/fast`, event: 'invoice.issued' },
       });
       await call(`${sb.controlUrl}/clinic/invoices?wait=true`, {
-        body: { patient_id: sb.refs.clinic.patient },
+        body: { patient_id: sb.refs.clinic.patient, lines: [{ unit_halalas: 25_000 }] },
       });
       const started = Date.now();
       while (receiver.received.length < 2 && Date.now() - started < 3000)
