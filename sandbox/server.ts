@@ -16,8 +16,9 @@ import { handlerOf, mount, notFound } from './routing';
 import { createStore, DEFAULT_HISTORY, TOKEN_NAMES, type HistoryCounts, type TokenName } from './store';
 import type { Delivery, DeliveryStatus } from './store/types';
 import { AJV_OPTIONS, parseQuery } from './validate';
-import { deliveryRecord, WebhookEngine } from './webhooks';
-import { CONFIG_DEFAULTS, type FaultSpec, type RequestRecord, type SandboxConfig, type World } from './world';
+import { deliveryView, WebhookEngine } from './webhooks';
+import { CONFIG_DEFAULTS } from './world';
+import type { FaultSpec, RequestRecord, SandboxConfig, WorldState } from './world';
 
 /** Options of startSandbox, with their defaults in sandbox/README.md ("From tests"). */
 export type SandboxOptions = Partial<Omit<SandboxConfig, 'planned'>> & {
@@ -97,20 +98,19 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   const history = counts
     ? { counts: { ...DEFAULT_HISTORY, ...counts }, historySeed: randomSeed + 1 }
     : undefined;
-  const world: World = {
+  const state: WorldState = {
     baseUrl: '',
     clock,
     random,
     config: defaultConfig(options),
     store: createStore(clock.now(), random, options.seed ?? true, history),
-    // The engine reaches the world through this getter: the world holds the engine.
-    webhooks: new WebhookEngine(() => world),
     faults: [],
     faultTimers: new Set(),
     rateWindows: new Map(),
     requests: [],
     log: options.quiet ? () => undefined : (line) => console.log(`[sandbox] ${line}`),
   };
+  const world = Object.assign(state, { webhooks: new WebhookEngine(state) });
 
   const app = Fastify({
     forceCloseConnections: true,
@@ -219,7 +219,9 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
 };
 
 const toRecord = (d: Delivery) => ({
-  ...deliveryRecord(d),
+  ...deliveryView(d),
+  interface: d.api,
+  next_attempt_at: d.next_attempt_at,
   body: d.body,
   log: d.log.map((a) => ({ ...a })),
 });

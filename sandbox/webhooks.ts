@@ -5,7 +5,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import RULES from './data/delivery-rules.json';
 import EVENTS from './data/event-samples.json';
-import { ApiError, Checker, idParam, refuse, type Lang, byId } from './errors';
+import { ApiError, Checker, refuse, type Lang, byId } from './errors';
 import { isoLocal, omit } from './ids';
 import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
@@ -24,14 +24,12 @@ export const signDelivery = (secret: string, timestamp: string, receiverPath: st
 export const API_VERSION = 'v1';
 
 /** Each event's ability (null: ping, which the test endpoint sends to anyone) and its static sample. */
-const CATALOGUES: Record<Api, Record<string, { ability: string | null; sample: object }>> = EVENTS;
+export const CATALOGUES: Record<Api, Record<string, { ability: string | null; sample: object }>> = EVENTS;
 
 export const CLINIC_EVENTS = CATALOGUES.clinic;
 
-export const catalogueOf = (api: Api) => CATALOGUES[api];
-
 export const sampleFor = (api: Api, event: string, tenantId: number): Record<string, unknown> | null => {
-  const info = catalogueOf(api)[event];
+  const info = CATALOGUES[api][event];
   return info ? { ...info.sample, tenant_id: tenantId } : null;
 };
 
@@ -45,16 +43,6 @@ export const subscriptionView = (s: Subscription) => ({
 /** The delivery record of the clinic spec (§2). */
 export const deliveryView = (d: Delivery) =>
   omit(d, 'api', 'tenantId', 'created_at', 'next_attempt_at', 'body', 'subjects', 'log');
-
-/** The delivery record as the sandbox's own views show it: with its interface and its next attempt. */
-export const deliveryRecord = (d: Delivery) => ({
-  ...deliveryView(d),
-  interface: d.api,
-  next_attempt_at: d.next_attempt_at,
-});
-
-/** What emit answers: the event's id and time, and the deliveries it queued. */
-export type Emitted = ReturnType<WebhookEngine['emit']>;
 
 /** WebhookWrite: the clinic takes `url` as an alias of target_url and `events` beside `event`; the cashier `{target_url, event}`. */
 const WRITE = {
@@ -76,19 +64,11 @@ type WebhookWrite = BodyOf<typeof CLINIC_UPDATE>;
 export class WebhookEngine {
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(private readonly world: () => WorldState) {}
-
-  private get w(): WorldState {
-    return this.world();
-  }
+  constructor(private readonly w: WorldState) {}
 
   /** An account's subscriptions, oldest first. */
   list(api: Api, tenantId: number): Subscription[] {
     return this.w.store.subscriptions.filter((s) => s.api === api && s.tenantId === tenantId);
-  }
-
-  find(api: Api, tenantId: number, rawId: string): Subscription {
-    return byId(this.list(api, tenantId), idParam(rawId));
   }
 
   private newSecret(): string {
@@ -112,11 +92,11 @@ export class WebhookEngine {
       c.add('event', api === 'clinic' ? 'event_needed' : 'required');
     }
     c.done();
-    const known = Object.keys(catalogueOf(api)).filter((e) => e !== 'ping');
+    const known = Object.keys(CATALOGUES[api]).filter((e) => e !== 'ping');
     const unknown = events?.find((e) => e !== '*' && !known.includes(e));
     if (unknown !== undefined) throw new ApiError('event_unknown', { event: unknown });
     for (const event of events?.includes('*') ? known : (events ?? [])) {
-      const ability = catalogueOf(api)[event]?.ability;
+      const ability = CATALOGUES[api][event]?.ability;
       if (ability && !client.abilities.includes(ability)) {
         throw new ApiError('insufficient_ability', { required_ability: ability, event }, { ability });
       }
@@ -208,7 +188,7 @@ export class WebhookEngine {
   /** One delivery per active subscription whose client may receive the event; `subjects`: patient ids it names. */
   emit(input: { api: Api; tenantId: number; event: string; data: object; subjects: string[] }) {
     const event = this.newEvent(input.tenantId, input.event, input.data);
-    const ability = catalogueOf(input.api)[input.event]?.ability ?? null;
+    const ability = CATALOGUES[input.api][input.event]?.ability ?? null;
     const subs = this.list(input.api, input.tenantId).filter(
       (s) => s.status === 'active' && (s.events.includes('*') || s.events.includes(input.event)),
     );
