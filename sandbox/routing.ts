@@ -85,7 +85,7 @@ export const handlerOf =
         const client = token ? w.store.clients.find((c) => c.api === api && c.token === token) : undefined;
         countRequest(w, req, reply, client);
         fault = takeFault(w, req.method, req.url.split('?')[0] ?? '', token);
-        if (fault?.when === 'before') return await applyFault(w, req, reply, fault, lang);
+        if (fault && fault.when !== 'after') return await applyFault(w, req, reply, fault, lang);
         caller = authorize(w, route, token, client);
       }
       if (badJson.has(req)) throw refuse(lang, 'body', 'not_json');

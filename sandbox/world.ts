@@ -36,8 +36,7 @@ export interface FaultSpec {
   body?: string;
 }
 
-export type Fault = FaultSpec &
-  Required<Pick<FaultSpec, 'kind' | 'when' | 'error' | 'times' | 'delayMs'>> & { id: number };
+export type Fault = FaultSpec & { id: number; times: number };
 
 export interface RequestRecord {
   method: string;
