@@ -35,7 +35,7 @@ export const sampleFor = (api: Api, event: string, tenantId: number): Record<str
 
 export const subscriptionView = (s: Subscription) => ({
   id: s.id,
-  event: s.events.length === 1 ? s.events[0] : s.events[0] === '*' ? '*' : s.events.join(','),
+  event: s.events.join(','),
   ...omit(s, 'id', 'api', 'tenantId', 'clientId', 'secret'),
   events: [...s.events],
 });
@@ -115,9 +115,8 @@ export class WebhookEngine {
     }
     const store = this.w.store;
     const at = isoLocal(this.w.clock.now());
-    store.counters.subscription += 1;
     const sub = newSubscription({
-      id: store.counters.subscription,
+      id: (store.counters.subscription += 1),
       api,
       tenantId: client.tenantId,
       clientId: client.id,
@@ -212,9 +211,8 @@ export class WebhookEngine {
 
   private newDelivery(sub: Subscription, event: ReturnType<WebhookEngine['newEvent']>, subjects: string[]) {
     const store = this.w.store;
-    store.counters.delivery += 1;
     const d = newDelivery({
-      id: store.counters.delivery,
+      id: (store.counters.delivery += 1),
       api: sub.api,
       tenantId: sub.tenantId,
       subscription_id: sub.id,
