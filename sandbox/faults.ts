@@ -1,8 +1,4 @@
-/**
- * Injected faults (sandbox/README.md, "Faults"): what a flaky network, a proxy or a broken server does to an
- * answer. A `before` fault replaces the answer and the request is not processed; an `after` one spoils the answer
- * of the processed request (the object exists, the caller never learns it).
- */
+/** Injected faults (sandbox/README.md, "Faults"): what a flaky network, a proxy or a broken server does. */
 import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendJson, type Lang } from './errors';

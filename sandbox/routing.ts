@@ -1,8 +1,4 @@
-/**
- * Routes on Fastify, one shape for both interfaces and the sandbox-only endpoints. A request to an interface
- * passes the gate (auth.ts; injected faults after the rate limit), then its route's schema, then its handler;
- * every failure is the error envelope.
- */
+/** Routes on Fastify, one shape for both interfaces and the sandbox-only endpoints (sandbox/README.md). */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { authorize, countRequest, tokenOf } from './auth';
 import { ApiError, byId, envelope, languageOf, refuse, schemaFailure, sendJson } from './errors';

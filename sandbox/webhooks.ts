@@ -331,7 +331,6 @@ export class WebhookEngine {
     }
     if (current?.status !== 'active' || d.attempts >= RULES.retry.max_attempts) return this.bury(d, null);
     d.status = 'failed';
-    // 60 s after the first failed attempt, doubling, at most 6 h.
     const { first_delay_seconds: first, factor, max_delay_seconds: cap } = RULES.retry;
     const due = w.clock.now() + Math.min(first * factor ** (d.attempts - 1), cap) * 1000;
     d.next_attempt_at = isoLocal(due);
