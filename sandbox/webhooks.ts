@@ -83,14 +83,11 @@ export class WebhookEngine {
     const target = b.target_url ?? b.url;
     if (!partial && target === undefined) c.add('target_url', 'required');
     if (b.events?.some((e) => typeof e !== 'string')) c.add('events', 'string');
-    let events: string[] | undefined;
-    if (b.event !== undefined || b.events !== undefined) {
-      events = [...new Set([...(b.event !== undefined ? [b.event] : []), ...((b.events ?? []) as string[])])];
-      if (!events.length) c.add('events', 'required');
-      if (events.includes('*') && events.length > 1) c.add('events', 'star_alone');
-    } else if (!partial) {
-      c.add('event', api === 'clinic' ? 'event_needed' : 'required');
-    }
+    const given = b.event !== undefined || b.events !== undefined;
+    const events = given ? [...new Set([b.event ?? [], (b.events ?? []) as string[]].flat())] : undefined;
+    if (events?.length === 0) c.add('events', 'required');
+    if (events?.includes('*') && events.length > 1) c.add('events', 'star_alone');
+    if (!given && !partial) c.add('event', api === 'clinic' ? 'event_needed' : 'required');
     c.done();
     const known = Object.keys(CATALOGUES[api]).filter((e) => e !== 'ping');
     const unknown = events?.find((e) => e !== '*' && !known.includes(e));
