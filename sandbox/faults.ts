@@ -68,12 +68,10 @@ export const applyFault = async (
       return reply;
     case 'malformed_json':
       return text(statusOr(200), JSON_TYPE, fault.body ?? '{"data": [');
-    case 'html':
-      return text(
-        fault.status ?? 502,
-        'text/html; charset=utf-8',
-        fault.body ?? proxyPage(fault.status ?? 502),
-      );
+    case 'html': {
+      const status = fault.status ?? 502;
+      return text(status, 'text/html; charset=utf-8', fault.body ?? proxyPage(status));
+    }
     case 'empty':
       return text(statusOr(200), JSON_TYPE, '');
     case 'truncated': {

@@ -79,7 +79,7 @@ export const handlerOf =
       if (api) {
         const token = tokenOf(api, req.headers);
         const client = token ? w.store.clients.find((c) => c.api === api && c.token === token) : undefined;
-        countRequest(w, req, reply, client);
+        countRequest(w, req.ip, reply, client);
         fault = takeFault(w, req.method, req.url.split('?')[0] ?? '', token);
         if (fault && fault.when !== 'after') return await applyFault(w, req, reply, fault, lang);
         caller = authorize(w, route, token, client);

@@ -107,9 +107,8 @@ export class WebhookEngine {
     const { target, events, description } = this.readWrite(api, client, body, lang, false);
     if (target === undefined || events === undefined) throw new ApiError('validation_failed');
     const limit = this.w.config.webhookLimit;
-    if (this.list(api, client.tenantId).length >= limit) {
+    if (this.list(api, client.tenantId).length >= limit)
       throw new ApiError('webhook_limit', { limit }, { limit });
-    }
     const store = this.w.store;
     const at = isoLocal(this.w.clock.now());
     const sub = newSubscription({
