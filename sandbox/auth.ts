@@ -21,14 +21,9 @@ export const tokenOf = (api: Api, headers: FastifyRequest['headers']): string | 
  * Counts a request against its client's limit, or its address's when the token names no active client: a fixed
  * window of one minute of sandbox time per bucket. Every answer carries the count; over the limit is 429.
  */
-export const countRequest = (
-  w: World,
-  req: FastifyRequest,
-  reply: FastifyReply,
-  client?: ApiClientRecord,
-) => {
+export const countRequest = (w: World, ip: string, reply: FastifyReply, client?: ApiClientRecord) => {
   const active = !!client && !client.tokenRevoked && !client.clientRevoked;
-  const bucket = active ? `client:${client.id}` : `address:${req.ip}`;
+  const bucket = active ? `client:${client.id}` : `address:${ip}`;
   const limit = active ? w.config.rateLimitPerMinute : w.config.anonymousRateLimitPerMinute;
   const now = w.clock.now();
   let win = w.rateWindows.get(bucket);

@@ -1,9 +1,4 @@
-/**
- * The sandbox's own clock: everything time-dependent in the sandbox reads it, never `Date.now()`. It runs
- * `timeScale` times as fast as real time (0 stands still) and `advance` moves it forward, so a test can let a
- * 60-second retry back-off pass in milliseconds.
- */
-
+/** The sandbox clock (sandbox/README.md, "Clock"): everything time-dependent reads it, never Date.now(). */
 export class SandboxClock {
   private base: number;
   private realBase = Date.now();

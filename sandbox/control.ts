@@ -32,59 +32,56 @@ const configView = (w: World) => ({
   planned: [...w.config.planned],
 });
 
+const CONFIG_WRITE = schemaBody({
+  rate_limit_per_minute: S.int({ min: 1 }),
+  anonymous_rate_limit_per_minute: S.int({ min: 1 }),
+  hold_back_ms: S.int({ min: 0 }),
+  webhook_limit: S.int({ min: 0 }),
+  allow_loopback_receivers: S.bool,
+  delivery_timeout_ms: S.int({ min: 1 }),
+  time_scale: S.nonNegative,
+});
+
 const BOOKING_AT_DESK = schemaBody({ ...desk.BOOKING, source: S.str() }, desk.BOOKING_REQUIRED);
 
 const data = (value: unknown) => ({ data: value });
 
+const addClient = op(
+  TOKEN_WRITE,
+  ({ world, lang }: OpContext, { interface: api, abilities, owner = true, name }) => {
+    const allowed = abilitiesOf(api);
+    if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
+      throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
+    }
+    const id = (world.store.counters.client += 1);
+    const client = newClient(id, {
+      tenantId: world.store[api].tenantId,
+      api,
+      key: name ?? `custom${id}`,
+      name: name ?? `Custom client ${id}`,
+      token: `sbx_custom_${id}_${world.random.hex(12)}`,
+      abilities: abilities as string[],
+      owner,
+      note: 'created through POST /sandbox/tokens',
+    });
+    world.store.clients.push(client);
+    const { key, token, tenantId: tenant_id } = client;
+    return data({ name: key, interface: api, token, tenant_id, abilities: [...client.abilities], owner });
+  },
+);
+
+const changeConfig = op(CONFIG_WRITE, ({ world }: OpContext, b) => {
+  for (const k of SETTINGS) {
+    const value = (b as Record<string, unknown>)[settingKey(k)];
+    if (value !== undefined) Object.assign(world.config, { [k]: value });
+  }
+  if (b.time_scale !== undefined) world.clock.setTimeScale(b.time_scale);
+  return data(configView(world));
+});
+
 export const controlRoutes: Route[] = [
-  post(
-    '/tokens',
-    null,
-    op(TOKEN_WRITE, ({ world, lang }: OpContext, { interface: api, abilities, owner = true, name }) => {
-      const allowed = abilitiesOf(api);
-      if (abilities.some((a) => typeof a !== 'string' || !allowed.includes(a))) {
-        throw refuse(lang, 'abilities', 'one_of', { values: allowed.join(', ') });
-      }
-      const id = (world.store.counters.client += 1);
-      const client = newClient(id, {
-        tenantId: world.store[api].tenantId,
-        api,
-        key: name ?? `custom${id}`,
-        name: name ?? `Custom client ${id}`,
-        token: `sbx_custom_${id}_${world.random.hex(12)}`,
-        abilities: abilities as string[],
-        owner,
-        note: 'created through POST /sandbox/tokens',
-      });
-      world.store.clients.push(client);
-      const { key, token, tenantId: tenant_id } = client;
-      return data({ name: key, interface: api, token, tenant_id, abilities: [...client.abilities], owner });
-    }),
-  ),
-  route(
-    'PATCH',
-    '/config',
-    null,
-    op(
-      schemaBody({
-        rate_limit_per_minute: S.int({ min: 1 }),
-        anonymous_rate_limit_per_minute: S.int({ min: 1 }),
-        hold_back_ms: S.int({ min: 0 }),
-        webhook_limit: S.int({ min: 0 }),
-        allow_loopback_receivers: S.bool,
-        delivery_timeout_ms: S.int({ min: 1 }),
-        time_scale: S.nonNegative,
-      }),
-      ({ world }: OpContext, b) => {
-        for (const k of SETTINGS) {
-          const value = (b as Record<string, unknown>)[settingKey(k)];
-          if (value !== undefined) Object.assign(world.config, { [k]: value });
-        }
-        if (b.time_scale !== undefined) world.clock.setTimeScale(b.time_scale);
-        return data(configView(world));
-      },
-    ),
-  ),
+  post('/tokens', null, addClient),
+  route('PATCH', '/config', null, changeConfig),
   route('POST', '/rate-limits/reset', null, ({ world }) => world.rateWindows.clear()),
   route('POST', '/deliveries/{id}/resend', null, async ({ world, params }) =>
     data(deliveryView(await world.webhooks.resend(idParam(params.id)))),

@@ -1,8 +1,4 @@
-/**
- * Injected faults (sandbox/README.md, "Faults"): what a flaky network, a proxy or a broken server does to an
- * answer. A `before` fault replaces the answer and the request is not processed; an `after` one spoils the answer
- * of the processed request (the object exists, the caller never learns it).
- */
+/** Injected faults (sandbox/README.md, "Faults"): what a flaky network, a proxy or a broken server does. */
 import { STATUS_CODES, type OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendJson, type Lang } from './errors';
@@ -15,18 +11,7 @@ const proxyPage = (status: number) => {
 };
 
 export const makeFault = (world: World, spec: FaultSpec): Fault => {
-  const kind = spec.kind ?? 'status';
-  const fault: Fault = {
-    ...spec,
-    id: world.faults.length + 1,
-    kind,
-    when: spec.when ?? 'before',
-    method: spec.method?.toUpperCase(),
-    status: spec.status ?? (kind === 'status' ? 500 : undefined),
-    error: spec.error ?? (kind === 'slow' ? 'gateway_timeout' : 'server_error'),
-    times: spec.times ?? 1,
-    delayMs: spec.delayMs ?? (kind === 'slow' ? 30_000 : 0),
-  };
+  const fault = { ...spec, id: world.faults.length + 1, times: spec.times ?? 1 };
   world.faults.push(fault);
   return fault;
 };
@@ -38,7 +23,7 @@ export const takeFault = (world: World, method: string, path: string, token: str
     (f) =>
       f.times > 0 &&
       path.startsWith(f.pathPrefix) &&
-      (!f.method || f.method === method) &&
+      (!f.method || f.method.toUpperCase() === method) &&
       (!f.token || f.token === token || f.token === name),
   );
   if (fault) fault.times -= 1;
@@ -60,17 +45,19 @@ export const applyFault = async (
   lang: Lang,
   real?: { status: number; body: unknown },
 ): Promise<FastifyReply> => {
-  if (fault.delayMs) await pause(world, fault.delayMs);
+  const { kind = 'status', when = 'before' } = fault;
+  const delayMs = fault.delayMs ?? (kind === 'slow' ? 30_000 : 0);
+  if (delayMs) await pause(world, delayMs);
   const envelope = {
-    error: fault.error,
+    error: fault.error ?? (kind === 'slow' ? 'gateway_timeout' : 'server_error'),
     message: lang === 'ar' ? 'خطأ مُحقَن في بيئة الاختبار.' : 'Fault injected in the sandbox.',
     details: { fault_id: fault.id },
   };
   // An `after` fault keeps the real status unless one was given; a `before` one has no real answer.
   const statusOr = (fallback: number) => fault.status ?? real?.status ?? fallback;
   const text = (status: number, type: string, body: string) => reply.code(status).type(type).send(body);
-  world.log(`fault ${fault.id} (${fault.kind}, ${fault.when}) on ${req.method} ${req.url}`);
-  switch (fault.kind) {
+  world.log(`fault ${fault.id} (${kind}, ${when}) on ${req.method} ${req.url}`);
+  switch (kind) {
     case 'status':
       return sendJson(reply, fault.status ?? 500, envelope);
     case 'slow':
@@ -81,12 +68,10 @@ export const applyFault = async (
       return reply;
     case 'malformed_json':
       return text(statusOr(200), JSON_TYPE, fault.body ?? '{"data": [');
-    case 'html':
-      return text(
-        fault.status ?? 502,
-        'text/html; charset=utf-8',
-        fault.body ?? proxyPage(fault.status ?? 502),
-      );
+    case 'html': {
+      const status = fault.status ?? 502;
+      return text(status, 'text/html; charset=utf-8', fault.body ?? proxyPage(status));
+    }
     case 'empty':
       return text(statusOr(200), JSON_TYPE, '');
     case 'truncated': {

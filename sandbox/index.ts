@@ -2,9 +2,9 @@
 import type { Sandbox } from './server';
 
 export { startSandbox, sandboxPort, seedRefs } from './server';
-export type { DeliveryRecord, RequestFilter, Sandbox, SandboxOptions } from './server';
-export type { Fault, FaultKind, FaultSpec, FaultWhen } from './world';
-export type { SeedRefs, TokenName } from './store';
+export type { Sandbox, SandboxOptions } from './server';
+export type { FaultSpec, FaultWhen } from './world';
+export type { TokenName } from './store';
 export { abilitiesOf } from './auth';
 
 /** A connection of the app to this sandbox, as a Zap holds it: the owner tokens and both base addresses. */

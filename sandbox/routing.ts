@@ -1,8 +1,4 @@
-/**
- * Routes on Fastify, one shape for both interfaces and the sandbox-only endpoints. A request to an interface
- * passes the gate (auth.ts; injected faults after the rate limit), then its route's schema, then its handler;
- * every failure is the error envelope.
- */
+/** Routes on Fastify, one shape for both interfaces and the sandbox-only endpoints (sandbox/README.md). */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { authorize, countRequest, tokenOf } from './auth';
 import { ApiError, byId, envelope, languageOf, refuse, schemaFailure, sendJson } from './errors';
@@ -83,9 +79,9 @@ export const handlerOf =
       if (api) {
         const token = tokenOf(api, req.headers);
         const client = token ? w.store.clients.find((c) => c.api === api && c.token === token) : undefined;
-        countRequest(w, req, reply, client);
+        countRequest(w, req.ip, reply, client);
         fault = takeFault(w, req.method, req.url.split('?')[0] ?? '', token);
-        if (fault?.when === 'before') return await applyFault(w, req, reply, fault, lang);
+        if (fault && fault.when !== 'after') return await applyFault(w, req, reply, fault, lang);
         caller = authorize(w, route, token, client);
       }
       if (badJson.has(req)) throw refuse(lang, 'body', 'not_json');

@@ -1,7 +1,6 @@
 /**
- * One delivery attempt over real HTTP (Node's http/https, no pooling). The sandbox connects to loopback receivers
- * only: any other address is recorded as a failed attempt without a connection, so a sandbox can never send
- * traffic off the machine.
+ * One delivery attempt over real HTTP. Only to loopback receivers: any other address is a failed attempt
+ * without a connection, so a sandbox never sends traffic off the machine.
  */
 import http from 'node:http';
 import https from 'node:https';

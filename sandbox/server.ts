@@ -14,10 +14,11 @@ import { makeFault } from './faults';
 import { Random } from './ids';
 import { handlerOf, mount, notFound } from './routing';
 import { createStore, DEFAULT_HISTORY, TOKEN_NAMES, type HistoryCounts, type TokenName } from './store';
-import type { Delivery, DeliveryStatus } from './store/types';
+import type { DeliveryStatus } from './store/types';
 import { AJV_OPTIONS, parseQuery } from './validate';
-import { deliveryRecord, WebhookEngine } from './webhooks';
-import { CONFIG_DEFAULTS, type FaultSpec, type RequestRecord, type SandboxConfig, type World } from './world';
+import { deliveryView, WebhookEngine } from './webhooks';
+import { CONFIG_DEFAULTS } from './world';
+import type { FaultSpec, RequestRecord, SandboxConfig, WorldState } from './world';
 
 /** Options of startSandbox, with their defaults in sandbox/README.md ("From tests"). */
 export type SandboxOptions = Partial<Omit<SandboxConfig, 'planned'>> & {
@@ -39,9 +40,6 @@ export interface RequestFilter {
   /** The full path without query (e.g. /partner/v1/patients), or a pattern. */
   path?: string | RegExp;
 }
-
-/** A delivery as tests see it: the spec's delivery record, plus what the sandbox keeps beside it. */
-export type DeliveryRecord = ReturnType<typeof toRecord>;
 
 export type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
@@ -97,20 +95,19 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
   const history = counts
     ? { counts: { ...DEFAULT_HISTORY, ...counts }, historySeed: randomSeed + 1 }
     : undefined;
-  const world: World = {
+  const state: WorldState = {
     baseUrl: '',
     clock,
     random,
     config: defaultConfig(options),
     store: createStore(clock.now(), random, options.seed ?? true, history),
-    // The engine reaches the world through this getter: the world holds the engine.
-    webhooks: new WebhookEngine(() => world),
     faults: [],
     faultTimers: new Set(),
     rateWindows: new Map(),
     requests: [],
     log: options.quiet ? () => undefined : (line) => console.log(`[sandbox] ${line}`),
   };
+  const world = Object.assign(state, { webhooks: new WebhookEngine(state) });
 
   const app = Fastify({
     forceCloseConnections: true,
@@ -208,8 +205,15 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     resetRequests: () => {
       world.requests.length = 0;
     },
+    /** Deliveries as tests see them: the spec's delivery record, plus what the sandbox keeps beside it. */
     deliveries: (filter: { event?: string; subscriptionId?: number; status?: DeliveryStatus } = {}) =>
-      world.webhooks.deliveries(filter).map(toRecord),
+      world.webhooks.deliveries(filter).map((d) => ({
+        ...deliveryView(d),
+        interface: d.api,
+        next_attempt_at: d.next_attempt_at,
+        body: d.body,
+        log: d.log.map((a) => ({ ...a })),
+      })),
     subscriptions: () => world.store.subscriptions.map((s) => ({ ...s, events: [...s.events] })),
     settle: () => world.webhooks.settle(),
     injectFault: (f: FaultSpec) => makeFault(world, f).id,
@@ -217,9 +221,3 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     close: stop,
   };
 };
-
-const toRecord = (d: Delivery) => ({
-  ...deliveryRecord(d),
-  body: d.body,
-  log: d.log.map((a) => ({ ...a })),
-});

@@ -1,8 +1,4 @@
-/**
- * Which receiver URLs a subscription may name. The spec: HTTPS on a public address only. The sandbox's
- * allowance: receivers on loopback addresses, over http or https, so a developer or a test can receive
- * deliveries on the same machine. The address ranges are data/receiver-rules.json.
- */
+/** Which receiver URLs a subscription may name (sandbox/README.md, "Receivers: the loopback allowance"). */
 import { BlockList, isIP } from 'node:net';
 import RULES from './data/receiver-rules.json';
 

@@ -3,10 +3,11 @@
  * create, the event catalogue, read and delete; the clinic's are the owner's only and add its recent events,
  * PUT, rotate and test.
  */
+import { byId, idParam } from './errors';
 import { route as partnerRoute, type Method, type PartnerRoute, type RouteContext } from './routing';
 import type { Api, Subscription } from './store/types';
 import { PAGING, S, pageOf, query } from './validate';
-import { catalogueOf, deliveryView, sampleFor, subscriptionView, webhookWrite } from './webhooks';
+import { CATALOGUES, deliveryView, sampleFor, subscriptionView, webhookWrite } from './webhooks';
 
 type Handle = PartnerRoute['handle'];
 
@@ -17,7 +18,8 @@ export const webhookRoutes = (api: Api, ability: string, recent?: Handle): Partn
   const route = (method: Method, path: string, extra: Partial<PartnerRoute>, handle: Handle) =>
     partnerRoute(method, path, ability, handle, { ownerOnly: clinic, ...extra });
   const tenantOf = (ctx: RouteContext) => ctx.world.store[api].tenantId;
-  const mine = (ctx: RouteContext) => ctx.world.webhooks.find(api, tenantOf(ctx), ctx.params.id ?? '');
+  const mine = (ctx: RouteContext) =>
+    byId(ctx.world.webhooks.list(api, tenantOf(ctx)), idParam(ctx.params.id));
   const withSecret = (sub: Subscription) => ({ id: sub.id, secret: sub.secret, data: subscriptionView(sub) });
   const clinicOnly = (...routes: PartnerRoute[]) => (clinic ? routes : []);
   return [
@@ -28,7 +30,7 @@ export const webhookRoutes = (api: Api, ability: string, recent?: Handle): Partn
       withSecret(ctx.world.webhooks.create(api, ctx.client, ctx.body, ctx.lang)),
     ),
     route('GET', '/webhooks/events', {}, (ctx) => ({
-      data: Object.entries(catalogueOf(api)).map(([event, info]) => ({
+      data: Object.entries(CATALOGUES[api]).map(([event, info]) => ({
         event,
         ...(clinic ? { ability: info.ability } : {}),
         sample: sampleFor(api, event, tenantOf(ctx)),

@@ -5,7 +5,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import RULES from './data/delivery-rules.json';
 import EVENTS from './data/event-samples.json';
-import { ApiError, Checker, idParam, refuse, type Lang, byId } from './errors';
+import { ApiError, Checker, refuse, type Lang, byId } from './errors';
 import { isoLocal, omit } from './ids';
 import { send } from './sender';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
@@ -24,20 +24,18 @@ export const signDelivery = (secret: string, timestamp: string, receiverPath: st
 export const API_VERSION = 'v1';
 
 /** Each event's ability (null: ping, which the test endpoint sends to anyone) and its static sample. */
-const CATALOGUES: Record<Api, Record<string, { ability: string | null; sample: object }>> = EVENTS;
+export const CATALOGUES: Record<Api, Record<string, { ability: string | null; sample: object }>> = EVENTS;
 
 export const CLINIC_EVENTS = CATALOGUES.clinic;
 
-export const catalogueOf = (api: Api) => CATALOGUES[api];
-
 export const sampleFor = (api: Api, event: string, tenantId: number): Record<string, unknown> | null => {
-  const info = catalogueOf(api)[event];
+  const info = CATALOGUES[api][event];
   return info ? { ...info.sample, tenant_id: tenantId } : null;
 };
 
 export const subscriptionView = (s: Subscription) => ({
   id: s.id,
-  event: s.events.length === 1 ? s.events[0] : s.events[0] === '*' ? '*' : s.events.join(','),
+  event: s.events.join(','),
   ...omit(s, 'id', 'api', 'tenantId', 'clientId', 'secret'),
   events: [...s.events],
 });
@@ -45,16 +43,6 @@ export const subscriptionView = (s: Subscription) => ({
 /** The delivery record of the clinic spec (§2). */
 export const deliveryView = (d: Delivery) =>
   omit(d, 'api', 'tenantId', 'created_at', 'next_attempt_at', 'body', 'subjects', 'log');
-
-/** The delivery record as the sandbox's own views show it: with its interface and its next attempt. */
-export const deliveryRecord = (d: Delivery) => ({
-  ...deliveryView(d),
-  interface: d.api,
-  next_attempt_at: d.next_attempt_at,
-});
-
-/** What emit answers: the event's id and time, and the deliveries it queued. */
-export type Emitted = ReturnType<WebhookEngine['emit']>;
 
 /** WebhookWrite: the clinic takes `url` as an alias of target_url and `events` beside `event`; the cashier `{target_url, event}`. */
 const WRITE = {
@@ -76,19 +64,11 @@ type WebhookWrite = BodyOf<typeof CLINIC_UPDATE>;
 export class WebhookEngine {
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(private readonly world: () => WorldState) {}
-
-  private get w(): WorldState {
-    return this.world();
-  }
+  constructor(private readonly w: WorldState) {}
 
   /** An account's subscriptions, oldest first. */
   list(api: Api, tenantId: number): Subscription[] {
     return this.w.store.subscriptions.filter((s) => s.api === api && s.tenantId === tenantId);
-  }
-
-  find(api: Api, tenantId: number, rawId: string): Subscription {
-    return byId(this.list(api, tenantId), idParam(rawId));
   }
 
   private newSecret(): string {
@@ -103,20 +83,17 @@ export class WebhookEngine {
     const target = b.target_url ?? b.url;
     if (!partial && target === undefined) c.add('target_url', 'required');
     if (b.events?.some((e) => typeof e !== 'string')) c.add('events', 'string');
-    let events: string[] | undefined;
-    if (b.event !== undefined || b.events !== undefined) {
-      events = [...new Set([...(b.event !== undefined ? [b.event] : []), ...((b.events ?? []) as string[])])];
-      if (!events.length) c.add('events', 'required');
-      if (events.includes('*') && events.length > 1) c.add('events', 'star_alone');
-    } else if (!partial) {
-      c.add('event', api === 'clinic' ? 'event_needed' : 'required');
-    }
+    const given = b.event !== undefined || b.events !== undefined;
+    const events = given ? [...new Set([b.event ?? [], (b.events ?? []) as string[]].flat())] : undefined;
+    if (events?.length === 0) c.add('events', 'required');
+    if (events?.includes('*') && events.length > 1) c.add('events', 'star_alone');
+    if (!given && !partial) c.add('event', api === 'clinic' ? 'event_needed' : 'required');
     c.done();
-    const known = Object.keys(catalogueOf(api)).filter((e) => e !== 'ping');
+    const known = Object.keys(CATALOGUES[api]).filter((e) => e !== 'ping');
     const unknown = events?.find((e) => e !== '*' && !known.includes(e));
     if (unknown !== undefined) throw new ApiError('event_unknown', { event: unknown });
     for (const event of events?.includes('*') ? known : (events ?? [])) {
-      const ability = catalogueOf(api)[event]?.ability;
+      const ability = CATALOGUES[api][event]?.ability;
       if (ability && !client.abilities.includes(ability)) {
         throw new ApiError('insufficient_ability', { required_ability: ability, event }, { ability });
       }
@@ -130,14 +107,12 @@ export class WebhookEngine {
     const { target, events, description } = this.readWrite(api, client, body, lang, false);
     if (target === undefined || events === undefined) throw new ApiError('validation_failed');
     const limit = this.w.config.webhookLimit;
-    if (this.list(api, client.tenantId).length >= limit) {
+    if (this.list(api, client.tenantId).length >= limit)
       throw new ApiError('webhook_limit', { limit }, { limit });
-    }
     const store = this.w.store;
     const at = isoLocal(this.w.clock.now());
-    store.counters.subscription += 1;
     const sub = newSubscription({
-      id: store.counters.subscription,
+      id: (store.counters.subscription += 1),
       api,
       tenantId: client.tenantId,
       clientId: client.id,
@@ -208,7 +183,7 @@ export class WebhookEngine {
   /** One delivery per active subscription whose client may receive the event; `subjects`: patient ids it names. */
   emit(input: { api: Api; tenantId: number; event: string; data: object; subjects: string[] }) {
     const event = this.newEvent(input.tenantId, input.event, input.data);
-    const ability = catalogueOf(input.api)[input.event]?.ability ?? null;
+    const ability = CATALOGUES[input.api][input.event]?.ability ?? null;
     const subs = this.list(input.api, input.tenantId).filter(
       (s) => s.status === 'active' && (s.events.includes('*') || s.events.includes(input.event)),
     );
@@ -232,9 +207,8 @@ export class WebhookEngine {
 
   private newDelivery(sub: Subscription, event: ReturnType<WebhookEngine['newEvent']>, subjects: string[]) {
     const store = this.w.store;
-    store.counters.delivery += 1;
     const d = newDelivery({
-      id: store.counters.delivery,
+      id: (store.counters.delivery += 1),
       api: sub.api,
       tenantId: sub.tenantId,
       subscription_id: sub.id,
@@ -353,7 +327,6 @@ export class WebhookEngine {
     }
     if (current?.status !== 'active' || d.attempts >= RULES.retry.max_attempts) return this.bury(d, null);
     d.status = 'failed';
-    // 60 s after the first failed attempt, doubling, at most 6 h.
     const { first_delay_seconds: first, factor, max_delay_seconds: cap } = RULES.retry;
     const due = w.clock.now() + Math.min(first * factor ** (d.attempts - 1), cap) * 1000;
     d.next_attempt_at = isoLocal(due);

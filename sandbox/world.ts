@@ -18,13 +18,12 @@ export const CONFIG_DEFAULTS = {
 /** `planned` holds "METHOD /path" of the clinic endpoints answering 501. */
 export type SandboxConfig = typeof CONFIG_DEFAULTS & { planned: Set<string> };
 
-export type FaultKind = 'status' | 'slow' | 'reset' | 'malformed_json' | 'html' | 'empty' | 'truncated';
 export type FaultWhen = 'before' | 'after';
 
 /** A fault as a caller asks for it (sandbox/README.md, "Faults"). */
 export interface FaultSpec {
   pathPrefix: string;
-  kind?: FaultKind;
+  kind?: 'status' | 'slow' | 'reset' | 'malformed_json' | 'html' | 'empty' | 'truncated';
   when?: FaultWhen;
   status?: number;
   error?: string;
@@ -36,8 +35,7 @@ export interface FaultSpec {
   body?: string;
 }
 
-export type Fault = FaultSpec &
-  Required<Pick<FaultSpec, 'kind' | 'when' | 'error' | 'times' | 'delayMs'>> & { id: number };
+export type Fault = FaultSpec & { id: number; times: number };
 
 export interface RequestRecord {
   method: string;
