@@ -3,7 +3,6 @@ import type { CashierData, Customer, Item, Order, Receipt, StockLevel, TillSessi
 import { omit } from './ids';
 import { matchVariant, variantName } from './store/money';
 
-export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
 export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
 
 export const branch = (b: CashierData['branches'][number]) => ({
