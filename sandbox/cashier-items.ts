@@ -52,13 +52,10 @@ const readVariants = (cashier: CashierData, item: Item, rows: VariantRow[], name
     return { ...fresh, ...given, id: nextId };
   });
   const others = cashier.items.filter((i) => i.id !== item.id).flatMap((i) => i.variants);
-  const seen = { sku: new Set<string | null>(), barcode: new Set<string | null>() };
   variants.forEach((v, i) => {
     for (const key of ['sku', 'barcode'] as const) {
-      const value = v[key];
-      if (value !== null && (seen[key].has(value) || others.some((o) => o[key] === value)))
-        c.add(`variants[${i}].${key}`, 'taken');
-      seen[key].add(value);
+      const taken = [...others, ...variants.slice(0, i)].some((o) => o[key] === v[key]);
+      if (v[key] !== null && taken) c.add(`variants[${i}].${key}`, 'taken');
     }
   });
   const defaults = variants.filter((v) => v.is_default);
@@ -71,21 +68,14 @@ const readVariants = (cashier: CashierData, item: Item, rows: VariantRow[], name
 const writeItem = (world: World, lang: Lang, item: Item, b: ItemWrite) => {
   const cashier = world.store.cashier;
   const c = new Checker(lang);
-  const nameAr = b.name_ar === '' ? undefined : b.name_ar;
-  const nameEn = b.name_en === '' ? undefined : b.name_en;
-  if (nameAr === null) c.add('name_ar', 'required');
+  if (b.name_ar === null) c.add('name_ar', 'required');
   if (b.category_id !== undefined && !cashier.categories.some((x) => x.id === b.category_id))
     c.add('category_id', 'unknown');
-  const variants = b.variants && readVariants(cashier, item, b.variants, nameAr ?? item.name_ar, c);
-  const slots = b.combo_slots?.map((row, i) => {
-    if (row.id === undefined) return { ...row, id: (cashier.counters.comboSlot += 1) };
-    if (!item.combo_slots.some((s) => s.id === row.id)) c.add(`combo_slots[${i}].id`, 'unknown');
-    return { ...row, id: Number(row.id) };
-  });
+  const variants = b.variants && readVariants(cashier, item, b.variants, b.name_ar || item.name_ar, c);
   c.done();
 
-  if (nameAr) item.name_ar = nameAr;
-  if (nameEn !== undefined) item.name_en = nameEn;
+  if (b.name_ar) item.name_ar = b.name_ar;
+  if (b.name_en !== undefined && b.name_en !== '') item.name_en = b.name_en;
   if (b.category_id !== undefined) item.category_id = b.category_id;
   if (b.default_price_halalas !== undefined) item.default_price_halalas = b.default_price_halalas;
   if (variants) {
@@ -101,7 +91,8 @@ const writeItem = (world: World, lang: Lang, item: Item, b: ItemWrite) => {
     item.variants = variants;
   }
   if (b.modifier_group_ids) item.modifier_group_ids = b.modifier_group_ids;
-  if (slots) item.combo_slots = slots;
+  if (b.combo_slots)
+    item.combo_slots = b.combo_slots.map((s) => ({ ...s, id: Number(s.id ?? ++cashier.counters.comboSlot) }));
   item.updated_at = isoLocal(world.clock.now());
   return item;
 };
@@ -124,10 +115,8 @@ export const createItem = op(ITEM_CREATE, ({ world, lang }: OpContext, b) => {
     created_at: at,
     updated_at: at,
   };
-  writeItem(world, lang, item, {
-    ...b,
-    variants: b.variants ?? [{ price_halalas: price, is_default: true }],
-  });
+  const variants = b.variants ?? [{ price_halalas: price, is_default: true }];
+  writeItem(world, lang, item, { ...b, variants });
   item.default_price_halalas = price ?? item.variants.find((v) => v.is_default)?.price_halalas ?? 0;
   cashier.counters.item = item.id;
   cashier.items.push(item);

@@ -136,20 +136,13 @@ const CUSTOMER_WRITE = body({
 
 export const addCustomer = op(CUSTOMER_WRITE, ({ world, lang }: OpContext, b) => {
   const cashier = world.store.cashier;
-  const { name, phone, email, address, vat_number, cr_number, marketing_consent: consent = false } = b;
-  const channels = b.consent_channels ?? ['sms', 'email', 'whatsapp'];
-  if (!name && !phone && !vat_number) throw refuse(lang, 'name', 'required');
+  const { marketing_consent: consent = false, consent_channels: channels, ...fields } = b;
+  if (!fields.name && !fields.phone && !fields.vat_number) throw refuse(lang, 'name', 'required');
   const at = isoLocal(world.clock.now());
-  cashier.counters.customer += 1;
   const customer = newCustomer({
-    id: cashier.counters.customer,
-    name,
-    phone,
-    email,
-    address,
-    vat_number,
-    cr_number,
-    consents: [{ granted: consent, channels: consent ? channels : [], at }],
+    id: (cashier.counters.customer += 1),
+    ...fields,
+    consents: [{ granted: consent, channels: consent ? (channels ?? ['sms', 'email', 'whatsapp']) : [], at }],
     created_at: at,
     updated_at: at,
   });
@@ -201,14 +194,11 @@ export const createOrder = op(ORDER_WRITE, ({ world, lang, client }: RouteContex
     if (qty === undefined) c.add(`lines[${i}].qty`, 'number');
     const match = matchVariant(cashier, { variantId, plu, sku, barcode });
     if (!match && price === undefined) c.add(`lines[${i}].unit_price_halalas`, 'open_item_price');
-    if (!match && !name && !plu && !sku && !barcode && variantId === undefined)
-      c.add(`lines[${i}].name`, 'required');
+    const text = match ? variantName(match.item, match.variant) : name || plu || sku || barcode || variantId;
+    if (text === undefined) c.add(`lines[${i}].name`, 'required');
     if (qty === undefined) return [];
-    const text = match
-      ? variantName(match.item, match.variant)
-      : (name ?? plu ?? sku ?? barcode ?? String(variantId));
     const unit = price ?? match?.variant.price_halalas ?? 0;
-    return [orderLine(i + 1, match?.variant.id ?? null, text, qty, unit)];
+    return [orderLine(i + 1, match?.variant.id ?? null, String(text), qty, unit)];
   });
   c.done();
 

@@ -3,7 +3,6 @@ import type { CashierData, Customer, Item, Order, Receipt, StockLevel, TillSessi
 import { omit } from './ids';
 import { matchVariant, variantName } from './store/money';
 
-export const RECEIPT_KINDS = ['simplified', 'standard', 'credit_note'] as const;
 export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
 
 export const branch = (b: CashierData['branches'][number]) => ({
@@ -11,31 +10,21 @@ export const branch = (b: CashierData['branches'][number]) => ({
   register_ids: [...b.registers],
 });
 
+export const category = (c: CashierData['categories'][number]) => ({ ...c });
+
 export const item = (i: Item) => ({
   ...structuredClone(i),
   variants: i.variants.map((v) => ({ id: v.id, plu: `V${v.id}`, ...omit(v, 'id') })),
 });
 
-export const consentOf = (c: Customer) => {
-  const latest = c.consents[c.consents.length - 1];
-  return !c.erased && !!latest?.granted ? latest : undefined;
-};
+export const consentOf = (c: Customer) =>
+  c.erased || !c.consents.at(-1)?.granted ? undefined : c.consents.at(-1);
 
 /** Name, phone, email and address only while marketing consent is granted; VAT and CR numbers always. */
 export const customer = (c: Customer) => {
   const consent = !!consentOf(c);
-  return {
-    id: c.id,
-    marketing_consent: consent,
-    name: consent ? c.name : null,
-    phone: consent ? c.phone : null,
-    email: consent ? c.email : null,
-    address: consent ? c.address : null,
-    vat_number: c.vat_number,
-    cr_number: c.cr_number,
-    created_at: c.created_at,
-    updated_at: c.updated_at,
-  };
+  const hidden = consent ? {} : { name: null, phone: null, email: null, address: null };
+  return { id: c.id, marketing_consent: consent, ...omit(c, 'id', 'consents', 'erased'), ...hidden };
 };
 
 /** customer.created carries the spec's fields only (cashier spec §6). */

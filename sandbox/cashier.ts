@@ -36,7 +36,7 @@ const listCustomers = list((ctx: RouteContext) => cashierOf(ctx).customers, view
 const receiptsQuery = query({
   since_id: S.str(),
   branch_id: S.int(),
-  kind: S.oneOf(view.RECEIPT_KINDS),
+  kind: S.oneOf(['simplified', 'standard', 'credit_note']),
   per_page: PER_PAGE,
 });
 
@@ -44,7 +44,7 @@ const receiptsQuery = query({
 const listReceipts = (ctx: RouteContext) => {
   const { since_id: sinceId, branch_id: branchId, kind, per_page: perPage } = ctx.query;
   const receipts = cashierOf(ctx).receipts;
-  const after = sinceId === undefined ? undefined : receipts.find((r) => r.id === sinceId);
+  const after = receipts.find((r) => r.id === sinceId);
   if (sinceId !== undefined && !after) throw refuse(ctx.lang, 'since_id', 'cursor');
   const visibleUntil = ctx.world.clock.now() - ctx.world.config.holdBackMs;
   const arrived = receipts
@@ -82,10 +82,7 @@ const listStock = list(
 );
 
 const branches = list((ctx: RouteContext) => cashierOf(ctx).branches, view.branch);
-const categories = list(
-  (ctx: RouteContext) => cashierOf(ctx).categories,
-  (c) => c,
-);
+const categories = list((ctx: RouteContext) => cashierOf(ctx).categories, view.category);
 const item = one((ctx) => cashierOf(ctx).items, view.item, idParam);
 const receipt = one((ctx) => cashierOf(ctx).receipts, view.receipt);
 const order = one((ctx) => cashierOf(ctx).orders, view.order);

@@ -4,7 +4,7 @@ import { isoLocal } from './ids';
 import type { Claim } from './store/types';
 import { addPayment, claimsRef, newInvoice, type LineInput } from './store/money';
 import { body, op, S } from './validate';
-import { emit, invoiceView } from './clinic-ops';
+import { emit, invoiceEvent } from './clinic-ops';
 import type { OpContext, World } from './world';
 
 /** The invoice or claim as deliveries carry it, and the event its change emits (if any). */
@@ -62,7 +62,7 @@ export const issueInvoice = op(INVOICE_WRITE, ({ world, lang }: OpContext, b) =>
     discount: 0,
   });
   clinic.invoices.push(inv);
-  return answer(world, invoiceView(inv, 'event'), 'invoice.issued');
+  return answer(world, invoiceEvent(inv), 'invoice.issued');
 });
 
 /** POST /sandbox/clinic/invoices/{id}/payments: a payment at the till; paid in full emits invoice.paid. */
@@ -86,7 +86,7 @@ export const payInvoice = op(PAYMENT_WRITE, ({ world, lang, params }: OpContext,
     amount_halalas: amount,
   };
   addPayment(inv, payment, world.clock.now());
-  return answer(world, invoiceView(inv, 'event'), inv.due_halalas === 0 ? 'invoice.paid' : undefined);
+  return answer(world, invoiceEvent(inv), inv.due_halalas === 0 ? 'invoice.paid' : undefined);
 });
 
 /** POST /sandbox/clinic/claims: a claim is sent to the payer (the patient's unless named) for an invoice. */

@@ -23,13 +23,15 @@ export const appointmentView = (a: Appointment) => omit(a, 'client_id', 'last_ch
 /** Line fields that deliveries and samples carry (clinic spec §6), never the interface's answers. */
 const EVENT_LINE_FIELDS = ['code', 'description', 'tooth', 'surfaces'] as const;
 
-/** `api`: the invoice as the interface answers it; `event`: as deliveries carry it, paid_at once paid. */
-export const invoiceView = (inv: Invoice, mode: 'api' | 'event') => {
-  const copy = structuredClone(inv);
-  const { paid_at: _paidAt, ...billing } = copy;
-  if (mode === 'event') return inv.status === 'paid' ? copy : billing;
-  return { ...billing, lines: billing.lines.map((l) => omit(l, ...EVENT_LINE_FIELDS)) };
-};
+/** The invoice as the interface answers it: no paid_at, no line fields that only deliveries carry. */
+export const invoiceView = (inv: Invoice) => ({
+  ...omit(inv, 'paid_at'),
+  lines: inv.lines.map((l) => omit(l, ...EVENT_LINE_FIELDS)),
+});
+
+/** The invoice as deliveries carry it: paid_at once paid. */
+export const invoiceEvent = (inv: Invoice) =>
+  structuredClone(inv.status === 'paid' ? inv : omit(inv, 'paid_at'));
 
 export const emit = (world: World, event: string, data: Record<string, unknown>, subjects: string[]) =>
   world.webhooks.emit({ api: 'clinic', tenantId: world.store.clinic.tenantId, event, data, subjects });
@@ -92,9 +94,7 @@ export const bookAppointment = (ctx: OpContext, clientId: number | null, source:
   const type = clinic.appointmentTypes.find((t) => t.id === b.appointment_type_id);
   if (!type) c.add('appointment_type_id', 'unknown');
   const practitioner = clinic.practitioners.find((p) => p.id === b.practitioner_id);
-  if (b.practitioner_id && (!practitioner || (branch && practitioner.branch_id !== branch.id))) {
-    c.add('practitioner_id', 'unknown');
-  }
+  if (b.practitioner_id && practitioner?.branch_id !== b.branch_id) c.add('practitioner_id', 'unknown');
   let patient = clinic.patients.find((p) => p.id === b.patient_id && !p.erased_at);
   if (b.patient_id && !patient) c.add('patient_id', 'unknown');
   if (!b.patient_id && !b.patient_phone) c.add('patient_id', 'patient_needed');
@@ -231,9 +231,9 @@ const recentSources: Record<string, (clinic: ClinicData) => Recent[]> = {
     c.appointments.map((a) => [a.id, a.last_changed_at, { ...appointmentView(a), changes: a.last_changes }]),
   'appointment.cancelled': (c) =>
     c.appointments.map((a) => [a.id, a.status === 'cancelled' ? a.cancelled_at : null, appointmentView(a)]),
-  'invoice.issued': (c) => c.invoices.map((i) => [i.id, i.issued_at, invoiceView(i, 'event')]),
+  'invoice.issued': (c) => c.invoices.map((i) => [i.id, i.issued_at, invoiceEvent(i)]),
   'invoice.paid': (c) =>
-    c.invoices.map((i) => [i.id, i.status === 'paid' ? i.paid_at : null, invoiceView(i, 'event')]),
+    c.invoices.map((i) => [i.id, i.status === 'paid' ? i.paid_at : null, invoiceEvent(i)]),
   'claim.updated': (c) => c.claims.map((x) => [x.id, x.updated_at, x]),
   'patient.erased': (c) => c.patients.map((p) => [p.id, p.erased_at, { id: p.id, erased_at: p.erased_at }]),
 };

@@ -1,15 +1,7 @@
 /** The clinic partner interface under /partner/v1 (clinic spec §4), route by route. */
 import { abilitiesOf } from './auth';
 import DELIVERY_RULES from './data/delivery-rules.json';
-import {
-  APPOINTMENT_STATUSES,
-  appointmentView,
-  booking,
-  cancelAppointment,
-  invoiceView,
-  patientView,
-  recentEvents,
-} from './clinic-ops';
+import * as ops from './clinic-ops';
 import { get, one, post, route, type PartnerRoute, type RouteContext } from './routing';
 import { PER_PAGE_DEFAULT, PER_PAGE_MAX, S, eq, list, since, sinceDay, until, untilDay } from './validate';
 import { API_VERSION, CLINIC_EVENTS } from './webhooks';
@@ -53,12 +45,11 @@ const meta = ({ world, client }: RouteContext) => ({
 });
 
 const clinicOf = (ctx: RouteContext) => ctx.world.store.clinic;
-const invoiceAnswer = (i: Parameters<typeof invoiceView>[0]) => invoiceView(i, 'api');
 
 /** A phone finds only patients whose contact fields are shown (consented, not erased). */
 const listPatients = list(
   (ctx: RouteContext) => clinicOf(ctx).patients,
-  patientView,
+  ops.patientView,
   byTime((p) => p.created_at),
   {
     file_no: eq(S.str(), 'file_no'),
@@ -69,7 +60,7 @@ const listPatients = list(
 
 const listAppointments = list(
   (ctx: RouteContext) => clinicOf(ctx).appointments,
-  appointmentView,
+  ops.appointmentView,
   byTime((a) => a.starts_at),
   {
     branch_id: eq(S.int(), 'branch_id'),
@@ -77,13 +68,13 @@ const listAppointments = list(
     practitioner_id: eq(S.str(), 'practitioner_id'),
     from: since((a) => a.starts_at),
     to: until((a) => a.starts_at),
-    status: eq(S.oneOf(APPOINTMENT_STATUSES), 'status'),
+    status: eq(S.oneOf(ops.APPOINTMENT_STATUSES), 'status'),
   },
 );
 
 const listInvoices = list(
   (ctx: RouteContext) => clinicOf(ctx).invoices,
-  invoiceAnswer,
+  ops.invoiceView,
   byTime((i) => i.issued_at),
   {
     patient_id: eq(S.str(), 'patient_id'),
@@ -94,9 +85,9 @@ const listInvoices = list(
   },
 );
 
-const patient = one((ctx) => clinicOf(ctx).patients, patientView);
-const appointment = one((ctx) => clinicOf(ctx).appointments, appointmentView);
-const invoice = one((ctx) => clinicOf(ctx).invoices, invoiceAnswer);
+const patient = one((ctx) => clinicOf(ctx).patients, ops.patientView);
+const appointment = one((ctx) => clinicOf(ctx).appointments, ops.appointmentView);
+const invoice = one((ctx) => clinicOf(ctx).invoices, ops.invoiceView);
 
 /** Endpoints of the patients, appointments and invoices groups may be marked planned (501). */
 const PLANNABLE = /^\/(patients|appointments|invoices)/;
@@ -107,12 +98,12 @@ export const clinicRoutes: PartnerRoute[] = [
   get('/patients', 'patients:read', listPatients),
   get('/patients/{id}', 'patients:read', patient),
   get('/appointments', 'appointments:read', listAppointments),
-  post('/appointments', 'appointments:write', booking),
+  post('/appointments', 'appointments:write', ops.booking),
   get('/appointments/{id}', 'appointments:read', appointment),
-  route('POST', '/appointments/{id}/cancel', 'appointments:write', cancelAppointment),
+  route('POST', '/appointments/{id}/cancel', 'appointments:write', ops.cancelAppointment),
   get('/invoices', 'invoices:read', listInvoices),
   get('/invoices/{id}', 'invoices:read', invoice),
-  ...webhookRoutes('clinic', 'webhooks', recentEvents),
+  ...webhookRoutes('clinic', 'webhooks', ops.recentEvents),
 ].map((r) => ({ ...r, plannable: PLANNABLE.test(r.path) }));
 
 export const plannableEndpoints = (): string[] =>
