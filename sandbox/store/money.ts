@@ -14,7 +14,7 @@ type ClinicNumbers = Numbered<{ fileNo: Record<number, number>; invoiceNo: Recor
 type CashierNumbers = Numbered<{ receiptSeq: number; receiptNo: Record<string, number> }>;
 type Till = CashierNumbers & { items: Item[] };
 
-export const VAT_RATE = 0.15;
+const VAT_RATE = 0.15;
 
 export interface LineInput {
   nature: 'medical' | 'cosmetic' | 'product' | 'package' | 'fee';
@@ -26,13 +26,6 @@ export interface LineInput {
   description: string;
   tooth: string | null;
   surfaces: string[];
-}
-
-export interface InvoicePayment {
-  method: string;
-  scheme: string | null;
-  last4: string | null;
-  amount_halalas: number;
 }
 
 const sum = <T>(rows: readonly T[], of: (row: T) => number) => rows.reduce((n, row) => n + of(row), 0);
@@ -105,12 +98,19 @@ export const newInvoice = (
       };
     }),
     lines,
-    payments: [] as InvoicePayment[],
+    payments: [] as Array<{
+      method: string;
+      scheme: string | null;
+      last4: string | null;
+      amount_halalas: number;
+    }>,
   };
 };
 
+type Invoice = ReturnType<typeof newInvoice>;
+
 /** A payment against an invoice: paid and due move; paid in full, the invoice is paid at `at`. */
-export const addPayment = (inv: ReturnType<typeof newInvoice>, payment: InvoicePayment, at: number): void => {
+export const addPayment = (inv: Invoice, payment: Invoice['payments'][number], at: number): void => {
   inv.payments.push(payment);
   inv.paid_halalas += payment.amount_halalas;
   inv.due_halalas = inv.total_halalas - inv.paid_halalas;
@@ -142,21 +142,19 @@ export const newSession = (
 });
 type TillSession = ReturnType<typeof newSession>;
 
-/** A line as a till rings it up: a receipt's or an order's line (qty as text or number) will do. */
-export interface SaleLine {
-  variant_id: number | null;
-  name: string;
-  qty: number | string;
-  unit_price_halalas: number;
-}
-
 /** VAT-inclusive prices: tax = total × 15/115. */
 export const buildReceipt = (
   cashier: CashierNumbers,
   random: Random,
   input: {
     session: TillSession;
-    lines: SaleLine[];
+    /** As a till rings them up: a receipt's or an order's lines (qty as text or number) will do. */
+    lines: Array<{
+      variant_id: number | null;
+      name: string;
+      qty: number | string;
+      unit_price_halalas: number;
+    }>;
     tender?: string;
     issuedAt: number;
     arrivedAt: number;
@@ -232,7 +230,7 @@ export const variantName = (item: Item, v: { name_ar: string }) =>
   item.variants.length > 1 && v.name_ar !== item.name_ar ? `${item.name_ar} - ${v.name_ar}` : item.name_ar;
 
 /** A line selling `qty` of a variant at its catalogue price, named as the till names it. */
-export const saleLine = (cashier: Till, variantId: number, qty: number): SaleLine => {
+export const saleLine = (cashier: Till, variantId: number, qty: number) => {
   const { item, variant } = matchVariant(cashier, { variantId })!;
   return {
     variant_id: variantId,

@@ -3,7 +3,7 @@ import { isoLocal, type Random } from '../ids';
 import SEED from '../data/seed.json';
 import { cashTaken, giveBack, newSession, numberByArrival, saleLine, sellBasket } from './money';
 import { newCustomer, newOrder, newStockLevel, orderLine } from './records';
-import { CASHIER_TENANT, DAY, MIN, times } from './seed';
+import { DAY, MIN, times } from './seed';
 import type { ApiClientRecord, CashierData, OrderStatus, TillSession } from './types';
 import { newCashierData } from './types';
 
@@ -11,26 +11,13 @@ const OPENING = '07:00';
 const CLOSING = '23:00';
 
 /** Ids of seeded objects that tests and the README point at ('' and 0 for what a sandbox without business data lacks). */
-export type CashierRefs = ReturnType<typeof cashierRefs>;
-
 const cashierRefs = (data: CashierData) => {
   const session = (status: TillSession['status'], branch: number) =>
     data.sessions.find((s) => s.status === status && s.branch_id === branch)?.id ?? '';
   const openJeddah = session('open', 2);
   const customer = (i: number) => data.customers[i]?.id ?? 0;
   return {
-    tenantId: CASHIER_TENANT,
-    branchRiyadh: 1,
-    branchJeddah: 2,
-    /** Arabic coffee: two variants (117 small, 118 large). */
-    item: 311,
-    variant: 118,
-    variantSku: 'COF-AR-L',
-    variantBarcode: '6281000001187',
-    category: 4,
-    /** A level at or below its reorder point, and one well above. */
-    lowStock: { branch_id: 1, variant_id: 251 },
-    okStock: { branch_id: 1, variant_id: 118 },
+    ...SEED.cashier.refs,
     openSession: openJeddah,
     closedSession: session('closed', 1),
     receipt: data.receipts.find((r) => r.session_id === openJeddah && r.kind !== 'credit_note')?.id ?? '',
@@ -46,7 +33,7 @@ const cashierRefs = (data: CashierData) => {
 
 export const seedCashier = (now: number, random: Random, full: boolean, clients: ApiClientRecord[]) => {
   const fixed = Date.parse('2023-05-14T08:00:00+03:00');
-  const data = newCashierData(CASHIER_TENANT);
+  const data = newCashierData(SEED.cashier.refs.tenantId);
   for (const { variants, modifier_group_ids, ...item } of SEED.cashier.catalogue) {
     data.items.push({
       ...item,

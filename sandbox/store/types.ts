@@ -4,7 +4,6 @@ import type { buildReceipt, newInvoice, newSession } from './money';
 import type { Appointment, Customer, Order, Patient, StockLevel } from './records';
 
 export type * from './records';
-export type { InvoicePayment } from './money';
 
 export type Api = 'clinic' | 'cashier';
 
@@ -66,19 +65,14 @@ export type Variant = Omit<Seed['cashier']['catalogue'][number]['variants'][numb
   barcode: string | null;
   is_default: boolean;
 };
-export type ComboSlot = { id: number; [field: string]: unknown };
-export interface Item {
-  id: number;
-  name_ar: string;
+export type Item = Omit<Seed['cashier']['catalogue'][number], 'name_en' | 'variants'> & {
   name_en: string | null;
-  category_id: number;
   default_price_halalas: number;
   variants: Variant[];
-  modifier_group_ids: number[];
-  combo_slots: ComboSlot[];
+  combo_slots: Array<{ id: number; [field: string]: unknown }>;
   created_at: string;
   updated_at: string;
-}
+};
 
 /** The café chain's data as every sandbox starts it: reference data and counters from data/seed.json, no business. */
 export const newCashierData = (tenantId: number) => ({
