@@ -1,7 +1,4 @@
-/**
- * Past business before the seed's own days, for Zapier Transfer (sandbox/README.md, History). Only with the
- * `history` option, so every other recording sees the seed alone.
- */
+/** Past business before the seed's own days, for Zapier Transfer (sandbox/README.md, History). */
 import { dateLocal, isoLocal, type Random } from '../ids';
 import type { AppointmentStatus, CashierData, ClinicData, Receipt, TillSession } from './types';
 import SEED from '../data/seed.json';
@@ -25,11 +22,7 @@ export type HistoryCounts = typeof DEFAULT_HISTORY;
 const dayAt = (now: number, daysAgo: number, minutesIntoDay: number) =>
   Date.parse(`${dateLocal(now - (8 + daysAgo) * DAY)}T00:00:00+03:00`) + minutesIntoDay * MIN;
 
-/**
- * The history came first: each series (a branch's receipts, its credit notes, its invoices) is numbered from 1 on
- * counters of its own (`counted`), then moved up to end just below the seed's first number (`first`, from
- * data/seed.json's counters).
- */
+/** The history came first: each series, numbered from 1 on counters of its own, ends just below the seed's first. */
 const numberBefore = <T extends { number: string }>(
   made: T[],
   seriesOf: (x: T) => string,

@@ -15,9 +15,8 @@ export type Store = ReturnType<typeof createStore>;
 export type SeedRefs = Store['refs'];
 
 /**
- * A fresh store. Tenants, API clients and reference data (branches, practitioners, appointment types, rooms,
- * payers, categories, price lists, open till sessions) are always there; `seed` adds the business data and
- * `history` months of past business before it (from its own generator, seeded with `historySeed`).
+ * A fresh store: tenants, API clients and reference data always; `seed` adds the business data and `history`
+ * months of past business before it (from its own generator, seeded with `historySeed`).
  */
 export const createStore = (
   now: number,

@@ -1,14 +1,8 @@
-/**
- * The money both interfaces share, below the seed and the operations: VAT (15 %), invoice arithmetic and receipt
- * building, and the per-branch numbering of files, invoices and receipts.
- */
+/** The money both interfaces share: VAT, invoices, receipts, and the per-branch numbering of files and bills. */
 import { dateLocal, isoLocal, type Random } from '../ids';
 import type { Item } from './types';
 
-/*
- * types.ts reads the invoice, receipt and till-session types off the builders below, so what they read of the
- * clinic's and the café chain's numbering is named here by its shape alone.
- */
+/* types.ts reads its invoice, receipt and session types off the builders below: the data they take is a shape. */
 type Numbered<C> = { branches: ReadonlyArray<{ id: number; code: string }>; counters: C };
 type ClinicNumbers = Numbered<{ fileNo: Record<number, number>; invoiceNo: Record<number, number> }>;
 type CashierNumbers = Numbered<{ receiptSeq: number; receiptNo: Record<string, number> }>;

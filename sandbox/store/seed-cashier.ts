@@ -10,7 +10,7 @@ import { newCashierData } from './types';
 const OPENING = '07:00';
 const CLOSING = '23:00';
 
-/** Ids of seeded objects that tests and the README point at ('' and 0 for what a sandbox without business data lacks). */
+/** Ids of seeded objects tests and the README point at ('' and 0 where a sandbox without business data has none). */
 const cashierRefs = (data: CashierData) => {
   const session = (status: TillSession['status'], branch: number) =>
     data.sessions.find((s) => s.status === status && s.branch_id === branch)?.id ?? '';

@@ -12,7 +12,7 @@ import {
   type Invoice,
 } from './types';
 
-/** Ids of seeded objects that tests and the README point at ('' for what a sandbox without business data lacks). */
+/** Ids of seeded objects tests and the README point at ('' where a sandbox without business data has none). */
 const clinicRefs = (data: ClinicData) => {
   const at = SEED.clinic.refsAt;
   return {

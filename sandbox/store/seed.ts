@@ -1,7 +1,4 @@
-/**
- * What both seeds and the history share. Reference data has fixed ids; business data is placed around the
- * sandbox clock's start (sandbox/README.md, Seed data).
- */
+/** What both seeds and the history share (sandbox/README.md, Seed data). */
 import { dateLocal } from '../ids';
 import type { LineInput } from './money';
 import SEED from '../data/seed.json';
