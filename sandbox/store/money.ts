@@ -112,9 +112,22 @@ export const addPayment = (inv: Invoice, payment: Invoice['payments'][number], a
   if (inv.status === 'paid') inv.paid_at = isoLocal(at);
 };
 
-/** A claim's reference at the claims exchange, e.g. CX-2026-11-0421337. */
-export const claimsRef = (random: Random, at: number) =>
-  `CX-${dateLocal(at).slice(0, 7)}-${String(random.int(10_000_000)).padStart(7, '0')}`;
+/** A claim sent at `at` to a payer for the whole of an invoice, not answered yet. */
+export const newClaim = (random: Random, inv: Invoice, payerId: number, at: number) => ({
+  id: random.ulid(at),
+  invoice_id: inv.id,
+  patient_id: inv.patient_id,
+  payer_id: payerId,
+  status: 'submitted',
+  previous_status: null as string | null,
+  outcome: 'pending' as 'approved' | 'partial' | 'rejected' | 'pending',
+  claimed_halalas: inv.total_halalas,
+  approved_halalas: 0,
+  patient_share_halalas: 0,
+  // The claims exchange's reference, e.g. CX-2026-11-0421337.
+  claims_exchange_ref: `CX-${dateLocal(at).slice(0, 7)}-${String(random.int(10_000_000)).padStart(7, '0')}`,
+  updated_at: isoLocal(at),
+});
 
 /** A till session of `register` opened at `opened`, closed at `closed` (null: still open), drawer not counted. */
 export const newSession = (

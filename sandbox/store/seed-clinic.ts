@@ -1,12 +1,13 @@
 /** The clinic group's seed (sandbox/README.md, Seed data). */
 import { isoLocal, type Random } from '../ids';
 import SEED from '../data/seed.json';
-import { addPayment, claimsRef, newInvoice, nextFileNo } from './money';
+import { addPayment, newClaim, newInvoice, nextFileNo } from './money';
 import { newAppointment, newPatient } from './records';
 import { DAY, idsAt, MIN, times, treatment } from './seed';
 import {
   newClinicData,
   type Appointment,
+  type Claim,
   type AppointmentStatus,
   type ClinicData,
   type Invoice,
@@ -124,18 +125,12 @@ export const seedClinic = (now: number, random: Random, full: boolean) => {
     const updated = Math.min(Date.parse(inv.issued_at) + 2 * DAY, now - 60 * MIN);
     const approved = Math.round(inv.total_halalas * c.share);
     data.claims.push({
-      id: random.ulid(updated),
-      invoice_id: inv.id,
-      patient_id: inv.patient_id,
-      payer_id: c.payer,
+      ...newClaim(random, inv, c.payer, updated),
       status: c.status,
       previous_status: c.previous_status,
-      outcome: c.outcome as 'approved' | 'partial' | 'rejected' | 'pending',
-      claimed_halalas: inv.total_halalas,
+      outcome: c.outcome as Claim['outcome'],
       approved_halalas: approved,
       patient_share_halalas: inv.total_halalas - approved,
-      claims_exchange_ref: claimsRef(random, updated),
-      updated_at: isoLocal(updated),
     });
   }
   return { data, refs: clinicRefs(data) };

@@ -1,6 +1,6 @@
 /** The records the sandbox keeps in memory, one store per running sandbox. */
 import SEED from '../data/seed.json';
-import type { buildReceipt, newInvoice, newSession } from './money';
+import type { buildReceipt, newClaim, newInvoice, newSession } from './money';
 import type { Appointment, Customer, Order, Patient, StockLevel } from './records';
 
 export type * from './records';
@@ -21,25 +21,12 @@ export type AppointmentType = Omit<Seed['clinic']['appointmentTypes'][number], '
   field: 'dental' | 'dermatology';
 };
 
-/* Invoices, receipts and till sessions are what money.ts's builders make. */
+/* Invoices, claims, receipts and till sessions are what money.ts's builders make. */
 export type Invoice = ReturnType<typeof newInvoice>;
 export type Receipt = ReturnType<typeof buildReceipt>;
 export type TillSession = ReturnType<typeof newSession>;
 
-export interface Claim {
-  id: string;
-  invoice_id: string;
-  patient_id: string;
-  payer_id: number;
-  status: string;
-  previous_status: string | null;
-  outcome: 'approved' | 'partial' | 'rejected' | 'pending';
-  claimed_halalas: number;
-  approved_halalas: number;
-  patient_share_halalas: number;
-  claims_exchange_ref: string;
-  updated_at: string;
-}
+export type Claim = ReturnType<typeof newClaim>;
 
 /** The clinic's data as every sandbox starts it: reference data and counters from data/seed.json, no business. */
 export const newClinicData = (
