@@ -7,8 +7,11 @@ import { seedClinic } from './seed-clinic';
 import type { Api, Delivery, Subscription, Tenant } from './types';
 
 export type * from './types';
-export { TOKEN_NAMES, type TokenName } from './seed';
 export { DEFAULT_HISTORY, type HistoryCounts } from './history';
+
+/** The named tokens (sandbox/README.md lists them), in data/seed.json's order. */
+export type TokenName = keyof typeof SEED.clients;
+export const TOKEN_NAMES = Object.keys(SEED.clients) as TokenName[];
 
 export type Store = ReturnType<typeof createStore>;
 /** Ids of seeded objects, for tests and the README (empty strings and zeros when started without seed data). */

@@ -3,7 +3,7 @@ import { isoLocal, type Random } from '../ids';
 import SEED from '../data/seed.json';
 import { cashTaken, giveBack, newSession, numberByArrival, saleLine, sellBasket } from './money';
 import { newCustomer, newOrder, newStockLevel, orderLine } from './records';
-import { DAY, MIN, times } from './seed';
+import { DAY, idsAt, MIN, times } from './seed';
 import type { ApiClientRecord, CashierData, OrderStatus, TillSession } from './types';
 import { newCashierData } from './types';
 
@@ -15,19 +15,14 @@ const cashierRefs = (data: CashierData) => {
   const session = (status: TillSession['status'], branch: number) =>
     data.sessions.find((s) => s.status === status && s.branch_id === branch)?.id ?? '';
   const openJeddah = session('open', 2);
-  const customer = (i: number) => data.customers[i]?.id ?? 0;
   return {
     ...SEED.cashier.refs,
     openSession: openJeddah,
     closedSession: session('closed', 1),
     receipt: data.receipts.find((r) => r.session_id === openJeddah && r.kind !== 'credit_note')?.id ?? '',
     creditNote: data.receipts.find((r) => r.kind === 'credit_note')?.id ?? '',
-    /** Received from the web shop client, not yet accepted. */
-    orderReceived: data.orders[2]?.id ?? '',
-    customerConsented: customer(0),
-    customerNoConsent: customer(2),
-    customerWithdrawn: customer(3),
-    customerErased: customer(5),
+    ...idsAt(data.orders, SEED.cashier.refsAt.orders, ''),
+    ...idsAt(data.customers, SEED.cashier.refsAt.customers, 0),
   };
 };
 

@@ -18,11 +18,11 @@ const clinicRefs = (data: ClinicData) => {
   const at = SEED.clinic.refsAt;
   return {
     ...SEED.clinic.refs,
-    ...idsAt(data.practitioners, at.practitioners),
-    ...idsAt(data.patients, at.patients),
-    ...idsAt(data.appointments, at.appointments),
-    ...idsAt(data.invoices, at.invoices),
-    ...idsAt(data.claims, at.claims),
+    ...idsAt(data.practitioners, at.practitioners, ''),
+    ...idsAt(data.patients, at.patients, ''),
+    ...idsAt(data.appointments, at.appointments, ''),
+    ...idsAt(data.invoices, at.invoices, ''),
+    ...idsAt(data.claims, at.claims, ''),
   };
 };
 

@@ -3,17 +3,13 @@ import { dateLocal } from '../ids';
 import type { LineInput } from './money';
 import SEED from '../data/seed.json';
 
-/** The named tokens (sandbox/README.md lists them), in data/seed.json's order. */
-export type TokenName = keyof typeof SEED.clients;
-export const TOKEN_NAMES = Object.keys(SEED.clients) as TokenName[];
-
 export const MIN = 60_000;
 export const DAY = 24 * 60 * MIN;
 
-/** The ids at the named places of a list (data/seed.json's `refsAt`), '' where the list is shorter. */
-export const idsAt = <K extends string>(list: Array<{ id: string }>, at: Record<K, number>) => {
-  const ids = Object.entries<number>(at).map(([name, i]) => [name, list[i]?.id ?? '']);
-  return Object.fromEntries(ids) as Record<K, string>;
+/** The ids at the named places of a list (data/seed.json's `refsAt`), `none` where the list is shorter. */
+export const idsAt = <K extends string, Id>(list: Array<{ id: Id }>, at: Record<K, number>, none: Id) => {
+  const ids = Object.entries<number>(at).map(([name, i]) => [name, list[i]?.id ?? none]);
+  return Object.fromEntries(ids) as Record<K, Id>;
 };
 
 export const times = (now: number) => {
