@@ -125,26 +125,22 @@ export const seedCashier = (now: number, random: Random, full: boolean, clients:
   data.counters.customer = Math.max(...data.customers.map((c) => c.id));
 
   const shop = clients.find((c) => c.key === 'cashierNoWebhooks')!;
-  for (const o of SEED.cashier.orders) {
-    const created = t.rel(o.in_min);
-    const lines = (o.basket as Array<[number, number]>).map(([v, q], i) => {
+  for (const { in_min: inMin, basket, open_items: openItems, ...order } of SEED.cashier.orders) {
+    const created = t.rel(inMin);
+    const lines = (basket as Array<[number, number]>).map(([v, q], i) => {
       const { name, unit_price_halalas: unit } = saleLine(data, v, q);
       return orderLine(i + 1, v, name, q, unit);
     });
-    for (const open of o.open_items ?? []) {
+    for (const open of openItems ?? []) {
       lines.push(orderLine(lines.length + 1, null, open.name, 1, open.unit_price_halalas));
     }
     data.orders.push(
       newOrder({
+        ...order,
         id: random.ulid(created),
-        external_id: o.external_id,
         provider: shop.provider,
         client_id: shop.id,
-        branch_id: 1,
-        order_type: 'pickup',
-        prepaid: o.prepaid,
-        customer: { name: 'خالد الغامدي', phone: '+966555012345' },
-        status: o.status as OrderStatus,
+        status: order.status as OrderStatus,
         lines,
         total_halalas: lines.reduce((n, l) => n + l.total_halalas, 0),
         created_at: isoLocal(created),
