@@ -1,8 +1,7 @@
 /** Invoices and insurance claims as the back office issues, pays and settles them (sandbox-only). */
 import { refuse, invalidTransition, byId } from './errors';
 import { isoLocal } from './ids';
-import type { Claim } from './store/types';
-import { addPayment, claimsRef, newInvoice, type LineInput } from './store/money';
+import { addPayment, newClaim, newInvoice, type LineInput } from './store/money';
 import { body, op, S } from './validate';
 import { emit, invoiceEvent } from './clinic-ops';
 import type { OpContext, World } from './world';
@@ -99,21 +98,7 @@ export const createClaim = op(CLAIM_WRITE, ({ world, lang }: OpContext, b) => {
   const payer = b.payer_id ?? clinic.patients.find((p) => p.id === inv.patient_id)?.payer_id;
   if (payer == null) throw refuse(lang, 'payer_id', 'required');
   if (!clinic.payers.some((p) => p.id === payer)) throw refuse(lang, 'payer_id', 'unknown');
-  const now = world.clock.now();
-  const claim: Claim = {
-    id: world.random.ulid(now),
-    invoice_id: inv.id,
-    patient_id: inv.patient_id,
-    payer_id: payer,
-    status: b.status ?? 'submitted',
-    previous_status: null,
-    outcome: 'pending',
-    claimed_halalas: inv.total_halalas,
-    approved_halalas: 0,
-    patient_share_halalas: 0,
-    claims_exchange_ref: claimsRef(world.random, now),
-    updated_at: isoLocal(now),
-  };
+  const claim = { ...newClaim(world.random, inv, payer, world.clock.now()), status: b.status ?? 'submitted' };
   clinic.claims.push(claim);
   return answer(world, { ...claim }, 'claim.updated');
 });

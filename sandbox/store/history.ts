@@ -1,7 +1,4 @@
-/**
- * Past business before the seed's own days, for Zapier Transfer (sandbox/README.md, History). Only with the
- * `history` option, so every other recording sees the seed alone.
- */
+/** Past business before the seed's own days, for Zapier Transfer (sandbox/README.md, History). */
 import { dateLocal, isoLocal, type Random } from '../ids';
 import type { AppointmentStatus, CashierData, ClinicData, Receipt, TillSession } from './types';
 import SEED from '../data/seed.json';
@@ -25,11 +22,7 @@ export type HistoryCounts = typeof DEFAULT_HISTORY;
 const dayAt = (now: number, daysAgo: number, minutesIntoDay: number) =>
   Date.parse(`${dateLocal(now - (8 + daysAgo) * DAY)}T00:00:00+03:00`) + minutesIntoDay * MIN;
 
-/**
- * The history came first: each series (a branch's receipts, its credit notes, its invoices) is numbered from 1 on
- * counters of its own (`counted`), then moved up to end just below the seed's first number (`first`, from
- * data/seed.json's counters).
- */
+/** The history came first: each series, numbered from 1 on counters of its own, ends just below the seed's first. */
 const numberBefore = <T extends { number: string }>(
   made: T[],
   seriesOf: (x: T) => string,
@@ -109,7 +102,6 @@ const historyAppointments = (clinic: ClinicData, now: number, random: Random, co
     const status = statuses[random.int(statuses.length)]!;
     const created = start - (2 + random.int(10)) * DAY;
     const cancelled = status === 'cancelled' ? start - DAY : null;
-    const changed = status === 'completed' ? end : status === 'no_show' ? start + 30 * MIN : created;
     return newAppointment({
       id: random.ulid(created),
       patient_id: patient.id,
@@ -124,7 +116,7 @@ const historyAppointments = (clinic: ClinicData, now: number, random: Random, co
       cancel_reason: cancelled === null ? null : random.int(2) ? 'patient_request' : 'clinic',
       cancelled_at: cancelled === null ? null : isoLocal(cancelled),
       created_at: isoLocal(created),
-      updated_at: isoLocal(cancelled ?? changed),
+      updated_at: isoLocal(cancelled ?? end),
     });
   });
   clinic.appointments.unshift(...made);
@@ -136,12 +128,9 @@ const historyInvoices = (clinic: ClinicData, now: number, random: Random, count:
   const treatments = SEED.treatments.map(treatment);
   const invoiceNo: Record<number, number> = {};
   const books = { branches: clinic.branches, counters: { fileNo: {}, invoiceNo } };
-  // Patients and days first, then each invoice's lines and payment: the history's draws in their settled order.
-  const planned = Array.from({ length: count }, (_, i) => ({
-    patient: patients[random.int(patients.length)]!,
-    issued: dayAt(now, 400 - Math.floor((i * 400) / count), 10 * 60 + random.int(9 * 60)),
-  }));
-  const made = planned.map(({ patient, issued }) => {
+  const made = Array.from({ length: count }, (_, i) => {
+    const patient = patients[random.int(patients.length)]!;
+    const issued = dayAt(now, 400 - Math.floor((i * 400) / count), 10 * 60 + random.int(9 * 60));
     const lines = [treatments[random.int(treatments.length)]!];
     if (random.int(3) === 0) lines.push(treatments[5]!);
     const discount = random.int(5) === 0 ? 5000 : 0;

@@ -7,17 +7,19 @@ import { seedClinic } from './seed-clinic';
 import type { Api, Delivery, Subscription, Tenant } from './types';
 
 export type * from './types';
-export { TOKEN_NAMES, type TokenName } from './seed';
 export { DEFAULT_HISTORY, type HistoryCounts } from './history';
+
+/** The named tokens (sandbox/README.md lists them), in data/seed.json's order. */
+export type TokenName = keyof typeof SEED.clients;
+export const TOKEN_NAMES = Object.keys(SEED.clients) as TokenName[];
 
 export type Store = ReturnType<typeof createStore>;
 /** Ids of seeded objects, for tests and the README (empty strings and zeros when started without seed data). */
 export type SeedRefs = Store['refs'];
 
 /**
- * A fresh store. Tenants, API clients and reference data (branches, practitioners, appointment types, rooms,
- * payers, categories, price lists, open till sessions) are always there; `seed` adds the business data and
- * `history` months of past business before it (from its own generator, seeded with `historySeed`).
+ * A fresh store: tenants, API clients and reference data always; `seed` adds the business data and `history`
+ * months of past business before it (from its own generator, seeded with `historySeed`).
  */
 export const createStore = (
   now: number,

@@ -1,20 +1,14 @@
-/**
- * The money both interfaces share, below the seed and the operations: VAT (15 %), invoice arithmetic and receipt
- * building, and the per-branch numbering of files, invoices and receipts.
- */
+/** The money both interfaces share: VAT, invoices, receipts, and the per-branch numbering of files and bills. */
 import { dateLocal, isoLocal, type Random } from '../ids';
 import type { Item } from './types';
 
-/*
- * types.ts reads the invoice, receipt and till-session types off the builders below, so what they read of the
- * clinic's and the café chain's numbering is named here by its shape alone.
- */
+/* types.ts reads its invoice, receipt and session types off the builders below: the data they take is a shape. */
 type Numbered<C> = { branches: ReadonlyArray<{ id: number; code: string }>; counters: C };
 type ClinicNumbers = Numbered<{ fileNo: Record<number, number>; invoiceNo: Record<number, number> }>;
 type CashierNumbers = Numbered<{ receiptSeq: number; receiptNo: Record<string, number> }>;
 type Till = CashierNumbers & { items: Item[] };
 
-export const VAT_RATE = 0.15;
+const VAT_RATE = 0.15;
 
 export interface LineInput {
   nature: 'medical' | 'cosmetic' | 'product' | 'package' | 'fee';
@@ -26,13 +20,6 @@ export interface LineInput {
   description: string;
   tooth: string | null;
   surfaces: string[];
-}
-
-export interface InvoicePayment {
-  method: string;
-  scheme: string | null;
-  last4: string | null;
-  amount_halalas: number;
 }
 
 const sum = <T>(rows: readonly T[], of: (row: T) => number) => rows.reduce((n, row) => n + of(row), 0);
@@ -105,12 +92,19 @@ export const newInvoice = (
       };
     }),
     lines,
-    payments: [] as InvoicePayment[],
+    payments: [] as Array<{
+      method: string;
+      scheme: string | null;
+      last4: string | null;
+      amount_halalas: number;
+    }>,
   };
 };
 
+type Invoice = ReturnType<typeof newInvoice>;
+
 /** A payment against an invoice: paid and due move; paid in full, the invoice is paid at `at`. */
-export const addPayment = (inv: ReturnType<typeof newInvoice>, payment: InvoicePayment, at: number): void => {
+export const addPayment = (inv: Invoice, payment: Invoice['payments'][number], at: number): void => {
   inv.payments.push(payment);
   inv.paid_halalas += payment.amount_halalas;
   inv.due_halalas = inv.total_halalas - inv.paid_halalas;
@@ -118,9 +112,22 @@ export const addPayment = (inv: ReturnType<typeof newInvoice>, payment: InvoiceP
   if (inv.status === 'paid') inv.paid_at = isoLocal(at);
 };
 
-/** A claim's reference at the claims exchange, e.g. CX-2026-11-0421337. */
-export const claimsRef = (random: Random, at: number) =>
-  `CX-${dateLocal(at).slice(0, 7)}-${String(random.int(10_000_000)).padStart(7, '0')}`;
+/** A claim sent at `at` to a payer for the whole of an invoice, not answered yet. */
+export const newClaim = (random: Random, inv: Invoice, payerId: number, at: number) => ({
+  id: random.ulid(at),
+  invoice_id: inv.id,
+  patient_id: inv.patient_id,
+  payer_id: payerId,
+  status: 'submitted',
+  previous_status: null as string | null,
+  outcome: 'pending' as 'approved' | 'partial' | 'rejected' | 'pending',
+  claimed_halalas: inv.total_halalas,
+  approved_halalas: 0,
+  patient_share_halalas: 0,
+  // The claims exchange's reference, e.g. CX-2026-11-0421337.
+  claims_exchange_ref: `CX-${dateLocal(at).slice(0, 7)}-${String(random.int(10_000_000)).padStart(7, '0')}`,
+  updated_at: isoLocal(at),
+});
 
 /** A till session of `register` opened at `opened`, closed at `closed` (null: still open), drawer not counted. */
 export const newSession = (
@@ -142,21 +149,19 @@ export const newSession = (
 });
 type TillSession = ReturnType<typeof newSession>;
 
-/** A line as a till rings it up: a receipt's or an order's line (qty as text or number) will do. */
-export interface SaleLine {
-  variant_id: number | null;
-  name: string;
-  qty: number | string;
-  unit_price_halalas: number;
-}
-
 /** VAT-inclusive prices: tax = total × 15/115. */
 export const buildReceipt = (
   cashier: CashierNumbers,
   random: Random,
   input: {
     session: TillSession;
-    lines: SaleLine[];
+    /** As a till rings them up: a receipt's or an order's lines (qty as text or number) will do. */
+    lines: Array<{
+      variant_id: number | null;
+      name: string;
+      qty: number | string;
+      unit_price_halalas: number;
+    }>;
     tender?: string;
     issuedAt: number;
     arrivedAt: number;
@@ -232,7 +237,7 @@ export const variantName = (item: Item, v: { name_ar: string }) =>
   item.variants.length > 1 && v.name_ar !== item.name_ar ? `${item.name_ar} - ${v.name_ar}` : item.name_ar;
 
 /** A line selling `qty` of a variant at its catalogue price, named as the till names it. */
-export const saleLine = (cashier: Till, variantId: number, qty: number): SaleLine => {
+export const saleLine = (cashier: Till, variantId: number, qty: number) => {
   const { item, variant } = matchVariant(cashier, { variantId })!;
   return {
     variant_id: variantId,

@@ -1,7 +1,6 @@
 /**
- * The stored records that the seed, the history and the operations all make, each declared once as a template:
- * its members in their stored order with their defaults. A builder lays the members a caller names (undefined
- * ones keep the default) over the template.
+ * The stored records, each declared once as a template of its members in stored order with their defaults; a
+ * builder lays the members a caller names (undefined ones keep the default) over it.
  */
 
 const builder =

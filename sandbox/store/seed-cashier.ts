@@ -3,50 +3,32 @@ import { isoLocal, type Random } from '../ids';
 import SEED from '../data/seed.json';
 import { cashTaken, giveBack, newSession, numberByArrival, saleLine, sellBasket } from './money';
 import { newCustomer, newOrder, newStockLevel, orderLine } from './records';
-import { CASHIER_TENANT, DAY, MIN, times } from './seed';
+import { DAY, idsAt, MIN, times } from './seed';
 import type { ApiClientRecord, CashierData, OrderStatus, TillSession } from './types';
 import { newCashierData } from './types';
 
 const OPENING = '07:00';
 const CLOSING = '23:00';
 
-/** Ids of seeded objects that tests and the README point at ('' and 0 for what a sandbox without business data lacks). */
-export type CashierRefs = ReturnType<typeof cashierRefs>;
-
+/** Ids of seeded objects tests and the README point at ('' and 0 where a sandbox without business data has none). */
 const cashierRefs = (data: CashierData) => {
   const session = (status: TillSession['status'], branch: number) =>
     data.sessions.find((s) => s.status === status && s.branch_id === branch)?.id ?? '';
   const openJeddah = session('open', 2);
-  const customer = (i: number) => data.customers[i]?.id ?? 0;
   return {
-    tenantId: CASHIER_TENANT,
-    branchRiyadh: 1,
-    branchJeddah: 2,
-    /** Arabic coffee: two variants (117 small, 118 large). */
-    item: 311,
-    variant: 118,
-    variantSku: 'COF-AR-L',
-    variantBarcode: '6281000001187',
-    category: 4,
-    /** A level at or below its reorder point, and one well above. */
-    lowStock: { branch_id: 1, variant_id: 251 },
-    okStock: { branch_id: 1, variant_id: 118 },
+    ...SEED.cashier.refs,
     openSession: openJeddah,
     closedSession: session('closed', 1),
     receipt: data.receipts.find((r) => r.session_id === openJeddah && r.kind !== 'credit_note')?.id ?? '',
     creditNote: data.receipts.find((r) => r.kind === 'credit_note')?.id ?? '',
-    /** Received from the web shop client, not yet accepted. */
-    orderReceived: data.orders[2]?.id ?? '',
-    customerConsented: customer(0),
-    customerNoConsent: customer(2),
-    customerWithdrawn: customer(3),
-    customerErased: customer(5),
+    ...idsAt(data.orders, SEED.cashier.refsAt.orders, ''),
+    ...idsAt(data.customers, SEED.cashier.refsAt.customers, 0),
   };
 };
 
 export const seedCashier = (now: number, random: Random, full: boolean, clients: ApiClientRecord[]) => {
   const fixed = Date.parse('2023-05-14T08:00:00+03:00');
-  const data = newCashierData(CASHIER_TENANT);
+  const data = newCashierData(SEED.cashier.refs.tenantId);
   for (const { variants, modifier_group_ids, ...item } of SEED.cashier.catalogue) {
     data.items.push({
       ...item,
@@ -143,26 +125,22 @@ export const seedCashier = (now: number, random: Random, full: boolean, clients:
   data.counters.customer = Math.max(...data.customers.map((c) => c.id));
 
   const shop = clients.find((c) => c.key === 'cashierNoWebhooks')!;
-  for (const o of SEED.cashier.orders) {
-    const created = t.rel(o.in_min);
-    const lines = (o.basket as Array<[number, number]>).map(([v, q], i) => {
+  for (const { in_min: inMin, basket, open_items: openItems, ...order } of SEED.cashier.orders) {
+    const created = t.rel(inMin);
+    const lines = (basket as Array<[number, number]>).map(([v, q], i) => {
       const { name, unit_price_halalas: unit } = saleLine(data, v, q);
       return orderLine(i + 1, v, name, q, unit);
     });
-    for (const open of o.open_items ?? []) {
+    for (const open of openItems ?? []) {
       lines.push(orderLine(lines.length + 1, null, open.name, 1, open.unit_price_halalas));
     }
     data.orders.push(
       newOrder({
+        ...order,
         id: random.ulid(created),
-        external_id: o.external_id,
         provider: shop.provider,
         client_id: shop.id,
-        branch_id: 1,
-        order_type: 'pickup',
-        prepaid: o.prepaid,
-        customer: { name: 'خالد الغامدي', phone: '+966555012345' },
-        status: o.status as OrderStatus,
+        status: order.status as OrderStatus,
         lines,
         total_halalas: lines.reduce((n, l) => n + l.total_halalas, 0),
         created_at: isoLocal(created),

@@ -1,49 +1,35 @@
 /** The clinic group's seed (sandbox/README.md, Seed data). */
 import { isoLocal, type Random } from '../ids';
 import SEED from '../data/seed.json';
-import { addPayment, claimsRef, newInvoice, nextFileNo } from './money';
+import { addPayment, newClaim, newInvoice, nextFileNo } from './money';
 import { newAppointment, newPatient } from './records';
-import { CLINIC_TENANT, DAY, MIN, times, treatment } from './seed';
+import { DAY, idsAt, MIN, times, treatment } from './seed';
 import {
   newClinicData,
   type Appointment,
+  type Claim,
   type AppointmentStatus,
   type ClinicData,
   type Invoice,
 } from './types';
 
-/** Ids of seeded objects that tests and the README point at ('' for what a sandbox without business data lacks). */
-export type ClinicRefs = ReturnType<typeof clinicRefs>;
-
+/** Ids of seeded objects tests and the README point at ('' where a sandbox without business data has none). */
 const clinicRefs = (data: ClinicData) => {
-  const id = (list: Array<{ id: string }>, i: number) => list[i]?.id ?? '';
+  const at = SEED.clinic.refsAt;
   return {
-    tenantId: CLINIC_TENANT,
-    branchRiyadh: 1,
-    branchJeddah: 2,
-    practitioner: id(data.practitioners, 0),
-    appointmentType: 4,
-    /** The patient most examples use (consented contact fields, insured). */
-    patient: id(data.patients, 0),
-    patientWithoutConsent: id(data.patients, 7),
-    erasedPatient: id(data.patients, 12),
-    appointmentBooked: id(data.appointments, 12),
-    appointmentConfirmed: id(data.appointments, 11),
-    appointmentArrived: id(data.appointments, 10),
-    appointmentInProgress: id(data.appointments, 9),
-    appointmentCompleted: id(data.appointments, 0),
-    appointmentCancelled: id(data.appointments, 5),
-    invoiceIssued: id(data.invoices, 2),
-    invoicePartiallyPaid: id(data.invoices, 1),
-    invoicePaid: id(data.invoices, 0),
-    claimPending: id(data.claims, 1),
+    ...SEED.clinic.refs,
+    ...idsAt(data.practitioners, at.practitioners, ''),
+    ...idsAt(data.patients, at.patients, ''),
+    ...idsAt(data.appointments, at.appointments, ''),
+    ...idsAt(data.invoices, at.invoices, ''),
+    ...idsAt(data.claims, at.claims, ''),
   };
 };
 
 export const seedClinic = (now: number, random: Random, full: boolean) => {
   const fixed = Date.parse('2024-03-01T09:00:00+03:00');
   const practitioners = SEED.clinic.practitioners.map((p) => ({ id: random.ulid(fixed), ...p }));
-  const data = newClinicData(CLINIC_TENANT, practitioners);
+  const data = newClinicData(SEED.clinic.refs.tenantId, practitioners);
   if (!full) return { data, refs: clinicRefs(data) };
 
   for (const [i, { created: at, ...person }] of SEED.clinic.patients.entries()) {
@@ -139,18 +125,12 @@ export const seedClinic = (now: number, random: Random, full: boolean) => {
     const updated = Math.min(Date.parse(inv.issued_at) + 2 * DAY, now - 60 * MIN);
     const approved = Math.round(inv.total_halalas * c.share);
     data.claims.push({
-      id: random.ulid(updated),
-      invoice_id: inv.id,
-      patient_id: inv.patient_id,
-      payer_id: c.payer,
+      ...newClaim(random, inv, c.payer, updated),
       status: c.status,
       previous_status: c.previous_status,
-      outcome: c.outcome as 'approved' | 'partial' | 'rejected' | 'pending',
-      claimed_halalas: inv.total_halalas,
+      outcome: c.outcome as Claim['outcome'],
       approved_halalas: approved,
       patient_share_halalas: inv.total_halalas - approved,
-      claims_exchange_ref: claimsRef(random, updated),
-      updated_at: isoLocal(updated),
     });
   }
   return { data, refs: clinicRefs(data) };

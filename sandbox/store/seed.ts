@@ -1,20 +1,16 @@
-/**
- * What both seeds and the history share. Reference data has fixed ids; business data is placed around the
- * sandbox clock's start (sandbox/README.md, Seed data).
- */
+/** What both seeds and the history share (sandbox/README.md, Seed data). */
 import { dateLocal } from '../ids';
 import type { LineInput } from './money';
 import SEED from '../data/seed.json';
 
-export const CLINIC_TENANT = 1001;
-export const CASHIER_TENANT = 2001;
-
-/** The named tokens (sandbox/README.md lists them), in data/seed.json's order. */
-export type TokenName = keyof typeof SEED.clients;
-export const TOKEN_NAMES = Object.keys(SEED.clients) as TokenName[];
-
 export const MIN = 60_000;
 export const DAY = 24 * 60 * MIN;
+
+/** The ids at the named places of a list (data/seed.json's `refsAt`), `none` where the list is shorter. */
+export const idsAt = <K extends string, Id>(list: Array<{ id: Id }>, at: Record<K, number>, none: Id) => {
+  const ids = Object.entries<number>(at).map(([name, i]) => [name, list[i]?.id ?? none]);
+  return Object.fromEntries(ids) as Record<K, Id>;
+};
 
 export const times = (now: number) => {
   const round5 = Math.floor(now / (5 * MIN)) * 5 * MIN;
@@ -26,20 +22,6 @@ export const times = (now: number) => {
   };
 };
 
-/**
- * An invoice line from the seed's treatments (data/seed.json `treatments`, by code), with what the row changes
- * (tooth, surfaces, another price): the one catalogue of the seed's invoices and the history's.
- */
-export const treatment = (row: { code: string }): LineInput =>
-  ({
-    nature: 'medical',
-    qty: 1,
-    unit_halalas: 0,
-    tax_category: 'standard',
-    code: '',
-    description: '',
-    tooth: null,
-    surfaces: [],
-    ...SEED.treatments.find((t) => t.code === row.code),
-    ...(row as object),
-  }) as LineInput;
+/** An invoice line of the seed's treatments (data/seed.json, by code) with what the row changes (tooth, price…). */
+export const treatment = (row: { code: string }) =>
+  ({ ...SEED.treatments.find((t) => t.code === row.code), ...row }) as LineInput;

@@ -1,10 +1,9 @@
 /** The records the sandbox keeps in memory, one store per running sandbox. */
 import SEED from '../data/seed.json';
-import type { buildReceipt, newInvoice, newSession } from './money';
+import type { buildReceipt, newClaim, newInvoice, newSession } from './money';
 import type { Appointment, Customer, Order, Patient, StockLevel } from './records';
 
 export type * from './records';
-export type { InvoicePayment } from './money';
 
 export type Api = 'clinic' | 'cashier';
 
@@ -22,25 +21,12 @@ export type AppointmentType = Omit<Seed['clinic']['appointmentTypes'][number], '
   field: 'dental' | 'dermatology';
 };
 
-/* Invoices, receipts and till sessions are what money.ts's builders make. */
+/* Invoices, claims, receipts and till sessions are what money.ts's builders make. */
 export type Invoice = ReturnType<typeof newInvoice>;
 export type Receipt = ReturnType<typeof buildReceipt>;
 export type TillSession = ReturnType<typeof newSession>;
 
-export interface Claim {
-  id: string;
-  invoice_id: string;
-  patient_id: string;
-  payer_id: number;
-  status: string;
-  previous_status: string | null;
-  outcome: 'approved' | 'partial' | 'rejected' | 'pending';
-  claimed_halalas: number;
-  approved_halalas: number;
-  patient_share_halalas: number;
-  claims_exchange_ref: string;
-  updated_at: string;
-}
+export type Claim = ReturnType<typeof newClaim>;
 
 /** The clinic's data as every sandbox starts it: reference data and counters from data/seed.json, no business. */
 export const newClinicData = (
@@ -66,19 +52,14 @@ export type Variant = Omit<Seed['cashier']['catalogue'][number]['variants'][numb
   barcode: string | null;
   is_default: boolean;
 };
-export type ComboSlot = { id: number; [field: string]: unknown };
-export interface Item {
-  id: number;
-  name_ar: string;
+export type Item = Omit<Seed['cashier']['catalogue'][number], 'name_en' | 'variants'> & {
   name_en: string | null;
-  category_id: number;
   default_price_halalas: number;
   variants: Variant[];
-  modifier_group_ids: number[];
-  combo_slots: ComboSlot[];
+  combo_slots: Array<{ id: number; [field: string]: unknown }>;
   created_at: string;
   updated_at: string;
-}
+};
 
 /** The café chain's data as every sandbox starts it: reference data and counters from data/seed.json, no business. */
 export const newCashierData = (tenantId: number) => ({
