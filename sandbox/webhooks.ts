@@ -6,13 +6,14 @@ import { createHash, createHmac } from 'node:crypto';
 import RULES from './data/delivery-rules.json';
 import EVENTS from './data/event-samples.json';
 import { ApiError, Checker, refuse, type Lang, byId } from './errors';
-import { isoLocal, omit } from './ids';
+import type { SandboxClock } from './clock';
+import { isoLocal, omit, type Random } from './ids';
 import { send } from './sender';
+import type { Store } from './store';
 import type { ApiClientRecord, Api, Delivery, Subscription } from './store/types';
 import { newDelivery, newSubscription } from './store/records';
 import { refusedReason } from './urls';
 import { S, body as bodySchema, type BodyOf } from './validate';
-import type { WorldState } from './world';
 
 /** Written from the specs, not from the app's code: the end-to-end suites check the app against it. */
 export const signDelivery = (secret: string, timestamp: string, receiverPath: string, body: string) => {
@@ -61,10 +62,19 @@ export const webhookWrite = (api: Api, partial = false) => {
 
 type WebhookWrite = BodyOf<typeof CLINIC_UPDATE>;
 
+/** What the engine runs over: the sandbox's state (world.ts), all but the engine. */
+interface EngineState {
+  clock: SandboxClock;
+  random: Random;
+  store: Store;
+  config: { allowLoopbackReceivers: boolean; webhookLimit: number; deliveryTimeoutMs: number };
+  log: (line: string) => void;
+}
+
 export class WebhookEngine {
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(private readonly w: WorldState) {}
+  constructor(private readonly w: EngineState) {}
 
   /** An account's subscriptions, oldest first. */
   list(api: Api, tenantId: number): Subscription[] {

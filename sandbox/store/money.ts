@@ -1,6 +1,6 @@
 /** The money both interfaces share: VAT, invoices, receipts, and the per-branch numbering of files and bills. */
 import { dateLocal, isoLocal, type Random } from '../ids';
-import type { Item } from './types';
+import type { Item } from './records';
 
 /* types.ts reads its invoice, receipt and session types off the builders below: the data they take is a shape. */
 type Numbered<C> = { branches: ReadonlyArray<{ id: number; code: string }>; counters: C };

@@ -2,6 +2,7 @@
  * The stored records, each declared once as a template of its members in stored order with their defaults; a
  * builder lays the members a caller names (undefined ones keep the default) over it.
  */
+import type SEED from '../data/seed.json';
 
 const builder =
   <T extends object>(template: T) =>
@@ -210,3 +211,19 @@ const DELIVERY = {
 };
 export type Delivery = typeof DELIVERY;
 export const newDelivery = builder(DELIVERY);
+
+/* Catalogue items have no template: the seed and item writes give every member. */
+type CatalogueRow = (typeof SEED)['cashier']['catalogue'][number];
+export type Variant = Omit<CatalogueRow['variants'][number], 'sku' | 'barcode'> & {
+  sku: string | null;
+  barcode: string | null;
+  is_default: boolean;
+};
+export type Item = Omit<CatalogueRow, 'name_en' | 'variants'> & {
+  name_en: string | null;
+  default_price_halalas: number;
+  variants: Variant[];
+  combo_slots: Array<{ id: number; [field: string]: unknown }>;
+  created_at: string;
+  updated_at: string;
+};

@@ -1,7 +1,7 @@
 /** The records the sandbox keeps in memory, one store per running sandbox. */
 import SEED from '../data/seed.json';
 import type { buildReceipt, newClaim, newInvoice, newSession } from './money';
-import type { Appointment, Customer, Order, Patient, StockLevel } from './records';
+import type { Appointment, Customer, Item, Order, Patient, StockLevel } from './records';
 
 export type * from './records';
 
@@ -46,20 +46,6 @@ export const newClinicData = (
   counters: structuredClone(SEED.clinic.counters) as { fileNo: Counts; invoiceNo: Counts },
 });
 export type ClinicData = ReturnType<typeof newClinicData>;
-
-export type Variant = Omit<Seed['cashier']['catalogue'][number]['variants'][number], 'sku' | 'barcode'> & {
-  sku: string | null;
-  barcode: string | null;
-  is_default: boolean;
-};
-export type Item = Omit<Seed['cashier']['catalogue'][number], 'name_en' | 'variants'> & {
-  name_en: string | null;
-  default_price_halalas: number;
-  variants: Variant[];
-  combo_slots: Array<{ id: number; [field: string]: unknown }>;
-  created_at: string;
-  updated_at: string;
-};
 
 /** The café chain's data as every sandbox starts it: reference data and counters from data/seed.json, no business. */
 export const newCashierData = (tenantId: number) => ({
