@@ -3,7 +3,7 @@ import * as core from 'zapier-platform-core';
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
 import { definition, type Json, pathOf, recordWith, replay, replayMismatches, UNIT_TOKENS } from './fixtures';
-import { closeSandboxes, forward, recording, writeRecordings } from './support/recorder';
+import { closeSandboxes, recordHook, recording, writeRecordings } from './support/recorder';
 
 // jest.config.js lists 'ts' before 'js', so `../index` is index.ts (the sources), not the root index.js that
 // loads the last build in dist/.
@@ -104,7 +104,7 @@ export const useNock = () => {
     nock.disableNetConnect();
     if (recording) {
       nock.enableNetConnect('127.0.0.1');
-      recordWith(forward);
+      recordWith(recordHook);
     }
     stop = strays();
   });
