@@ -2,7 +2,16 @@ import nock from 'nock';
 import * as core from 'zapier-platform-core';
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
-import { definition, type Json, pathOf, recordWith, replay, replayMismatches, UNIT_TOKENS } from './fixtures';
+import {
+  definition,
+  type Json,
+  pathOf,
+  recorderOn,
+  recordWith,
+  replay,
+  replayMismatches,
+  UNIT_TOKENS,
+} from './fixtures';
 import { closeSandboxes, recordHook, recording, writeRecordings } from './support/recorder';
 
 // jest.config.js lists 'ts' before 'js', so `../index` is index.ts (the sources), not the root index.js that
@@ -83,7 +92,7 @@ export const strays = (): (() => string[]) => {
     hostname?: string;
     options?: { path?: string };
   }) => {
-    if (recording && req.hostname === '127.0.0.1') return;
+    if (recorderOn() && req.hostname === '127.0.0.1') return;
     seen.push(`${req.method ?? '?'} ${req.path ?? req.options?.path ?? req.href ?? '?'}`);
   };
   nock.emitter.on('no match', listener);

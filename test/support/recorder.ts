@@ -12,7 +12,8 @@
  * the test made, so the replay (which matches method, path, query and body) cannot drift from it. What a scenario
  * needs of the sandbox first (a created order, another token) is declared beside its test with `given(name, …)`,
  * which does nothing outside record mode; a test that declares it in a `beforeEach` (as each row of the errors
- * suite does) gives each test of one scenario its own.
+ * suite does) gives each test of one scenario its own. A scenario answered with `replayInOrder(name)` (a transfer's
+ * pages and patient reads) is recorded whole: each request of a test at the next place, the file what the run recorded.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -215,8 +216,10 @@ const withRecorded = (name: string, before: Definition[]): Definition[] => {
   return after;
 };
 
-/** Each suite records its own scenarios and the shared ones, never another suite's own (recording one suite leaves
- * the others' files as they are). */
+/**
+ * Each suite records its own scenarios and the shared ones, never another suite's own (recording one suite leaves
+ * the others' files as they are).
+ */
 const refuseOthers = (name: string) => {
   const file = scenarioFile(name);
   const suite = expect.getState().testPath!;
