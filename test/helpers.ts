@@ -65,12 +65,17 @@ export const contactOf = (p: Json) => ({
 
 /**
  * The patient read a recorded scenario made after its main call (GET /patients/{id}, the id the answer carried),
- * set up in nock as recorded; gives the scope (to assert it was made) and the contact the item must carry.
+ * set up in nock as recorded; gives the scope (to assert it was made) and the contact the item must carry. In record
+ * mode it takes the patient the sandbox's main answer names now, not the one the file read.
  */
 export const recordedPatientRead = (scenario: string, times = 1) => {
   const pick = { path: /^\/patients\// };
   const scope = clinicApi()
-    .get(clinicPath(pathOf(definition(scenario, pick))))
+    .get(
+      recording
+        ? new RegExp(`^${clinicPath('/patients/')}[^/]+$`)
+        : clinicPath(pathOf(definition(scenario, pick))),
+    )
     .times(times)
     .reply(replay(scenario, pick));
   return { scope, contact: contactOf(definition(scenario, pick).response.data) };
