@@ -6,15 +6,22 @@ import { EVENTS } from '../lib/hooks/events';
 import {
   data,
   deliveredAsSent,
+  pathOf,
   deliveredEvents,
   delivered,
   recorded,
+  recordWith,
+  replayInOrder,
+  replayMismatches,
   scenarioFile,
   scenarios,
   UNIT_BASE_URLS,
   type Definition,
+  type Json,
 } from './fixtures';
-import { appTester, AUTH, useNock } from './helpers';
+import { App, appTester, AUTH, clinicApi, clinicPath, useNock } from './helpers';
+import { seedRefs } from '../sandbox';
+import { closeSandboxes, RECORD_SANDBOX, recordHook, recording } from './support/recorder';
 
 /*
  * The recorded fixtures themselves: nock definitions on the unit suites' base addresses, with
@@ -53,6 +60,59 @@ describe('recorded fixtures', () => {
     expect(found.clinic?.account).toBe(data('ping', { api: 'clinic' }).clinic.name);
     expect(found.cashier?.account).toBe(data('ping', { api: 'cashier' }).account.name);
   });
+
+  // Checked outside record mode only: record mode runs the recorder for real, and must write no scenario here.
+  (recording ? describe.skip : describe)(
+    'a scenario recorded in order (replayInOrder): Find Invoice, the invoice then the patient it names',
+    () => {
+      const path = new RegExp(`^${clinicPath('')}/(invoices|patients)/[^/]+$`);
+      const findInvoice = async (id: string) => {
+        const search = (App.searches as Record<string, { operation: { perform: unknown } }>).find_invoice!;
+        const bundle = { authData: AUTH, inputData: { invoice_id: id } };
+        return (await appTester(search.operation.perform as never, bundle as never)) as Array<
+          Record<string, Json>
+        >;
+      };
+
+      it('replays the n-th recorded answer to the n-th request, which must be the one recorded', async () => {
+        const invoice = data('find-invoice-by-id');
+        const answers = replayInOrder('find-invoice-by-id');
+        clinicApi().get(path).times(2).reply(answers);
+        const [found] = await findInvoice(invoice.id);
+        expect(found!.id).toBe(invoice.id);
+        expect(found!.patient.file_no).toBe(data('find-invoice-by-id', 1).file_no);
+        expect(replayMismatches).toEqual([]);
+        // The same requests again: past the recording.
+        clinicApi().get(path).reply(answers);
+        await expect(findInvoice(invoice.id)).rejects.toThrow();
+        expect(replayMismatches.splice(0)).toEqual([
+          `find-invoice-by-id: request #2 (${clinicPath(`/invoices/${invoice.id}`)}) was not recorded`,
+        ]);
+      });
+
+      it('records the requests the app makes, asked of the sandbox, with no file to follow', async () => {
+        const id = seedRefs(RECORD_SANDBOX).clinic.invoicePaid;
+        nock.enableNetConnect('127.0.0.1');
+        recordWith(recordHook);
+        try {
+          clinicApi().persist().get(path).reply(replayInOrder('in-order-probe'));
+          const [found] = await findInvoice(id);
+          expect(scenarioFile('in-order-probe')).toBeUndefined();
+          const [read, patient] = recorded('in-order-probe');
+          expect([read, patient].map((d) => `${d!.method} ${pathOf(d!)}`)).toEqual([
+            `GET /invoices/${id}`,
+            `GET /patients/${read!.response.data.patient_id}`,
+          ]);
+          expect(found).toMatchObject({ id, patient: { file_no: patient!.response.data.file_no } });
+          expect(recorded('in-order-probe')).toHaveLength(2);
+        } finally {
+          recordWith(undefined);
+          await closeSandboxes();
+          nock.disableNetConnect();
+        }
+      });
+    },
+  );
 
   it('hold one genuine delivery per event, and a test delivery (ping)', () => {
     expect(deliveredEvents()).toEqual([...new Set([...EVENTS.map((e) => e.event), 'ping'])].sort());

@@ -2,8 +2,17 @@ import nock from 'nock';
 import * as core from 'zapier-platform-core';
 import { createAppTester } from 'zapier-platform-core';
 import App from '../index';
-import { definition, type Json, pathOf, recordWith, replay, replayMismatches, UNIT_TOKENS } from './fixtures';
-import { closeSandboxes, forward, recording, writeRecordings } from './support/recorder';
+import {
+  definition,
+  type Json,
+  pathOf,
+  recorderOn,
+  recordWith,
+  replay,
+  replayMismatches,
+  UNIT_TOKENS,
+} from './fixtures';
+import { closeSandboxes, recordHook, recording, writeRecordings } from './support/recorder';
 
 // jest.config.js lists 'ts' before 'js', so `../index` is index.ts (the sources), not the root index.js that
 // loads the last build in dist/.
@@ -56,12 +65,17 @@ export const contactOf = (p: Json) => ({
 
 /**
  * The patient read a recorded scenario made after its main call (GET /patients/{id}, the id the answer carried),
- * set up in nock as recorded; gives the scope (to assert it was made) and the contact the item must carry.
+ * set up in nock as recorded; gives the scope (to assert it was made) and the contact the item must carry. In record
+ * mode it takes the patient the sandbox's main answer names now, not the one the file read.
  */
 export const recordedPatientRead = (scenario: string, times = 1) => {
   const pick = { path: /^\/patients\// };
   const scope = clinicApi()
-    .get(clinicPath(pathOf(definition(scenario, pick))))
+    .get(
+      recording
+        ? new RegExp(`^${clinicPath('/patients/')}[^/]+$`)
+        : clinicPath(pathOf(definition(scenario, pick))),
+    )
     .times(times)
     .reply(replay(scenario, pick));
   return { scope, contact: contactOf(definition(scenario, pick).response.data) };
@@ -83,7 +97,7 @@ export const strays = (): (() => string[]) => {
     hostname?: string;
     options?: { path?: string };
   }) => {
-    if (recording && req.hostname === '127.0.0.1') return;
+    if (recorderOn() && req.hostname === '127.0.0.1') return;
     seen.push(`${req.method ?? '?'} ${req.path ?? req.options?.path ?? req.href ?? '?'}`);
   };
   nock.emitter.on('no match', listener);
@@ -104,7 +118,7 @@ export const useNock = () => {
     nock.disableNetConnect();
     if (recording) {
       nock.enableNetConnect('127.0.0.1');
-      recordWith(forward);
+      recordWith(recordHook);
     }
     stop = strays();
   });

@@ -15,11 +15,11 @@ import {
   pathOf,
   queryOf,
   recorded,
-  replay,
+  replayInOrder,
   reply,
   type Json,
 } from '../fixtures';
-import { given } from '../support/recorder';
+import { given, recording } from '../support/recorder';
 import {
   appTester,
   AUTH,
@@ -52,6 +52,18 @@ const operation = (key: string) =>
 const rowOf = (key: string): HookEvent => EVENTS.find((e) => e.key === key)!;
 const transfer = (key: string, inputData: object = {}) =>
   transferAll<Item>(tester, operation(key).performList, { authData: AUTH, inputData });
+
+/**
+ * The interceptor of a scenario's requests, answered in the order the app makes them (`replayInOrder`): each must be
+ * the request recorded at its place, and every one recorded must be made. In record mode it takes whatever the app
+ * asks and the recording follows the sandbox's answers, so no request of the scenario is taken from its file.
+ */
+const expectInOrder = (api: typeof clinicApi, path: string | RegExp, scenario: string) =>
+  (recording ? api().persist() : api())
+    .get(path)
+    .query(true)
+    .times(recording ? 1 : recorded(scenario).length)
+    .reply(replayInOrder(scenario));
 
 /** Every list page a scenario recorded, in order (its patient reads left out). */
 const listPages = (scenario: string) =>
@@ -128,21 +140,19 @@ const withoutEventFacts = (item: Item, more: string[] = []) => {
 
 describe('New Receipt: the receipts cursor', () => {
   const scenario = 'transfer-receipts';
-  const pages = listPages(scenario);
-
-  const expectPages = () => {
-    pages.forEach(({ i }, n) => {
-      const since = n === 0 ? {} : { since_id: body(scenario, pages[n - 1]!.i).meta.next_since_id };
-      cashierApi()
-        .get(cashierPath('/receipts'))
-        .query({ ...since, per_page: 100 })
-        .reply(replay(scenario, i));
-    });
-  };
+  const expectPages = () => expectInOrder(cashierApi, cashierPath('/receipts'), scenario);
 
   it('moves every receipt once, oldest first (arrival order), 100 a request, then []', async () => {
     expectPages();
     const result = await transfer('receipt_issued');
+    const pages = listPages(scenario);
+    // Each page after the first asks from where the page before said the next one begins.
+    expect(pages.map(({ d }) => queryOf(d))).toEqual(
+      pages.map((_, n) => ({
+        ...(n === 0 ? {} : { since_id: body(scenario, pages[n - 1]!.i).meta.next_since_id }),
+        per_page: '100',
+      })),
+    );
     const listed: Item[] = pages.flatMap(({ i }) => body(scenario, i).data);
     const receipts = listed.filter((r) => r.kind !== 'credit_note');
     expect(receipts.length).toBeGreaterThanOrEqual(250);
@@ -161,6 +171,7 @@ describe('New Receipt: the receipts cursor', () => {
   it('gives each receipt exactly as a live delivery of it, its own time as occurred_at', async () => {
     expectPages();
     const items = (await transfer('receipt_issued')).flat();
+    const pages = listPages(scenario);
     const def = rowOf('receipt_issued');
     const live = await liveItem(def, delivered('receipt.issued').data, {}, 0);
     const keys = sampleKeysOf(live).sort();
@@ -176,6 +187,7 @@ describe('New Receipt: the receipts cursor', () => {
   });
 
   it('New Credit Note asks the cursor for credit notes only', async () => {
+    const pages = listPages(scenario);
     const first = definition(scenario, pages[0]!.i);
     const notes = first.response.data.filter((r: Item) => r.kind === 'credit_note');
     // hand-built: the recorded page's credit notes, as the cursor answers kind=credit_note at its end.
@@ -188,6 +200,7 @@ describe('New Receipt: the receipts cursor', () => {
   });
 
   it('page 0 starts from the beginning whatever an earlier transfer left in the cursor', async () => {
+    const pages = listPages(scenario);
     cashierApi()
       .get(cashierPath('/receipts'))
       .query({ per_page: 100 })
@@ -211,6 +224,7 @@ describe('New Receipt: the receipts cursor', () => {
   });
 
   it('a page of credit notes only is followed at once by the next, in the same call', async () => {
+    const pages = listPages(scenario);
     const first = body(scenario, pages[0]!.i);
     const notes = first.data.filter((r: Item) => r.kind === 'credit_note');
     const receipts = first.data.filter((r: Item) => r.kind !== 'credit_note');
@@ -236,6 +250,7 @@ describe('New Receipt: the receipts cursor', () => {
   });
 
   it('asks the interface for the branch the Zap filters on', async () => {
+    const pages = listPages(scenario);
     const first = body(scenario, pages[0]!.i);
     // hand-built: the recorded page's receipts of branch 2, as the cursor answers branch_id=2.
     const branch2 = first.data.filter((r: Item) => r.branch_id === 2);
@@ -252,16 +267,16 @@ describe('New Receipt: the receipts cursor', () => {
 
 describe('New Invoice: pages of the invoices list', () => {
   const scenario = 'transfer-invoices';
-  const pages = listPages(scenario);
-  const expectPages = () =>
-    INVOICE_PAGES.forEach((q, n) =>
-      clinicApi().get(clinicPath('/invoices')).query(q).reply(replay(scenario, n)),
-    );
-  const listedOnce = (): Item[] => byKey(pages.map(({ i }) => body(scenario, i).data));
+  const expectPages = () => expectInOrder(clinicApi, clinicPath('/invoices'), scenario);
+  const listedOnce = (): Item[] => byKey(listPages(scenario).map(({ i }) => body(scenario, i).data));
 
   it('moves every invoice once, oldest first, up to 100 a page, one request a page, then []', async () => {
     expectPages();
     const result = await transfer('invoice_issued', { include_patient: 'false' });
+    const pages = listPages(scenario);
+    expect(pages.map(({ d }) => queryOf(d))).toEqual(
+      INVOICE_PAGES.map((q) => ({ page: String(q.page), per_page: String(q.per_page) })),
+    );
     const listed = listedOnce();
     expect(listed.length).toBeGreaterThanOrEqual(250);
     expect(body(scenario, pages[0]!.i).meta.total).toBe(listed.length);
@@ -297,6 +312,7 @@ describe('New Invoice: pages of the invoices list', () => {
   });
 
   it('reads on in the same call while a filter the list cannot apply keeps nothing, then goes on from there', async () => {
+    const pages = listPages(scenario);
     const [first, second] = pages;
     const all: Item[] = body(scenario, second!.i).data;
     // The first invoice of page 2 is the last of page 1, already passed over.
@@ -328,6 +344,7 @@ describe('New Invoice: pages of the invoices list', () => {
   });
 
   it('stops with a message after 5 pages that keep nothing, keeping the place', async () => {
+    const pages = listPages(scenario);
     // hand-built: 1,000 invoices of branch 1 only (the recorded page's, one a minute), as a long run of one branch
     // would answer, paged as the sandbox pages.
     const template: Item = body(scenario, pages[0]!.i).data[0];
@@ -383,14 +400,9 @@ describe('Invoice Paid with Include Patient Details: 25 a page, each patient rea
   const input = { transfer_from: '2026-01-01', transfer_to: '2026-05-01' };
   const LIST = { status: 'paid', issued_from: '2026-01-01', issued_to: '2026-05-01' };
 
-  /** The scenario's requests as recorded, in order: the list pages and the patient reads of each. */
+  /** The scenario's requests, in order: the list pages and the patient reads of each. */
   const expectAll = () =>
-    recorded(scenario).forEach((d, i) =>
-      clinicApi()
-        .get(clinicPath(pathOf(d)))
-        .query(queryOf(d))
-        .reply(replay(scenario, i)),
-    );
+    expectInOrder(clinicApi, new RegExp(`^${clinicPath('')}/(invoices|patients/[^/]+)$`), scenario);
 
   it('moves the paid invoices of the dates given with their patients, reading each distinct patient once a page', async () => {
     expectAll();
@@ -434,13 +446,14 @@ describe('Invoice Paid with Include Patient Details: 25 a page, each patient rea
   });
 
   it('has the keys of a live Invoice Paid item', async () => {
-    expectAll();
-    const [first] = (await transfer('invoice_paid', input)).flat();
-    // The live delivery's patient, answered with a recorded patient (only the keys are compared).
+    // The live delivery's patient, answered with a recorded patient (only the keys are compared); read before the
+    // transfer, whose interceptor takes every patient read in record mode.
     clinicApi()
       .get(clinicPath(`/patients/${delivered('invoice.paid').data.patient_id}`))
-      .reply(...reply(scenario, 1));
+      .reply(...reply('find-patient-by-id'));
     const live = await liveItem(rowOf('invoice_paid'), delivered('invoice.paid').data, {}, 0);
+    expectAll();
+    const [first] = (await transfer('invoice_paid', input)).flat();
     expect(live.paid_at).toEqual(expect.any(String));
     expect(sampleKeysOf(first).sort()).toEqual(sampleKeysOf(live).sort());
   });
@@ -469,17 +482,15 @@ describe('Invoice Paid with Include Patient Details: 25 a page, each patient rea
 
 describe('a status trigger: Appointment Completed', () => {
   const scenario = 'transfer-appointments-completed';
-  const pages = listPages(scenario);
 
   it('moves the appointments completed now, with no change record: changed_fields empty, previous_status null', async () => {
-    pages.forEach(({ i }, n) =>
-      clinicApi()
-        .get(clinicPath('/appointments'))
-        .query({ status: 'completed', page: n + 1, per_page: 100 })
-        .reply(replay(scenario, i)),
-    );
+    expectInOrder(clinicApi, clinicPath('/appointments'), scenario);
     const input = { include_patient: 'false' };
     const result = await transfer('appointment_completed', input);
+    const pages = listPages(scenario);
+    expect(pages.map(({ d }) => queryOf(d))).toEqual(
+      pages.map((_, n) => ({ status: 'completed', page: String(n + 1), per_page: '100' })),
+    );
     const listed: Item[] = pages.flatMap(({ i }) => body(scenario, i).data);
     expect(result.flat().map((a) => a.id)).toEqual(listed.map((a) => a.id));
     expect(result.at(-1)).toEqual([]);

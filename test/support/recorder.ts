@@ -12,7 +12,8 @@
  * the test made, so the replay (which matches method, path, query and body) cannot drift from it. What a scenario
  * needs of the sandbox first (a created order, another token) is declared beside its test with `given(name, …)`,
  * which does nothing outside record mode; a test that declares it in a `beforeEach` (as each row of the errors
- * suite does) gives each test of one scenario its own.
+ * suite does) gives each test of one scenario its own. A scenario answered with `replayInOrder(name)` (a transfer's
+ * pages and patient reads) is recorded whole: each request of a test at the next place, the file what the run recorded.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -28,6 +29,7 @@ import {
   type Definition,
   type Json,
   type Pick,
+  type RecordHook,
   SHARED_DIR,
   unlike,
 } from '../fixtures';
@@ -201,14 +203,24 @@ const answerOf = (d: Definition): [number, Json, Record<string, string>] => [
   { ...d.rawHeaders },
 ];
 
+/** Scenarios recorded in order (`replayInOrder`): the file is what the run recorded, nothing kept from before. */
+const whole = new Set<string>();
+
+/** A scenario's file once this run's recordings are in it. */
+const withRecorded = (name: string, before: Definition[]): Definition[] => {
+  const after = whole.has(name) ? [] : [...before];
+  for (const [place, def] of recorded.get(name) ?? []) {
+    if (place >= 0) after[place] = def;
+    else after.push(def);
+  }
+  return after;
+};
+
 /**
- * Record mode's `replay(name, pick)`: a nock reply function that sends the test's request to the scenario's
- * sandbox, answers the app with what it said and keeps it for `writeRecordings`.
+ * Each suite records its own scenarios and the shared ones, never another suite's own (recording one suite leaves
+ * the others' files as they are).
  */
-export const forward = (name: string, pick: Pick) => {
-  const place = indexOf(name, pick);
-  // Each suite records its own scenarios and the shared ones, never another suite's own (recording one suite leaves
-  // the others' files as they are).
+const refuseOthers = (name: string) => {
   const file = scenarioFile(name);
   const suite = expect.getState().testPath!;
   if (file && !file.startsWith(SHARED_DIR) && dirname(file) !== ownDir(suite)) {
@@ -216,11 +228,20 @@ export const forward = (name: string, pick: Pick) => {
       `record: ${file} is another suite's own; a scenario several suites replay is kept in ${SHARED_DIR}`,
     );
   }
+};
+
+/**
+ * A nock reply function that sends the test's request to the scenario's sandbox, answers the app with what it said
+ * and keeps it for `writeRecordings` at the place `placeOf` gives the request.
+ */
+const forwardTo = (name: string, placeOf: () => number) => {
+  refuseOthers(name);
   return async function (
     this: { req: { method?: string; headers: Record<string, string | string[] | undefined> } },
     uri: string,
     requestBody: unknown,
   ): Promise<[number, Json, Record<string, string>]> {
+    const place = placeOf();
     const method = String(this.req.method ?? 'GET').toUpperCase();
     // A request this file recorded at this place already is answered with that recording, as its replay will be: a
     // repeat (a retry, a step run again, the next test's same call) must not reach a sandbox that has moved on.
@@ -279,6 +300,26 @@ export const forward = (name: string, pick: Pick) => {
   };
 };
 
+/** Record mode's `replay(name, pick)`: recorded at the place of `pick` (appended for a new scenario). */
+const forward = (name: string, pick: Pick) => {
+  const place = indexOf(name, pick);
+  return forwardTo(name, () => place);
+};
+
+/** Record mode's `replayInOrder(name)`: each request of the test recorded at the next place, from the first. */
+const forwardInOrder = (name: string) => {
+  whole.add(name);
+  let next = 0;
+  return forwardTo(name, () => next++);
+};
+
+/** What `replay` and the rest of test/fixtures do in record mode (hooked in by `useNock`). */
+export const recordHook: RecordHook = {
+  replay: forward,
+  inOrder: forwardInOrder,
+  sofar: (name) => (whole.has(name) && recorded.has(name) ? withRecorded(name, []) : undefined),
+};
+
 /** After each test in record mode: its sandboxes are stopped (the next test's scenarios start afresh). */
 export const closeSandboxes = async (which = live) => {
   const all = [...which.values()];
@@ -307,16 +348,13 @@ export const writeRecordings = async () => {
     } catch {
       /* a new scenario */
     }
-    const after = [...before];
-    for (const [place, def] of defs) {
-      if (place >= 0) after[place] = def;
-      else after.push(def);
-    }
+    const after = withRecorded(name, before);
     files.push([file, after]);
     const places = [...new Set(defs.map(([p]) => (p < 0 ? 'new' : String(p))))].join(', ');
     process.stdout.write(`recorded ${name}: ${places} of ${after.length}\n`);
   }
   recorded.clear();
+  whole.clear();
   writeJsonFiles(files);
   rescan();
 };
