@@ -146,10 +146,11 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
 
   const stop = async () => {
     clock.dispose();
-    // Slow answers still waiting are dropped with their connections.
-    for (const timer of world.faultTimers) clearTimeout(timer);
     await world.webhooks.settle();
     await app.close();
+    // Slow answers still waiting are dropped with their connections; once the server is closed no request can start
+    // another wait, and a request that came in while the deliveries settled has started its own by then.
+    for (const timer of world.faultTimers) clearTimeout(timer);
   };
   try {
     await app.listen({ host: '127.0.0.1', port: options.port ?? 4010 });

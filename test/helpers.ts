@@ -129,6 +129,9 @@ export const useNock = () => {
     stop = strays();
     const drifted = replayMismatches.splice(0);
     nock.cleanAll();
+    // A delayed reply (`.delay()`) the app stopped waiting for still holds nock's timer until it would have answered;
+    // a second or so after a time-out test, often past the file's end, where it keeps the jest worker from exiting.
+    nock.abortPendingRequests();
     expect(pending).toEqual([]);
     expect(unanswered).toEqual([]);
     expect(drifted).toEqual([]);

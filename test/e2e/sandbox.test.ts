@@ -891,6 +891,19 @@ describe('sandbox: injected faults', () => {
     await raw(cashier('/orders'), token, 'POST', order('FAULT-BEFORE'));
     expect(await held('FAULT-BEFORE')).toEqual([]);
   });
+
+  it('close() drops a slow answer still waiting: the connection ends unanswered and its timer goes too', async () => {
+    const own = await startSandbox({ port: 0, quiet: true, holdBackMs: 0 });
+    // Timers that keep the process alive: a slow answer's wait left behind would keep a jest worker from exiting.
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    own.injectFault({ pathPrefix: '/partner/v1/patients', kind: 'slow' });
+    const answer = raw(`${own.clinicBaseUrl}/patients`, own.tokens.clinicOwner);
+    while (timers() === before) await new Promise((resolve) => setTimeout(resolve, 10));
+    await own.close();
+    expect((await answer).status).toBeUndefined();
+    expect(timers()).toBe(before);
+  });
 });
 
 describe('sandbox: rate limits and the receipts hold-back', () => {
