@@ -136,7 +136,7 @@ export const startSandbox = async (options: SandboxOptions = {}) => {
     const gate = api === 'clinic' || api === 'cashier' ? api : undefined;
     return handlerOf(notFound(path), world, gate)(req, reply);
   });
-  // What fails before a route's handler runs (a body too large, a malformed URL) answers in the envelope too.
+  // What fails before a route's handler runs (a body over the size limit) answers in the envelope too.
   app.setErrorHandler(async (err: { statusCode?: number; message?: string }, _req, reply) => {
     const status = err.statusCode && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) world.log(`error: ${String(err.message)}`);

@@ -14,7 +14,7 @@ export type TokenName = keyof typeof SEED.clients;
 export const TOKEN_NAMES = Object.keys(SEED.clients) as TokenName[];
 
 export type Store = ReturnType<typeof createStore>;
-/** Ids of seeded objects, for tests and the README (empty strings and zeros when started without seed data). */
+/** Ids of seeded objects, for tests and the README ('' or 0 where a sandbox without seed data has none). */
 export type SeedRefs = Store['refs'];
 
 /**
