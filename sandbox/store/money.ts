@@ -287,9 +287,9 @@ export const numberByArrival = (cashier: { receipts: Receipt[]; counters: { rece
   cashier.counters.receiptSeq = cashier.receipts.length;
 };
 
-/** Cash taken in a session (sales and credit notes alike), for the drawers the seed and history count. */
+/** What a session's receipts left in the drawer (sales in, cash refunds out): the seed's and history's counts. */
 export const cashTaken = (receipts: Receipt[], session: TillSession): number => {
-  const payments = receipts.filter((r) => r.session_id === session.id).flatMap((r) => r.payments);
-  const cash = payments.filter((p) => p.tender === 'cash');
-  return sum(cash, (p) => p.amount_halalas);
+  const own = receipts.filter((r) => r.session_id === session.id);
+  const cash = (r: Receipt) => sum(r.payments, (p) => (p.tender === 'cash' ? p.amount_halalas : 0));
+  return sum(own, (r) => (r.kind === 'credit_note' ? -cash(r) : cash(r)));
 };
