@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import SEED from './data/seed.json';
-import { ApiError } from './errors';
+import { ApiError, requireAbility } from './errors';
 import type { ApiClientRecord, Api } from './store';
 import type { World } from './world';
 
@@ -52,9 +52,7 @@ export const authorize = (
   if (!tenant || tenant.status !== 'active')
     throw new ApiError('tenant_inactive', { status: tenant?.status ?? 'closed' });
   if (!tenant.entitled) throw new ApiError('not_entitled');
-  const { ability } = route;
-  if (ability && !client.abilities.includes(ability))
-    throw new ApiError('insufficient_ability', { required_ability: ability }, { ability });
+  requireAbility(client, route.ability);
   if (route.ownerOnly && !client.owner) throw new ApiError('forbidden');
   const endpoint = `${route.method} ${route.path}`;
   if (route.plannable && w.config.planned.has(endpoint)) throw new ApiError('not_implemented', { endpoint });

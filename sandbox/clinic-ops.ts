@@ -1,5 +1,5 @@
 /** The clinic's objects as the interface shows them, what happens to them, and their recent list. */
-import { ApiError, Checker, byId } from './errors';
+import { ApiError, Checker, byId, requireAbility } from './errors';
 import { isoLocal, omit, parseDateTime } from './ids';
 import type { Appointment, AppointmentStatus, ClinicData, Invoice, Patient } from './store/types';
 import { nextFileNo } from './store/money';
@@ -243,8 +243,7 @@ export const recentEvents = ({ world, client, params, query }: RouteContext) => 
   const event = params.event ?? '';
   const info = CLINIC_EVENTS[event];
   if (!info) throw new ApiError('event_unknown', { event });
-  if (info.ability && !client.abilities.includes(info.ability))
-    throw new ApiError('insufficient_ability', { required_ability: info.ability }, { ability: info.ability });
+  requireAbility(client, info.ability);
   const clinic = world.store.clinic;
   const data = (recentSources[event]?.(clinic) ?? [])
     .flatMap(([id, at, carried]) => (at && Date.parse(at) <= world.clock.now() ? [{ id, at, carried }] : []))

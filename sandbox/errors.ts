@@ -20,6 +20,16 @@ export const found = <T>(x: T | undefined): T => {
 export const byId = <T extends { id: unknown }>(rows: readonly T[], id: unknown): T =>
   found(rows.find((r) => r.id === id));
 
+/** 403 insufficient_ability unless the client holds `ability` (none: nothing needed); `extra` joins the details. */
+export const requireAbility = (
+  client: { abilities: readonly string[] },
+  ability: string | null | undefined,
+  extra: Vars = {},
+) => {
+  if (ability && !client.abilities.includes(ability))
+    throw new ApiError('insufficient_ability', { required_ability: ability, ...extra }, { ability });
+};
+
 /** A numeric id in a path; anything else names nothing (404 not_found). */
 export const idParam = (raw: string | undefined): number => {
   if (!raw || !/^\d+$/.test(raw)) throw new ApiError('not_found');

@@ -5,7 +5,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import RULES from './data/delivery-rules.json';
 import EVENTS from './data/event-samples.json';
-import { ApiError, Checker, refuse, type Lang, byId } from './errors';
+import { ApiError, Checker, refuse, requireAbility, type Lang, byId } from './errors';
 import type { SandboxClock } from './clock';
 import { isoLocal, omit, type Random } from './ids';
 import { send } from './sender';
@@ -102,12 +102,8 @@ export class WebhookEngine {
     const known = Object.keys(CATALOGUES[api]).filter((e) => e !== 'ping');
     const unknown = events?.find((e) => e !== '*' && !known.includes(e));
     if (unknown !== undefined) throw new ApiError('event_unknown', { event: unknown });
-    for (const event of events?.includes('*') ? known : (events ?? [])) {
-      const ability = CATALOGUES[api][event]?.ability;
-      if (ability && !client.abilities.includes(ability)) {
-        throw new ApiError('insufficient_ability', { required_ability: ability, event }, { ability });
-      }
-    }
+    for (const event of events?.includes('*') ? known : (events ?? []))
+      requireAbility(client, CATALOGUES[api][event]?.ability, { event });
     const reason = target === undefined ? null : refusedReason(target, this.w.config.allowLoopbackReceivers);
     if (reason) throw new ApiError('url_not_allowed', { target_url: target, reason });
     return { target, events, description: b.description, status: b.status };
