@@ -1,7 +1,7 @@
 /** The cashier's objects as the interface shows them (cashier spec §3): one view per object, nothing else. */
 import type { CashierData, Customer, Item, Order, Receipt, StockLevel, TillSession } from './store/types';
 import { omit } from './ids';
-import { matchVariant, variantName } from './store/money';
+import { matchVariant, tendersOf, variantName } from './store/money';
 
 export const CONSENT_CHANNELS = ['sms', 'email', 'whatsapp', 'push'] as const;
 
@@ -41,13 +41,7 @@ export const session = (cashier: CashierData, s: TillSession, drawer = false) =>
   const sales = own.filter((r) => r.kind !== 'credit_note');
   const refunds = own.filter((r) => r.kind === 'credit_note');
   const prepaid = sales.filter((r) => r.prepaid_applied);
-  const tenders = new Map<string, number>();
-  for (const r of own) {
-    for (const p of r.payments) {
-      const signed = r.kind === 'credit_note' ? -p.amount_halalas : p.amount_halalas;
-      tenders.set(p.tender, (tenders.get(p.tender) ?? 0) + signed);
-    }
-  }
+  const tenders = tendersOf(own);
   const salesTotal = sum(sales, (r) => r.total_halalas);
   const salesTax = sum(sales, (r) => r.tax_halalas);
   const total = salesTotal - sum(refunds, (r) => r.total_halalas);

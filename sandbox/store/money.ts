@@ -287,9 +287,18 @@ export const numberByArrival = (cashier: { receipts: Receipt[]; counters: { rece
   cashier.counters.receiptSeq = cashier.receipts.length;
 };
 
-/** What a session's receipts left in the drawer (sales in, cash refunds out): the seed's and history's counts. */
-export const cashTaken = (receipts: Receipt[], session: TillSession): number => {
-  const own = receipts.filter((r) => r.session_id === session.id);
-  const cash = (r: Receipt) => sum(r.payments, (p) => (p.tender === 'cash' ? p.amount_halalas : 0));
-  return sum(own, (r) => (r.kind === 'credit_note' ? -cash(r) : cash(r)));
+/** What receipts took by tender, in the order tenders first appear: sales in, credit notes' refunds out. */
+export const tendersOf = (receipts: Receipt[]): Map<string, number> => {
+  const tenders = new Map<string, number>();
+  for (const r of receipts) {
+    for (const p of r.payments) {
+      const signed = r.kind === 'credit_note' ? -p.amount_halalas : p.amount_halalas;
+      tenders.set(p.tender, (tenders.get(p.tender) ?? 0) + signed);
+    }
+  }
+  return tenders;
 };
+
+/** What a session's receipts left in the drawer, as its Z-report expects it: the seed's and history's counts. */
+export const cashTaken = (receipts: Receipt[], session: TillSession): number =>
+  tendersOf(receipts.filter((r) => r.session_id === session.id)).get('cash') ?? 0;
