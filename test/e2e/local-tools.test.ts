@@ -1,7 +1,8 @@
 /**
  * The local tools a newcomer runs first, as a terminal runs them: `npm run sandbox` stops on SIGTERM (sent to npm,
  * as a process manager or an IDE sends it), `npm run sample` resolves what Zapier would resolve and takes a
- * trigger's inputs, and an instant trigger run outside Zapier points to `npm run sample`.
+ * trigger's inputs, an instant trigger run outside Zapier points to `npm run sample`, and `--help` on each tool says
+ * what it does and starts nothing.
  */
 import { spawn, execFile } from 'node:child_process';
 import { createServer, connect } from 'node:net';
@@ -98,5 +99,51 @@ describe('an instant trigger run outside Zapier (zapier-platform invoke)', () =>
     await expect(createAppTester(App)(perform, { authData: {}, inputData: {} } as never)).rejects.toThrow(
       'there is no delivery here. To see its items locally, run: npm run sample -- appointment_created',
     );
+  });
+});
+
+describe('--help on each tool: what it does, and nothing started', () => {
+  const npmRun = (...args: string[]) => run('npm', ['run', '--silent', ...args], { cwd: root });
+
+  it('npm start -- --help explains instead of running the story', async () => {
+    const { stdout } = await npmRun('start', '--', '--help');
+    expect(stdout).toMatch(/^npm start: the local sandbox/);
+    expect(stdout).toContain('SANDBOX_PORT');
+    expect(stdout).not.toContain('Sandbox on');
+  });
+
+  it('npm start refuses an argument it does not take, with the help', async () => {
+    await expect(npmRun('start', '--', '--port', '0')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('npm start takes no arguments (--port 0)'),
+    });
+  });
+
+  it('npm run sample -- --help gives the usage, examples and the trigger keys', async () => {
+    const { stdout } = await npmRun('sample', '--', '--help');
+    expect(stdout).toMatch(/^Usage: npm run sample -- <trigger key>/);
+    expect(stdout).toContain('appointment_starting_soon');
+    expect(stdout).toContain('Trigger keys:\n  appointment_created');
+  });
+
+  it('npm run sample with an unknown option names it and says how to call it, without a stack trace', async () => {
+    const failed = (await npmRun('sample', '--', 'customer_created', '--bogus').catch((e: unknown) => e)) as {
+      stderr: string;
+    };
+    expect(failed.stderr).toContain("Unknown option '--bogus'");
+    expect(failed.stderr).toContain('Usage: npm run sample -- <trigger key>');
+    expect(failed.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('npm run record -- --help says what it records and how the suites record', async () => {
+    const { stdout } = await npmRun('record', '--', '--help');
+    expect(stdout).toMatch(/^npm run record: records one genuine signed delivery per event/);
+    expect(stdout).toContain('RECORD=1 npx jest <test file>');
+  });
+
+  it('npm test -- --help names the stages and how to run one', async () => {
+    const { stdout } = await run(process.execPath, [join(root, 'scripts', 'test.js'), '--help']);
+    expect(stdout).toMatch(/^npm test: build, then type-check, lint and validate/);
+    expect(stdout).toContain('npx jest <file>');
   });
 });
