@@ -50,8 +50,11 @@ const stageLine = (line) => {
   const m = /^STAGE (start|progress|end) (.*)$/.exec(line);
   if (!m) return false;
   const [, kind, rest] = m;
-  if (kind === 'start') say(`▶ ${rest}`);
-  else if (kind === 'end') {
+  if (kind === 'start') {
+    const [, name, total] = /^(\S+) \((\d+) files?\)$/.exec(rest) ?? [];
+    if (name) progress.set(name, `0 of ${total} files`);
+    say(`▶ ${rest}`);
+  } else if (kind === 'end') {
     const [, name, result, detail] = /^(\S+) (passed|failed) (.*)$/.exec(rest) ?? [];
     progress.delete(name);
     say(`${result === 'passed' ? '✓' : '✗'} ${name} ${detail}`);
