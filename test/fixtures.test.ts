@@ -120,6 +120,12 @@ describe('recorded fixtures', () => {
   (recording ? describe.skip : describe)('a request the scenario file does not hold', () => {
     const pick = { api: 'clinic' as const, query: { probe: '1' } };
 
+    it('a delivery not recorded says which command records it', () => {
+      expect(() => delivered('appointment.teleported')).toThrow(
+        'no recorded delivery of appointment.teleported: `npm run record` records one',
+      );
+    });
+
     it('a replay says which command records it', () => {
       expect(() => replay('ping', pick)).toThrow(
         `fixture ping holds no recording of ${JSON.stringify(pick)}: \`RECORD=1 npx jest test/fixtures.test.ts\` records it`,
@@ -151,6 +157,10 @@ describe('recorded fixtures', () => {
   });
 
   it('hold one genuine delivery per event, and a test delivery (ping)', () => {
+    const missing = EVENTS.map((e) => e.event).filter((e) => !deliveredEvents().includes(e));
+    expect(
+      missing.length ? `no delivery of ${missing.join(', ')}: \`npm run record\` records them` : '',
+    ).toBe('');
     expect(deliveredEvents()).toEqual([...new Set([...EVENTS.map((e) => e.event), 'ping'])].sort());
     for (const event of deliveredEvents()) {
       const envelope = delivered(event);
