@@ -5,6 +5,7 @@ import { testAuth } from '../authentication';
 import { EVENTS } from '../lib/hooks/events';
 import {
   data,
+  definition,
   deliveredAsSent,
   pathOf,
   deliveredEvents,
@@ -143,6 +144,8 @@ describe('recorded fixtures', () => {
             headers: { authorization: `Bearer ${UNIT_TOKENS.clinic}`, 'accept-language': 'en' },
           }).then((r) => r.status);
         expect([await ask(), await ask()]).toEqual([200, 200]);
+        // The suite reads what it recorded in the same run, before the file is written.
+        expect(definition('ping', pick).path).toBe(clinicPath('/ping?probe=1'));
         const after = toBeWritten('ping');
         expect(after.slice(0, before.length)).toEqual(before);
         expect(after.slice(before.length).map((d) => [d.method, d.path, d.status])).toEqual([

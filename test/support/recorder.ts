@@ -323,7 +323,17 @@ const forwardInOrder = (name: string) => {
 export const recordHook: RecordHook = {
   replay: forward,
   inOrder: forwardInOrder,
-  sofar: (name) => (whole.has(name) && recorded.has(name) ? withRecorded(name, []) : undefined),
+  sofar: (name) => {
+    if (!recorded.has(name)) return undefined;
+    if (whole.has(name)) return withRecorded(name, []);
+    // A request the file did not hold (a new event's row) is read from this run until the file is written, so the
+    // test that recorded it can read what it recorded; the file's own entries stay as they were read.
+    const added = recorded.get(name)!.filter(([place]) => place < 0);
+    if (!added.length) return undefined;
+    const file = scenarioFile(name);
+    const before = file ? (JSON.parse(readFileSync(file, 'utf8')) as Definition[]) : [];
+    return [...before, ...added.map(([, def]) => def)];
+  },
 };
 
 /** What `writeRecordings` would write for a scenario now: its file with this run's recordings in place. */
