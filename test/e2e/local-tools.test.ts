@@ -45,6 +45,9 @@ describe('npm run sandbox', () => {
     const npm = spawn('npm', ['run', '--silent', 'sandbox', '--', '--port', String(port), '--quiet'], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'ignore'],
+      // A group of its own, so a failing test can stop the sandbox npm started too, whose output pipe would keep
+      // this jest worker alive.
+      detached: true,
     });
     const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
     try {
@@ -62,7 +65,12 @@ describe('npm run sandbox', () => {
       await exited;
       expect(await listening(port)).toBe(false);
     } finally {
-      npm.kill('SIGKILL');
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        // the group has ended, as it should have
+      }
+      npm.stdout!.destroy();
     }
   });
 });
