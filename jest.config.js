@@ -25,7 +25,11 @@ module.exports = {
   maxWorkers: 2,
   // Quiet unless something fails: jest's summary reporter prints the failures in full and the counts; VERBOSE=1
   // gives the default reporter, with a line a file and what the suites print (test/support/report.ts).
-  reporters: process.env.VERBOSE === '1' ? ['default'] : [['summary', { summaryThreshold: 0 }]],
+  // Under `npm test`, also a line as each project starts and ends (test/support/stage-reporter.js).
+  reporters: [
+    ...(process.env.VERBOSE === '1' ? ['default'] : [['summary', { summaryThreshold: 0 }]]),
+    ...(process.env.NPM_TEST_STAGES === '1' ? ['<rootDir>/test/support/stage-reporter.js'] : []),
+  ],
   // The suites prove behaviour, not speed (speed is `npm run bench`): on a loaded machine (shared CI runners, the
   // static checks beside jest on two cores) jest's default 5 s per test failed Transfer pages of 25 items with
   // patients and the shipped build's first deliveries, so a test has 30 s; a hang still fails.

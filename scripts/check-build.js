@@ -6,7 +6,7 @@
 // not unwrap), if it carries the sandbox, another development folder (harness/, test/…) or a package the bundle
 // already holds or only dev tools need, or if it is over 1.5× the one-trigger app's build. test/e2e/shipped.test.ts runs deliveries and actions through
 // the same build.
-const { execFileSync } = require('node:child_process');
+const { run } = require('./run');
 const fs = require('node:fs');
 const path = require('node:path');
 const { productionBuild } = require('./production-build');
@@ -38,7 +38,7 @@ const checkBuild = (built) => {
       })),
     }));
   `;
-  const result = JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: dir, encoding: 'utf8' }));
+  const result = JSON.parse(run(process.execPath, ['-e', probe], { cwd: dir, encoding: 'utf8' }));
   // The public surface (CONTRACT.md), as test/contract.test.ts holds the sources to it.
   const contract = require(path.join(root, 'test', 'contract', 'definition-snapshot.json'));
   const contractTriggers = Object.entries(contract.triggers);

@@ -11,14 +11,13 @@
 // folders in one process: the command's start-up, update check and analytics call cost more than a build and need
 // the network). To ship exactly this, push from that folder with `zapier-platform push --skip-dep-install`
 // (`npm run build:production -- --keep` leaves it and says how).
-const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { run } = require('./run');
 
 const root = path.resolve(__dirname, '..');
 const cli = path.join(root, 'node_modules', '.bin', 'zapier-platform');
-const quiet = { stdio: 'pipe' }; // the CLI's spinner off; a failure's output comes with its error
 
 const ONE_TRIGGER = `const zapier = require('zapier-platform-core');
 module.exports = { version: '1.0.0', platformVersion: zapier.version, triggers: { thing: { key: 'thing', noun: 'Thing',
@@ -53,19 +52,17 @@ const linkModules = (from, to, names) => {
   }
   for (const [parent, sources] of byParent) {
     fs.mkdirSync(parent, { recursive: true });
-    execFileSync('cp', ['-al', ...sources, parent]);
+    run('cp', ['-al', ...sources, parent]);
   }
 };
 
 const prune = (dir) =>
-  execFileSync(
-    'npm',
-    ['prune', '--omit=dev', '--omit=optional', '--ignore-scripts', '--no-audit', '--no-fund'],
-    { cwd: dir, ...quiet },
-  );
+  run('npm', ['prune', '--omit=dev', '--omit=optional', '--ignore-scripts', '--no-audit', '--no-fund'], {
+    cwd: dir,
+  });
 
 /** The CLI's build of each folder (`zapier-platform build --skip-dep-install --skip-validation`), in one process. */
-const zapierBuild = (dirs) => execFileSync(process.execPath, [__filename, '--zapier-build', ...dirs], quiet);
+const zapierBuild = (dirs) => run(process.execPath, [__filename, '--zapier-build', ...dirs]);
 
 /** The build function the CLI's `build` command calls, with the command's flags; `dirs` one after another. */
 const zapierBuildHere = async (dirs) => {
@@ -87,11 +84,11 @@ const zapierBuildHere = async (dirs) => {
  */
 const zipOf = (dir) => {
   const zip = path.join(dir, 'build', 'build.zip');
-  const names = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n');
-  const listing = execFileSync('unzip', ['-l', zip], { encoding: 'utf8' }).trim().split('\n');
+  const names = run('unzip', ['-Z1', zip], { encoding: 'utf8' }).trim().split('\n');
+  const listing = run('unzip', ['-l', zip], { encoding: 'utf8' }).trim().split('\n');
   const total = listing[listing.length - 1].trim().split(/\s+/);
   const folder = `${dir}-unpacked`;
-  execFileSync('unzip', ['-q', zip, '-d', folder]);
+  run('unzip', ['-q', zip, '-d', folder]);
   return { zip, bytes: fs.statSync(zip).size, unpacked: Number(total[0]), names, folder };
 };
 

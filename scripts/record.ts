@@ -56,8 +56,21 @@ const freezeDate = (at: number) => {
   globalThis.Date = FrozenDate as DateConstructor;
 };
 
+const HELP = `npm run record: records one genuine signed delivery per event of the event table, from a fresh sandbox,
+into test/fixtures/deliveries/<event>.json (existing files rewritten, new events added).
+
+  npm run record                 the deliveries (the only scenario: npm run record -- deliveries)
+
+The unit suites' answers are recorded by the suites themselves: RECORD=1 npx jest <test file>
+(npm run record:tests for every file). Then git diff shows what changed. docs/maintaining.md, "Recorded fixtures".
+`;
+
 const main = async () => {
   const started = performance.now();
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(HELP);
+    return;
+  }
   const unknown = process.argv.slice(2).filter((n) => !SCENARIOS.includes(n));
   if (unknown.length) {
     // A list to choose from, not a stack trace.

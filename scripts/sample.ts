@@ -16,6 +16,16 @@ const hydrators = (App.hydrators ?? {}) as Record<string, Fn>;
 
 const USAGE = `Usage: npm run sample -- <trigger key> [--input '<JSON object of the trigger's inputs>']`;
 
+const HELP = `${USAGE}
+
+Prints a trigger's items as the Zap editor shows them, from a fresh local sandbox (its seed, any free port),
+with the patient of Appointment Starting Soon resolved as Zapier resolves it. For example:
+
+  npm run sample -- appointment_starting_soon --input '{"minutes_before":"1440"}'
+  npm run sample -- customer_created --input '{"consent_channel":"sms"}'
+
+Each trigger's inputs and outputs: docs/clinic.md and docs/cashier.md.`;
+
 /** A pointer z.dehydrate wrote: `hydrate|||{"method":"hydrators.<name>","bundle":{…}}|||hydrate`. */
 const POINTER = /^hydrate\|\|\|(.*)\|\|\|hydrate$/s;
 
@@ -54,12 +64,25 @@ const inputOf = (text: string | undefined): Record<string, unknown> => {
   return input as Record<string, unknown>;
 };
 
+const argsOf = (args: string[]) => {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      options: { input: { type: 'string', short: 'i' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (e) {
+    // node:util's own words ("Unknown option '--x'…"), then how to call it.
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${USAGE} (--help says more)`);
+  }
+};
+
 const main = async () => {
-  const { positionals, values } = parseArgs({
-    args: process.argv.slice(2),
-    allowPositionals: true,
-    options: { input: { type: 'string', short: 'i' } },
-  });
+  const { positionals, values } = argsOf(process.argv.slice(2));
+  if (values.help) {
+    console.log(`${HELP}\n\nTrigger keys:\n  ${Object.keys(triggers).join('\n  ')}`);
+    return;
+  }
   const key = positionals[0] ?? '';
   const trigger = triggers[key];
   if (!trigger) {

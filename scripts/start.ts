@@ -17,6 +17,26 @@ import { saudiTime } from '../lib/time';
 const root = join(__dirname, '..');
 const ENV_MARK = '# written by npm start (local sandbox)';
 
+const HELP = `npm start: the local sandbox of both interfaces, and a short story through the real app on it.
+
+Connects, subscribes New Appointment, books with Book Appointment, receives and verifies the signed delivery and
+prints the trigger's item; then prints the sandbox's tokens, writes a ready .env for zapier-platform invoke and keeps
+the sandbox up until Ctrl-C.
+
+  SANDBOX_PORT=4010   the sandbox's port (the default; 0 takes any free port)
+
+The sandbox alone, with its options: npm run sandbox -- --help. A trigger's items: npm run sample -- --help.`;
+
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  console.log(HELP);
+  process.exit(0);
+}
+if (args.length) {
+  console.error(`npm start takes no arguments (${args.join(' ')}).\n\n${HELP}`);
+  process.exit(2);
+}
+
 const step = (n: number, text: string) => console.log(`\n${n}. ${text}`);
 
 let sb: Sandbox | undefined;
@@ -107,13 +127,15 @@ ${tokens.join('\n')}
 
 ${mine ? 'A ready .env is written' : 'Your own .env is kept; the sandbox settings are in .env.sandbox (copy them to .env)'}. Next, in another terminal:
 
-  npm run sample -- appointment_starting_soon        # a trigger's items as the Zap editor shows them
+  npm run sample -- appointment_starting_soon --input '{"minutes_before":"1440"}'   # as the Zap editor shows it
   npm run sample -- customer_created --input '{"consent_channel":"sms"}'
   npm run build
   npx zapier-platform invoke auth test
   npx zapier-platform invoke search find_patient --non-interactive -i '{"phone":"0551234987"}'
-  npx zapier-platform invoke trigger appointment_starting_soon --non-interactive -i '{"minutes_before":"1440"}'
   npx zapier-platform invoke trigger branch_list --isFillingDynamicDropdown
+
+(zapier-platform invoke runs Appointment Starting Soon too, but leaves its patient a hydrate|||… pointer, which
+Zapier resolves and invoke does not: npm run sample shows the patient.)
 
 Zaps to build from these triggers and actions: docs/recipes.md.
 `);

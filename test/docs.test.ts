@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inputFieldsOf, loadDefinition, operationsOf, staticFields } from '../scripts/checks/definition';
 import { DOC_PATHS, interfaceOf } from '../scripts/generate-docs';
+import { EVENTS } from '../lib/hooks/events';
 import { App } from './helpers';
 
 /*
@@ -60,6 +61,73 @@ describe('docs/clinic.md and docs/cashier.md', () => {
       expect(readme).toContain(`](${page})`);
       expect(existsSync(path.resolve(ROOT, page))).toBe(true);
     }
+  });
+});
+
+/** The cells of a markdown table's row whose first cell is `first`. */
+const rowOf = (page: string, first: string): string[] => {
+  const line = page.split('\n').find((l) => l.startsWith(`| ${first} `));
+  if (!line) throw new Error(`no table row "${first}"`);
+  return line
+    .split('|')
+    .slice(2, -1)
+    .map((cell) => cell.trim());
+};
+/** The names of a cell: comma-separated, what a name says in brackets after it left out. */
+const namesIn = (cell: string) =>
+  cell
+    .replace(/\s*\([^)]*\)/g, '')
+    .replace(/\s+/g, ' ')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+
+// Written by hand for readers, held here to the app: a row added to the event table or an operation added fails
+// this until the README's table and transfer.md say it.
+describe('the README’s table and transfer.md, against the event table and the app', () => {
+  const readme = read('README.md');
+  const apis = ['clinic', 'cashier'] as const;
+  const visible = (kind: 'triggers' | 'creates' | 'searches', api: string, hook?: boolean) =>
+    operationsOf(definition, [kind])
+      .filter((op) => !op.action.display.hidden && interfaceOf(op.key) === api)
+      .filter((op) => hook === undefined || EVENTS.some((e) => e.key === op.key) === hook)
+      .map((op) => op.action.display.label)
+      .sort();
+
+  it.each(apis.map((api, i) => [api, i] as const))('%s: every trigger, action and search', (api, i) => {
+    const cells = (first: string) => namesIn(rowOf(readme, first)[i] ?? '').sort();
+    expect(cells('Instant triggers')).toEqual(
+      EVENTS.filter((e) => e.api === api)
+        .map((e) => e.label)
+        .sort(),
+    );
+    expect(cells('Polling trigger')).toEqual(visible('triggers', api, false));
+    expect(cells('Actions')).toEqual(visible('creates', api));
+    expect(cells('Searches')).toEqual(visible('searches', api));
+  });
+
+  it('transfer.md: the triggers that move history in its table, the others under "No past to move"', () => {
+    const page = read('docs/transfer.md');
+    const table = page
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| trigger') && !l.startsWith('| ---'))
+      .flatMap((l) => namesIn(l.split('|')[1]!.trim()));
+    const none = /\*\*No past to move\*\*[^:]*:([^;]+);([^,]+),/.exec(page);
+    expect(none).not.toBeNull();
+    const without = [
+      ...namesIn(none![1]!.replace(/ and /g, ', ')),
+      ...namesIn(none![2]!.replace(/^ and /, '')),
+    ];
+    expect(table.sort()).toEqual(
+      EVENTS.filter((e) => e.transfer)
+        .map((e) => e.label)
+        .sort(),
+    );
+    expect(without.sort()).toEqual(
+      EVENTS.filter((e) => !e.transfer)
+        .map((e) => e.label)
+        .sort(),
+    );
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The local tools a newcomer runs first, as a terminal runs them: `npm run sandbox` stops on SIGTERM (sent to npm,
  * as a process manager or an IDE sends it), `npm run sample` resolves what Zapier would resolve and takes a
- * trigger's inputs, and an instant trigger run outside Zapier points to `npm run sample`.
+ * trigger's inputs, an instant trigger run outside Zapier points to `npm run sample`, and `--help` on each tool says
+ * what it does and starts nothing.
  */
 import { spawn, execFile } from 'node:child_process';
 import { createServer, connect } from 'node:net';
@@ -33,28 +34,43 @@ const listening = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-const until = async (what: () => Promise<boolean>, ms: number) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await what()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-};
+// Each test waits for child processes (npm, tsx compiling the app, a sandbox) to end or to say they are ready, not
+// for a time: on a loaded two-core machine one `npm run sample` took over 30 s, jest's limit per test here
+// (jest.config.js), so this file's limit only guards against a hang.
+jest.setTimeout(300_000);
 
 describe('npm run sandbox', () => {
   it('stops, port and all, when npm itself gets SIGTERM', async () => {
     const port = await freePort();
     const npm = spawn('npm', ['run', '--silent', 'sandbox', '--', '--port', String(port), '--quiet'], {
       cwd: root,
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      // A group of its own, so a failing test can stop the sandbox npm started too, whose output pipe would keep
+      // this jest worker alive.
+      detached: true,
     });
+    const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
     try {
-      expect(await until(() => listening(port), 20_000)).toBe(true);
+      // The sandbox's own line that it listens, however long a loaded machine takes to get there.
+      await new Promise<void>((resolve) => {
+        let out = '';
+        npm.stdout!.on('data', (chunk: Buffer) => {
+          out += String(chunk);
+          if (out.includes(`127.0.0.1:${port}`)) resolve();
+        });
+      });
+      expect(await listening(port)).toBe(true);
       npm.kill('SIGTERM');
-      expect(await until(async () => !(await listening(port)), 10_000)).toBe(true);
+      // npm ends once the sandbox it ran has ended.
+      await exited;
+      expect(await listening(port)).toBe(false);
     } finally {
-      npm.kill('SIGKILL');
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        // the group has ended, as it should have
+      }
+      npm.stdout!.destroy();
     }
   });
 });
@@ -98,5 +114,51 @@ describe('an instant trigger run outside Zapier (zapier-platform invoke)', () =>
     await expect(createAppTester(App)(perform, { authData: {}, inputData: {} } as never)).rejects.toThrow(
       'there is no delivery here. To see its items locally, run: npm run sample -- appointment_created',
     );
+  });
+});
+
+describe('--help on each tool: what it does, and nothing started', () => {
+  const npmRun = (...args: string[]) => run('npm', ['run', '--silent', ...args], { cwd: root });
+
+  it('npm start -- --help explains instead of running the story', async () => {
+    const { stdout } = await npmRun('start', '--', '--help');
+    expect(stdout).toMatch(/^npm start: the local sandbox/);
+    expect(stdout).toContain('SANDBOX_PORT');
+    expect(stdout).not.toContain('Sandbox on');
+  });
+
+  it('npm start refuses an argument it does not take, with the help', async () => {
+    await expect(npmRun('start', '--', '--port', '0')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('npm start takes no arguments (--port 0)'),
+    });
+  });
+
+  it('npm run sample -- --help gives the usage, examples and the trigger keys', async () => {
+    const { stdout } = await npmRun('sample', '--', '--help');
+    expect(stdout).toMatch(/^Usage: npm run sample -- <trigger key>/);
+    expect(stdout).toContain('appointment_starting_soon');
+    expect(stdout).toContain('Trigger keys:\n  appointment_created');
+  });
+
+  it('npm run sample with an unknown option names it and says how to call it, without a stack trace', async () => {
+    const failed = (await npmRun('sample', '--', 'customer_created', '--bogus').catch((e: unknown) => e)) as {
+      stderr: string;
+    };
+    expect(failed.stderr).toContain("Unknown option '--bogus'");
+    expect(failed.stderr).toContain('Usage: npm run sample -- <trigger key>');
+    expect(failed.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('npm run record -- --help says what it records and how the suites record', async () => {
+    const { stdout } = await npmRun('record', '--', '--help');
+    expect(stdout).toMatch(/^npm run record: records one genuine signed delivery per event/);
+    expect(stdout).toContain('RECORD=1 npx jest <test file>');
+  });
+
+  it('npm test -- --help names the stages and how to run one', async () => {
+    const { stdout } = await run(process.execPath, [join(root, 'scripts', 'test.js'), '--help']);
+    expect(stdout).toMatch(/^npm test: build, then type-check, lint and validate/);
+    expect(stdout).toContain('npx jest <file>');
   });
 });

@@ -3,7 +3,8 @@
  * package's node types as a package install names them (`<package>.<node>`), with parameters the node shows for the chosen
  * resource and operation (every required one given, a fixed choice among its options), and the n8n base nodes
  * listed below. Credentials are referenced by name only, so an import matches the reader's own and no id or secret
- * is committed. Whether n8n runs them is the walk-through docs/n8n.md describes, against the sandbox.
+ * is committed. Whether n8n runs them (the refusal's words on the form, the skipped reminder) is the walk-through docs/n8n.md
+ * describes, against the sandbox; what this file holds is how they are wired.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,9 @@ const EXAMPLES = join(__dirname, '..', '..', 'n8n-nodes-clinic-cashier', 'exampl
 /** n8n's own nodes the examples are built with; their parameters are n8n's, checked by running the examples. */
 const BASE_NODES = new Set([
   'n8n-nodes-base.formTrigger',
-  'n8n-nodes-base.filter',
+  'n8n-nodes-base.form',
+  'n8n-nodes-base.if',
+  'n8n-nodes-base.set',
   'n8n-nodes-base.httpRequest',
 ]);
 
@@ -37,6 +40,7 @@ interface WorkflowNode {
   name: string;
   type: string;
   typeVersion: number;
+  onError?: string;
   parameters: Record<string, unknown>;
   credentials?: Record<string, Record<string, unknown>>;
 }
@@ -113,4 +117,48 @@ describe.each(examples)('%s', (_file, workflow) => {
       }
     },
   );
+});
+
+/** The nodes that `from`'s output `index` leads to. */
+const next = (workflow: Workflow, from: string, index: number): WorkflowNode[] =>
+  (workflow.connections[from]?.main[index] ?? []).map((c) => workflow.nodes.find((n) => n.name === c.node)!);
+const named = (workflow: Workflow, name: string) => workflow.nodes.find((n) => n.name === name)!;
+const example = (file: string) => examples.find(([f]) => f === file)![1];
+
+// What the person at the other end sees: n8n's own nodes, whose run the n8n page walks through against the sandbox.
+describe('book-from-form.json answers the person', () => {
+  const workflow = example('book-from-form.json');
+  const book = workflow.nodes.find((n) => n.type.endsWith('.clinicCashier'))!;
+
+  test('a refused booking goes to the node’s error output, not to a failed execution', () => {
+    expect(book.onError).toBe('continueErrorOutput');
+  });
+
+  test('a booking shows a thank-you with the booked time in words, English and Arabic', () => {
+    const [ending] = next(workflow, book.name, 0);
+    expect(ending).toMatchObject({ type: 'n8n-nodes-base.form', parameters: { operation: 'completion' } });
+    expect(ending!.parameters.completionTitle).toMatch(/thank you/i);
+    expect(ending!.parameters.completionMessage).toEqual(expect.stringContaining('$json.starts_at_text_en'));
+    expect(ending!.parameters.completionMessage).toEqual(expect.stringContaining('$json.starts_at_text_ar'));
+  });
+
+  test('a refusal shows the app’s own words (the error item’s `error`)', () => {
+    const [ending] = next(workflow, book.name, 1);
+    expect(ending).toMatchObject({ type: 'n8n-nodes-base.form', parameters: { operation: 'completion' } });
+    expect(ending!.parameters.completionMessage).toBe('={{ $json.error }}');
+  });
+});
+
+describe('reminder.json', () => {
+  const workflow = example('reminder.json');
+
+  test('sends when the patient has a phone, and says why when it skips one', () => {
+    const check = named(workflow, 'Has a phone');
+    expect(check.type).toBe('n8n-nodes-base.if');
+    expect(JSON.stringify(check.parameters)).toContain('$json.patient?.phone');
+    expect(next(workflow, check.name, 0).map((n) => n.type)).toEqual(['n8n-nodes-base.httpRequest']);
+    const [skipped] = next(workflow, check.name, 1);
+    expect(skipped!.type).toBe('n8n-nodes-base.set');
+    expect(JSON.stringify(skipped!.parameters)).toMatch(/No reminder for the appointment/);
+  });
 });

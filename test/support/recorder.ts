@@ -21,6 +21,7 @@ import { closeReceiver, RECORD_SANDBOX, writeJsonFiles } from '../../harness/rec
 import type { Sandbox, SandboxOptions, TokenName } from '../../sandbox';
 import {
   indexOf,
+  matches,
   ownDir,
   rescan,
   scenarioFile,
@@ -234,7 +235,7 @@ const refuseOthers = (name: string) => {
  * A nock reply function that sends the test's request to the scenario's sandbox, answers the app with what it said
  * and keeps it for `writeRecordings` at the place `placeOf` gives the request.
  */
-const forwardTo = (name: string, placeOf: () => number) => {
+const forwardTo = (name: string, placeOf: () => number, newPick?: Exclude<Pick, number>) => {
   refuseOthers(name);
   return async function (
     this: { req: { method?: string; headers: Record<string, string | string[] | undefined> } },
@@ -245,7 +246,12 @@ const forwardTo = (name: string, placeOf: () => number) => {
     const method = String(this.req.method ?? 'GET').toUpperCase();
     // A request this file recorded at this place already is answered with that recording, as its replay will be: a
     // repeat (a retry, a step run again, the next test's same call) must not reach a sandbox that has moved on.
-    const again = place < 0 ? undefined : recorded.get(name)?.find(([p]) => p === place)?.[1];
+    // A request its file does not hold yet is recorded once, the first time, and found again by its pick.
+    const again = recorded
+      .get(name)
+      ?.find(([p, d]) =>
+        place < 0 ? p < 0 && newPick !== undefined && matches(d, newPick) : p === place,
+      )?.[1];
     if (again && !unlike(again, method, uri, requestBody).length) return answerOf(again);
     const host = String(this.req.headers.host ?? '');
     const api = (Object.keys(UNIT_BASE_URLS) as Api[]).find((a) => new URL(UNIT_BASE_URLS[a]).host === host);
@@ -293,7 +299,7 @@ const forwardTo = (name: string, placeOf: () => number) => {
     // The first test to record a place records it; a later test making another request for it is answered by the
     // sandbox, not recorded again.
     const earlier = recorded.get(name) ?? [];
-    if (def && (place < 0 || !earlier.some(([p]) => p === place)))
+    if (def && !again && (place < 0 || !earlier.some(([p]) => p === place)))
       recorded.set(name, [...earlier, [place, def]]);
     // The app gets what a replay of the recording will give it: the answer rewritten to the unit addresses.
     return def ? answerOf(def) : [res.status, text, rawHeaders];
@@ -303,7 +309,7 @@ const forwardTo = (name: string, placeOf: () => number) => {
 /** Record mode's `replay(name, pick)`: recorded at the place of `pick` (appended for a new scenario). */
 const forward = (name: string, pick: Pick) => {
   const place = indexOf(name, pick);
-  return forwardTo(name, () => place);
+  return forwardTo(name, () => place, typeof pick === 'number' ? undefined : pick);
 };
 
 /** Record mode's `replayInOrder(name)`: each request of the test recorded at the next place, from the first. */
@@ -317,7 +323,23 @@ const forwardInOrder = (name: string) => {
 export const recordHook: RecordHook = {
   replay: forward,
   inOrder: forwardInOrder,
-  sofar: (name) => (whole.has(name) && recorded.has(name) ? withRecorded(name, []) : undefined),
+  sofar: (name) => {
+    if (!recorded.has(name)) return undefined;
+    if (whole.has(name)) return withRecorded(name, []);
+    // A request the file did not hold (a new event's row) is read from this run until the file is written, so the
+    // test that recorded it can read what it recorded; the file's own entries stay as they were read.
+    const added = recorded.get(name)!.filter(([place]) => place < 0);
+    if (!added.length) return undefined;
+    const file = scenarioFile(name);
+    const before = file ? (JSON.parse(readFileSync(file, 'utf8')) as Definition[]) : [];
+    return [...before, ...added.map(([, def]) => def)];
+  },
+};
+
+/** What `writeRecordings` would write for a scenario now: its file with this run's recordings in place. */
+export const toBeWritten = (name: string): Definition[] => {
+  const file = scenarioFile(name);
+  return withRecorded(name, file ? (JSON.parse(readFileSync(file, 'utf8')) as Definition[]) : []);
 };
 
 /** After each test in record mode: its sandboxes are stopped (the next test's scenarios start afresh). */

@@ -6,11 +6,13 @@
  * static checks running beside jest (scripts/test.js) fill; the unit files follow, largest first.
  */
 const Sequencer = require('@jest/test-sequencer').default;
+const { plan } = require('./stage-reporter');
 
 const isEndToEnd = (test) => test.context.config.displayName?.name === 'e2e';
 
 class EndToEndFirst extends Sequencer {
   sort(tests) {
+    plan(tests); // how many files each project has, for `npm test`'s lines
     const sorted = super.sort(tests);
     if (sorted.some((test) => test.duration != null)) return sorted;
     return [...sorted.filter(isEndToEnd), ...sorted.filter((test) => !isEndToEnd(test))];
