@@ -42,6 +42,9 @@ const optionsOf = (c: RedisCredential) => ({
   // One attempt a command: a claim that cannot be made is reported at once, never queued for later.
   maxRetriesPerRequest: 1,
   lazyConnect: true,
+  // No reconnecting in the background: a client whose connection ended is replaced at the next call (clientOf), so
+  // a Redis that is down costs each call one attempt and leaves no timers behind in n8n.
+  retryStrategy: () => null,
 });
 
 /** One client per credential in this process, kept open: executions reuse it, none is closed per call. */
@@ -80,9 +83,8 @@ export const redisStore = (credential: RedisCredential): Store => {
   };
 };
 
-/** Closes every client (tests; n8n itself ends the process). */
-export const closeRedisClients = async () => {
-  const all = [...clients.values()];
+/** Closes every client, reconnecting ones included (tests; n8n itself ends the process). */
+export const closeRedisClients = () => {
+  for (const client of clients.values()) if (client.status !== 'end') client.disconnect();
   clients.clear();
-  await Promise.all(all.map((c) => c.quit().catch(() => c.disconnect())));
 };
