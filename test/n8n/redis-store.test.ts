@@ -119,7 +119,7 @@ suite(
         target_url: hookUrl,
         sealed: sealSecret(secret, credentials, 'clinic', path),
       };
-      const copy = (p: ReturnType<typeof aProcess>, redis?: object) => {
+      const copy = (p: ReturnType<typeof aProcess>, redis?: Record<string, unknown>) => {
         const { context } = hookContext(
           { event: def.key },
           {
