@@ -198,7 +198,7 @@ export class ClinicCashierTrigger implements INodeType {
       return { noWebhookResponse: true };
     };
     const subscribeData = sub && subscribeDataOf(sub, authData);
-    if (sub && !subscribeData) return answer(401, 'delivery_refused', credentialChanged(lang));
+    if (sub?.sealed && !subscribeData) return answer(401, 'delivery_refused', credentialChanged(lang));
     const store = await storeOf(this);
     if (!holdsHere(store)) {
       this.logger.warn(
