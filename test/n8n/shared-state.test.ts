@@ -52,23 +52,23 @@ const keptBy = (authData: Record<string, string>) => ({
   sealed: sealSecret(SECRET, authData, 'clinic', HOOK_PATH)!,
 });
 
-const signed = () => {
+const signed = (raw = body) => {
   const timestamp = String(Math.floor(Date.now() / 1000));
   return {
     headers: {
       'content-type': 'application/json',
       'x-partner-timestamp': timestamp,
-      'x-partner-signature': signDelivery(SECRET, timestamp, HOOK_PATH, body),
-      'x-partner-event-id': envelope.id,
+      'x-partner-signature': signDelivery(SECRET, timestamp, HOOK_PATH, raw),
+      'x-partner-event-id': (JSON.parse(raw) as { id: string }).id,
     },
-    rawBody: Buffer.from(body, 'utf8'),
+    rawBody: Buffer.from(raw, 'utf8'),
   };
 };
 
 /** One delivery as a process of n8n receives it (the main or a webhook processor). */
-const receive = (options: Parameters<typeof hookContext>[1] = {}) => {
+const receive = (options: Parameters<typeof hookContext>[1] = {}, params: Record<string, unknown> = {}) => {
   const { context, answered, warnings } = hookContext(
-    { event: def.key },
+    { event: def.key, ...params },
     { staticData: { subscription: keptBy(credentials) }, request: signed(), ...options },
   );
   return { result: trigger.webhook.call(context as never) as Promise<object>, answered, warnings };
@@ -130,6 +130,26 @@ describe('a delivery', () => {
     expect(copies.filter((c) => 'workflowData' in c)).toHaveLength(1);
     // The claim is in the shared store, under a hashed key: no event id is readable there.
     expect(keys).toEqual([expect.stringMatching(/^n8n-clinic-cashier:[0-9a-f]{64}$/), keys[0]]);
+  });
+
+  it('remembers every one of 200 distinct events delivered ten at a time: 30 re-sent run nothing', async () => {
+    const bodies = Array.from({ length: 200 }, (_, i) =>
+      JSON.stringify({ ...envelope, id: `evt_load_${i}` }),
+    );
+    const runs = async (batch: string[]) => {
+      let started = 0;
+      for (let i = 0; i < batch.length; i += 10) {
+        const answers = await Promise.all(
+          batch
+            .slice(i, i + 10)
+            .map((raw) => receive({ request: signed(raw) }, { include_patient: false }).result),
+        );
+        started += answers.filter((a) => 'workflowData' in a).length;
+      }
+      return started;
+    };
+    await expect(runs(bodies)).resolves.toBe(200);
+    await expect(runs(bodies.filter((_, i) => i % 7 === 0).slice(0, 30))).resolves.toBe(0);
   });
 
   it('repeated after a restart is still not run again when the store is shared', async () => {
