@@ -49,8 +49,8 @@ export const runIdOf = (
   workflowId: string | undefined,
   createKey: string | undefined,
   nodeName: string | undefined,
-  eventId: string | undefined,
-): string | undefined =>
-  createKey && EVENT_SCOPED.has(createKey) && eventId
-    ? JSON.stringify([workflowId ?? '', nodeName ?? '', eventId])
-    : workflowId;
+  eventOf: () => string | undefined,
+): string | undefined => {
+  const eventId = createKey && EVENT_SCOPED.has(createKey) ? eventOf() : undefined;
+  return eventId ? JSON.stringify([workflowId ?? '', nodeName ?? '', eventId]) : workflowId;
+};

@@ -237,21 +237,31 @@ describe('the action node', () => {
   describe('Book Appointment after this package’s trigger', () => {
     const booking = { resource: 'appointment', operation: 'book', ...BOOKING_INPUT, external_ref: '' };
 
-    /** The reference each execution posts, the trigger's item paired with the node's input item. */
-    const refsOf = async (events: Array<string | undefined>) => {
+    type Lineage = { event?: string; broken?: boolean; input?: string; trigger?: boolean };
+
+    /** The reference each execution posts: the trigger's item paired with the node's input item, or not. */
+    const refsOf = async (events: Array<string | undefined | Lineage>) => {
       const refs: unknown[] = [];
       clinicApi()
         .post(clinicPath('/appointments'), (b: Record<string, unknown>) => refs.push(b.external_ref) > 0)
         .times(events.length)
         .reply(...reply('book-appointment'));
       recordedPatientRead('book-appointment', events.length);
-      for (const event of events) {
+      for (const given of events) {
+        const lineage = typeof given === 'object' ? given : { event: given };
         const { context, result } = run(booking);
-        context.getParentNodes = () => [
-          { name: 'New Appointment', type: 'n8n-nodes-clinic-cashier.clinicCashierTrigger' },
-        ];
+        context.getParentNodes = () =>
+          lineage.trigger === false
+            ? [{ name: 'Webhook', type: 'n8n-nodes-base.webhook' }]
+            : [{ name: 'New Appointment', type: 'n8n-nodes-clinic-cashier.clinicCashierTrigger' }];
         Object.assign(context, {
-          getWorkflowDataProxy: () => ({ $: () => ({ item: { json: { event_id: event } } }) }),
+          getWorkflowDataProxy: () => ({
+            $: () => {
+              if (lineage.broken) throw new Error('Paired item data unavailable');
+              return { item: { json: { event_id: lineage.event } } };
+            },
+          }),
+          getInputData: () => [{ json: { event_id: lineage.input } }],
         });
         await result();
       }
@@ -269,6 +279,18 @@ describe('the action node', () => {
       expect(second).not.toBe(first);
       // Without an event on the item's lineage, the workflow and the inputs alone, as a Zap's.
       expect(none).not.toBe(first);
+    });
+
+    it('reads the input item’s event id where the lineage is broken, and none without this package’s trigger', async () => {
+      const [lineage, input, foreign, none] = await refsOf([
+        'evt_1',
+        { broken: true, input: 'evt_1' },
+        { trigger: false, input: 'evt_1' },
+        undefined,
+      ]);
+      expect(input).toBe(lineage);
+      expect(foreign).toBe(none);
+      expect(foreign).not.toBe(lineage);
     });
   });
 });

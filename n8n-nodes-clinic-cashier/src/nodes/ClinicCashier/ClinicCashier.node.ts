@@ -140,13 +140,16 @@ export class ClinicCashier implements INodeType {
           (key) => this.getNodeParameter(key, i, ''),
           this.getTimezone(),
         );
-        const createKey = op.kind === 'searchOrCreate' ? op.parts[1]?.key : op.parts[0]?.key;
+        // The create this operation may run: its own, or the one a Find or Create runs when nothing is found.
+        const createKey = op.kind === 'search' ? undefined : op.parts[op.parts.length - 1]?.key;
         const refusal = holdsHere(store) ? undefined : unsharedRefusal(createKey, inputData);
         if (refusal) throw noSharedStoreForWrite(languageOf({ authData }), refusal);
         const { z, bundle } = seam({
           authData,
           inputData,
-          workflowId: runIdOf(this.getWorkflow().id, createKey, this.getNode().name, eventOfItem(this, i)),
+          workflowId: runIdOf(this.getWorkflow().id, createKey, this.getNode().name, () =>
+            eventOfItem(this, i),
+          ),
           cache: cacheOver(store, connectionOf(authData)),
         });
         // Zapier's lock, where the app declares one, also held in this n8n process (src/in-process.ts); across
