@@ -63,7 +63,7 @@ export const INCLUDE_PATIENT_FIELD = fieldOf(
     default: 'true',
     altersDynamicFields: false,
     helpText:
-      'Adds the patient’s name, phone, email and file number to each item (one extra request); the API client needs the `patients:read` ability. Patient Details Status is `found` when they were read, otherwise why not (not_found, no_access, off, or unavailable: the clinic could not answer in time). The Zap runs either way: filter on it before a step that writes to the patient. Contact fields follow the patient’s consent and are empty after an erasure.',
+      'Adds the patient’s name, phone, email and file number to each item (one extra request). The API client needs the `patients:read` ability; without it the patient fields stay empty and the Zap still runs. Contact fields follow the patient’s consent and are empty after an erasure. Patient Details Status says whether they were read (found) or why not (not_found, no_access, off, or unavailable: the clinic could not answer in time): filter on it before a step that writes to the patient.',
   }),
 );
 

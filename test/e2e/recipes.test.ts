@@ -452,18 +452,19 @@ describe('recipe 8: Appointment Completed → review request by WhatsApp or SMS'
 });
 
 /**
- * The Filter a recipe shows (its "Filter field | Condition | Value" table), as a predicate over an item: the
- * conditions Zapier's Filter offers that the recipes use, all of them to pass (AND).
+ * The Filter a recipe shows (its "App field | Key | Filter condition | Value" table), as a predicate over an item:
+ * the conditions Zapier's Filter offers that the recipes use, all of them to pass (AND).
  */
 const recipeFilter = (n: number) => {
   const page = readFileSync(RECIPES, 'utf8');
   const section = page.split(/\n## /).find((part) => part.startsWith(`${n}. `))!;
-  const rows = section
+  const table = section.split(/\n\n/).find((block) => /^\|[^\n]*\| Filter condition +\|/.test(block))!;
+  const rows = table
     .split('\n')
-    .filter((line) => /^\| [^|]*\(`[a-z_]+`\) *\|/.test(line))
+    .slice(2)
     .map((line) => line.split('|').map((cell) => cell.trim()))
-    .map(([, field, condition, value]) => ({
-      path: /\(`([a-z_]+)`\)/.exec(field!)![1]!.split('__'),
+    .map(([, , key, condition, value]) => ({
+      path: key!.replace(/`/g, '').split('__'),
       condition: condition!,
       value: value!.replace(/`/g, ''),
     }));
