@@ -15,6 +15,7 @@ import { seal } from './seal';
  * trigger itself. Only these five fields of GET /patients/{id}, nothing else of the patient, and how they were read.
  */
 const KEYS = ['name_ar', 'name_en', 'phone', 'email', 'file_no'] as const;
+type Contact = Record<(typeof KEYS)[number], string | null>;
 
 /**
  * How the patient was read (`patient__status`): `found`; `not_found` (404, or the item names no patient);
@@ -24,7 +25,7 @@ const KEYS = ['name_ar', 'name_en', 'phone', 'email', 'file_no'] as const;
 export const PATIENT_STATUSES = ['found', 'not_found', 'no_access', 'off', 'unavailable'] as const;
 export type PatientStatus = (typeof PATIENT_STATUSES)[number];
 
-export type PatientContact = Record<(typeof KEYS)[number], string | null> & { status: PatientStatus };
+export type PatientContact = Contact & { status: PatientStatus };
 
 /** What an item carries when there is no patient to show: empty fields, and why. */
 export const noPatient = (status: Exclude<PatientStatus, 'found'>): PatientContact => ({
@@ -36,13 +37,10 @@ export const noPatient = (status: Exclude<PatientStatus, 'found'>): PatientConta
   status,
 });
 
-const contactOf = (p: Record<string, unknown>): PatientContact => ({
-  ...(Object.fromEntries(KEYS.map((k) => [k, typeof p[k] === 'string' ? p[k] : null])) as Record<
-    (typeof KEYS)[number],
-    string | null
-  >),
-  status: 'found',
-});
+const contactOf = (p: Record<string, unknown>): PatientContact => {
+  const contact = Object.fromEntries(KEYS.map((k) => [k, typeof p[k] === 'string' ? p[k] : null])) as Contact;
+  return { ...contact, status: 'found' };
+};
 
 export const PATIENT_SAMPLE: PatientContact = contactOf(patientResource.sample);
 
