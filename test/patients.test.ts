@@ -19,6 +19,7 @@ import {
   strays,
   useNock,
 } from './helpers';
+import { recentLimit, recentPath, recentPick } from './support/hooks';
 import { nxCache } from './support/nx-cache';
 import { clockAtRecording } from './support/recorder';
 
@@ -188,6 +189,24 @@ describe('a call Zapier runs again fails when its patient read fails for now, as
     );
     expectFailed(await found, failure);
     expect(scope?.isDone()).toBe(true);
+  });
+
+  it('New Appointment’s samples in the Zap editor (performList), which the Zap builder asks for again', async () => {
+    const waits = fakeClock();
+    const def = EVENTS.find((e) => e.key === 'appointment_created')!;
+    const pick = recentPick(def);
+    const first = data('recent-events', pick)[0] as { data: { patient_id: string } };
+    clinicApi()
+      .get(clinicPath(recentPath(def)))
+      .query({ limit: recentLimit(def) })
+      .reply(replay('recent-events', pick));
+    const scope = failing(first.data.patient_id, 'a 500');
+    const performList = (App.triggers as Record<string, { operation: { performList: unknown } }>)[def.key]!
+      .operation.performList;
+    const sampled = caught(appTester(performList as never, { authData: AUTH, inputData: {} } as never));
+    expectFailed(await sampled, 'a 500');
+    expect(scope.isDone()).toBe(true);
+    expect(waits).toEqual([]);
   });
 
   it('Book Appointment: the step fails after the booking, and its replay books nothing twice (same booking reference)', async () => {
