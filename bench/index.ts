@@ -6,6 +6,8 @@
  *             polls (bench/calls.ts, bench/starting-soon.ts);
  *   floor     hook perform against its physical floor, in a fresh process of its own (bench/floor.ts);
  *   burst     300 actions against the 120-a-minute limit, every one done once by honouring Retry-After (bench/burst.ts);
+ *   deliveries 300 New Appointment deliveries with their patients against the same limit: every one fires, the patient
+ *             read within the step or `unavailable` (bench/deliveries.ts);
  *   transfer  Zapier Transfer of 1,000 receipts and of invoices with and without their patients (bench/transfer.ts).
  * `BENCH_ONLY=floor,cold npm run bench` runs some of them; all by default. Run after `npm run build` (the npm script
  * does it). Nothing here is a test: it prints what it measured.
@@ -17,10 +19,11 @@ import { startSandbox } from '../sandbox';
 import { burst } from './burst';
 import { callsPerOperation } from './calls';
 import { coldStart } from './cold-start';
+import { deliveryBurst } from './deliveries';
 import { nodeBin } from './shared';
 import { transfer } from './transfer';
 
-const SECTIONS = ['cold', 'calls', 'floor', 'burst', 'transfer'];
+const SECTIONS = ['cold', 'calls', 'floor', 'burst', 'deliveries', 'transfer'];
 
 /** The floor section as a child (bench/floor.ts run directly, with the loader this process runs under). */
 const floorInOwnProcess = () => {
@@ -49,6 +52,7 @@ const main = async () => {
   }
   if (runs('floor')) floorInOwnProcess();
   if (runs('burst')) await burst();
+  if (runs('deliveries')) await deliveryBurst();
   if (runs('transfer')) await transfer();
   if (over) console.log(`\n${over} operation(s) over their calls goal.`);
 };

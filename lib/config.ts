@@ -12,6 +12,12 @@ export const SETTINGS = {
    * bulk Zap under the limit with room to spare. A 429 that still comes is the backstop (`ThrottledError`).
    */
   stepsPerMinute: 50,
+  /**
+   * How long, waits and attempts together, a trigger on Zapier spends on its event's patient read when the read fails
+   * for now (429, 5xx, time-out, network) before it fires the item with the patient `unavailable`: Zapier never
+   * runs a trigger again (lib/host.ts), and stops one after 30 s; this leaves the rest of the call time to finish.
+   */
+  triggerReadBudgetMs: 20_000,
   /** Accepted clock difference of a delivery's X-Partner-Timestamp (Unix seconds), both specs. */
   signatureToleranceSeconds: 300,
   /**

@@ -96,6 +96,12 @@ const REPLAY_SAFE: Bilingual = {
 const appError = (lang: Lang, text: Bilingual, then: Bilingual = SUPPORT): Error =>
   new AppMessageError(say(lang, joined([text, then])));
 
+/** No answer, or half of one: the interface may answer a moment later (lib/retry.ts tries again). */
+export class TransportError extends AppMessageError {}
+
+const transportError = (lang: Lang, text: Bilingual, then: Bilingual = SUPPORT): Error =>
+  new TransportError(say(lang, joined([text, then])));
+
 /**
  * The body as JSON. A 204 has none (undefined); any other answer without a body, or with one that is not JSON,
  * is an error that says so.
@@ -120,7 +126,13 @@ const readJson = (response: HttpResponse, api: Api, lang: Lang): unknown => {
 };
 
 /** The one HTTP client of an interface: base address, token, language, envelopes and paging live here. */
-export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api): ApiClient => {
+export const clientFor = (
+  z: ZObject,
+  bundle: Pick<Bundle, 'authData'>,
+  api: Api,
+  /** Shorter than the usual time-out when a caller has less time left (lib/retry.ts). */
+  timeoutMs = requestTimeoutMs(),
+): ApiClient => {
   const lang = languageOf(bundle);
   const send = async (
     method: Method,
@@ -140,7 +152,7 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
         'Accept-Language': lang,
         ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
       },
-      timeout: requestTimeoutMs(),
+      timeout: timeoutMs,
       // node-fetch would follow a 3xx to any address, over plain http too, with the token (kept for sub-domains)
       // and a booking's body; the error mapper refuses the 3xx instead (lib/errors.ts, mapErrors).
       redirect: 'manual',
@@ -153,7 +165,7 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
     try {
       response = await z.request(request);
     } catch (err) {
-      throw describeTransportError(err, api, lang);
+      throw describeTransportError(err, api, lang, timeoutMs);
     }
     return response;
   };
@@ -208,13 +220,13 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
  * (node-fetch notices a body cut short only when the time-out ends it), a connection closed before the answer,
  * or an interface that cannot be reached at all (refused, unknown host).
  */
-const describeTransportError = (err: unknown, api: Api, lang: Lang): unknown => {
+const describeTransportError = (err: unknown, api: Api, lang: Lang, timeoutMs: number): unknown => {
   if (!(err instanceof Error) || 'status' in err || err.constructor.name !== 'FetchError') return err;
   const n = APIS[api].name;
-  const seconds = requestTimeoutMs() / 1000;
+  const seconds = Number((timeoutMs / 1000).toFixed(1));
   const { type, code } = err as Error & { type?: string; code?: string };
   if (type === 'body-timeout') {
-    return appError(
+    return transportError(
       lang,
       {
         en: `The ${n.en} interface began to answer, but the rest of its answer did not arrive within ${seconds} seconds (the connection may have been cut).`,
@@ -224,7 +236,7 @@ const describeTransportError = (err: unknown, api: Api, lang: Lang): unknown => 
     );
   }
   if (/timeout|timed out/i.test(err.message)) {
-    return appError(
+    return transportError(
       lang,
       {
         en: `The ${n.en} interface did not answer within ${seconds} seconds.`,
@@ -235,14 +247,14 @@ const describeTransportError = (err: unknown, api: Api, lang: Lang): unknown => 
   }
   if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(err.message)) {
     const how = code === 'ECONNRESET' || code === 'EPIPE' ? code : 'socket hang up';
-    return appError(lang, {
+    return transportError(lang, {
       en: `The ${n.en} interface closed the connection before answering (${how}).`,
       ar: `أغلقت واجهة ${n.ar} الاتصال قبل أن ترد (${how}).`,
     });
   }
   // The code only (ECONNREFUSED, ENOTFOUND…): node-fetch's message quotes the whole address, query included.
   const reason = typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? code : 'network error';
-  return appError(
+  return transportError(
     lang,
     {
       en: `Could not reach the ${n.en} interface (${reason}).`,

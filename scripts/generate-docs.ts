@@ -6,6 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { SETTINGS } from '../lib/config';
 import { EVENTS } from '../lib/hooks/events';
 import type { Api } from '../lib/partner-apis';
 import { CHOICES_READ, CREATE, DROPDOWN, SEARCH, TRIGGER } from '../lib/keys';
@@ -77,6 +78,7 @@ const COMMON = [
 const OWN: Record<Api, string[]> = {
   clinic: [
     '**Ids** of clinic objects are 26 letters and digits, e.g. `01JDA3F7Q9B2C4D6E8G0H1J3K5`; branches and appointment types are numbers.',
+    `**The patient** of an appointment, invoice or claim (name, phone, email, file number) comes with _Patient Details Status_ (\`patient__status\`): \`found\`; \`not_found\` (the clinic knows no such patient); \`no_access\` (the API client lacks \`patients:read\`); \`off\` (Include Patient Details is off); \`unavailable\` (the clinic did not answer, even after the app tried again for up to ${SETTINGS.triggerReadBudgetMs / 1000} seconds). The other patient fields are empty unless it is \`found\`. A trigger always fires, since Zapier never runs a trigger again: filter on this field before messaging the patient ([recipes](recipes.md)). An action, a search or a Transfer page whose patient read fails for now fails instead, and Zapier runs it again (a replayed booking books nothing twice), so they give the patient whenever they succeed.`,
     '**Privacy**: patient data is limited to what the clinic shares with partners. Invoice lines never carry procedure codes, descriptions, teeth or surfaces, and no step returns clinical notes.',
   ],
   cashier: [

@@ -95,7 +95,14 @@ describe('book_appointment', () => {
       .reply(...reply('find-patient-insufficient-ability')); // a 403 body, reused for the patient read
     const result = await run('book_appointment', booking);
     expect(result).toMatchObject({ id: data('book-appointment').id, duplicate: false });
-    expect(result.patient).toEqual({ name_ar: null, name_en: null, phone: null, email: null, file_no: null });
+    expect(result.patient).toEqual({
+      name_ar: null,
+      name_en: null,
+      phone: null,
+      email: null,
+      file_no: null,
+      status: 'no_access',
+    });
   });
 
   it('shows a repeated booking reference as duplicate, whether the flag is beside or inside data', async () => {

@@ -54,13 +54,14 @@ export const cashierApi = (lang = 'en') =>
 export const clinicPath = (p: string) => `${new URL(CLINIC).pathname}${p}`;
 export const cashierPath = (p: string) => `${new URL(CASHIER).pathname}${p}`;
 
-/** The five fields of a patient an item carries (CONTRACT §8), read from a patient record. */
+/** The five fields of a patient an item carries (CONTRACT §8), read from a patient record, and its status. */
 export const contactOf = (p: Json) => ({
   name_ar: p.name_ar,
   name_en: p.name_en,
   phone: p.phone,
   email: p.email,
   file_no: p.file_no,
+  status: 'found',
 });
 
 /**

@@ -103,6 +103,7 @@ describe('appointment starting soon', () => {
         phone: p.phone,
         email: p.email,
         file_no: p.file_no,
+        status: 'found',
       });
     } finally {
       stop();
@@ -114,7 +115,14 @@ describe('appointment starting soon', () => {
     const items = await run({ minutes_before: '60', include_patient: 'false' });
     expect(items.length).toBeGreaterThan(0);
     for (const item of items)
-      expect(item.patient).toEqual({ name_ar: null, name_en: null, phone: null, email: null, file_no: null });
+      expect(item.patient).toEqual({
+        name_ar: null,
+        name_en: null,
+        phone: null,
+        email: null,
+        file_no: null,
+        status: 'off',
+      });
   });
 
   it('adds branch_id and practitioner_id to the query when set', async () => {

@@ -8,7 +8,7 @@ import { fieldOf, input } from '../lib/inputs';
 import {
   hydratePatient,
   INCLUDE_PATIENT_FIELD,
-  NO_PATIENT,
+  noPatient,
   PATIENT_OUTPUT_FIELDS,
   PATIENT_SAMPLE,
   wantsPatient,
@@ -76,11 +76,12 @@ export const performStartingSoon = async (z: ZObject, bundle: Bundle) => {
         ? Math.max(0, Math.round((Date.parse(a.starts_at) - now) / 60_000))
         : null,
       // A pointer Zapier resolves only for items new to the Zap: polls that see the appointment again cost no
-      // patient request (PLATFORM-NOTES, dehydration).
-      patient:
-        a.patient_id && wantsPatient(bundle.inputData)
+      // patient request (PLATFORM-NOTES, dehydration). It reads the patient as an event's (lib/patients.ts).
+      patient: !wantsPatient(bundle.inputData)
+        ? noPatient('off')
+        : a.patient_id
           ? z.dehydrate(hydratePatient, { patient_id: a.patient_id })
-          : NO_PATIENT,
+          : noPatient('not_found'),
     }))
     .sort((x, y) => String(y.starts_at).localeCompare(String(x.starts_at)));
 };

@@ -6,31 +6,35 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
 import {
   INCLUDE_PATIENT_FIELD,
-  NO_PATIENT,
   PATIENT_OUTPUT_FIELDS,
   PATIENT_SAMPLE,
   fetchPatient,
+  noPatient,
   wantsPatient,
   withPatients,
 } from '../patients';
 import type { HookExtension, Item } from './types';
 
-/** The patient's name, phone, email and file number on every clinic item that carries `patient_id` (CONTRACT §8). */
+/**
+ * The patient's name, phone, email, file number and how they were read, on every clinic item that carries
+ * `patient_id` (CONTRACT §8). A delivery's read is the read of an event; a sample's and a Transfer page's are
+ * asked for again when they fail (lib/patients.ts, Reading).
+ */
 export const WITH_PATIENT: HookExtension = {
   inputFields: [INCLUDE_PATIENT_FIELD],
   outputFields: PATIENT_OUTPUT_FIELDS,
   sample: { patient: PATIENT_SAMPLE },
   // The item is made for this call (itemOf), so the patient is added to it in place rather than to a copy.
-  async apply(z, bundle, item) {
+  async apply(z, bundle, item, at) {
     item.patient = wantsPatient(bundle.inputData)
-      ? await fetchPatient(z, bundle, item.patient_id)
-      : NO_PATIENT;
+      ? await fetchPatient(z, bundle, item.patient_id, at.replayable ? 'step' : 'event')
+      : noPatient('off');
     return item;
   },
   // One read per distinct patient of the page, never cached between pages: contact data stays out of z.cache.
   async applyPage(z, bundle, items) {
-    if (!wantsPatient(bundle.inputData)) return items.map((item) => ({ ...item, patient: NO_PATIENT }));
-    return withPatients(z, bundle, items);
+    if (!wantsPatient(bundle.inputData)) return items.map((item) => ({ ...item, patient: noPatient('off') }));
+    return withPatients(z, bundle, items, 'step');
   },
   transferPageSize: (input) => (wantsPatient(input) ? SETTINGS.transferPageSizeWithPatient : undefined),
 };

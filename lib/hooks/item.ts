@@ -61,7 +61,9 @@ export const extendPage = async (
     else if (x.apply) {
       const apply = x.apply.bind(x);
       out = await Promise.all(
-        present.map((i) => apply(z, bundle as Bundle, i, { occurredAt: i.occurred_at as string, listed })),
+        present.map((i) =>
+          apply(z, bundle as Bundle, i, { occurredAt: i.occurred_at as string, listed, replayable: true }),
+        ),
       );
     }
   }

@@ -137,7 +137,11 @@ export const makePerformList = (def: HookEvent) => async (z: ZObject, bundle: Ho
   const { items, listed } = await newestItems(def, z, bundle);
   const kept: Item[] = [];
   for (const item of items.filter((i) => passes(def.filters, bundle.inputData, i))) {
-    const extended = await extend(def, z, bundle, item, { occurredAt: item.occurred_at as string, listed });
+    const extended = await extend(def, z, bundle, item, {
+      occurredAt: item.occurred_at as string,
+      listed,
+      replayable: true,
+    });
     if (extended) kept.push(extended);
   }
   return kept.length ? kept : [staticSample(def)];

@@ -78,10 +78,15 @@ export interface Making {
   transfer: boolean;
 }
 
-/** When the item's event happened, and whether its object came from a list already narrowed by `listQuery`. */
+/**
+ * When the item's event happened, whether its object came from a list already narrowed by `listQuery`, and whether
+ * the call is asked for again when it fails (a sample, a Transfer page); absent, the item is a live event's, which
+ * Zapier never brings again (lib/host.ts).
+ */
 export interface Occasion {
   occurredAt?: string;
   listed: boolean;
+  replayable?: boolean;
 }
 
 /**
@@ -103,13 +108,15 @@ export interface HookExtension {
   /**
    * The item with what needs a request (the patient, the consent check), or undefined when the Zap must not fire
    * for it; run after the filters, so a filtered-out item costs no request. The item is made for the call, so it
-   * may be completed in place. It throws when what it adds cannot be known (a read that failed): the delivery then
-   * errors in the Zap history and is not remembered, so a replay or the partner's redelivery brings it again.
+   * may be completed in place. When what it adds cannot be known (a read that failed) it throws where the call comes
+   * again (a replayable occasion, or a host that delivers a failed event again: the delivery is then not remembered),
+   * and otherwise says so in the item (the patient `unavailable`); a consent check that cannot be made always throws.
    */
   apply?(z: ZObject, bundle: Bundle, item: Item, at: Occasion): Promise<Item | undefined>;
   /**
-   * A page of Transfer at once: what `apply` adds to each item, in as few requests as it can, failing the call as
-   * `apply` does (Zapier asks for the page again) rather than leaving fields empty. Without it, `apply` runs per item.
+   * A page of Transfer at once: what `apply` adds to each item, in as few requests as it can, failing the call when a
+   * read fails (Zapier asks for the page again, its place not moved) rather than leaving fields empty. Without it,
+   * `apply` runs per item.
    */
   applyPage?(z: ZObject, bundle: Bundle, items: Item[]): Promise<Array<Item | undefined>>;
   /**

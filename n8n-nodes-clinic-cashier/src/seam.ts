@@ -180,6 +180,7 @@ export const seam = (parts: SeamParts): { z: ZObject; bundle: Bundle } => {
       isLoadingSample: false,
       isFillingDynamicDropdown: false,
       zap: { id: parts.workflowId ?? '' },
+      host: 'n8n', // lib/host.ts: the node answers the interface, so a failed delivery comes again
       ...parts.meta,
     },
     ...parts.extra,

@@ -25,13 +25,14 @@ afterAll(async () => {
 const appointmentsOfPatient = async () =>
   (await w.clinic(`/appointments?patient_id=${w.sb.refs.clinic.patient}&per_page=100`)).body.data as Json[];
 
-/** The patient's five fields an item carries (CONTRACT §8), as the sandbox holds the patient. */
+/** The patient's five fields an item carries (CONTRACT §8), as the sandbox holds the patient, read: `found`. */
 const patientContact = async (id: string) => {
   const p = (await w.clinic(`/patients/${id}`)).body.data;
   // A field the patient's record leaves out arrives empty (null), so a mapped field is never missing.
-  return Object.fromEntries(
-    ['name_ar', 'name_en', 'phone', 'email', 'file_no'].map((k) => [k, p[k] ?? null]),
-  );
+  return {
+    ...Object.fromEntries(['name_ar', 'name_en', 'phone', 'email', 'file_no'].map((k) => [k, p[k] ?? null])),
+    status: 'found',
+  };
 };
 
 describe('app: connection test and label against the sandbox', () => {

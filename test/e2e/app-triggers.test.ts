@@ -581,6 +581,7 @@ describe('app: instant triggers over the sandbox (subscribe, signed delivery, pe
           phone: patient.phone,
           email: patient.email,
           file_no: patient.file_no,
+          status: 'found',
         });
         expect(item.patient.phone).toMatch(/^\+9665\d{8}$/);
       }

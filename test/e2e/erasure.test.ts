@@ -34,6 +34,7 @@ it("an erased patient's items carry the names and file number, never the phone o
     phone: null,
     email: null,
     file_no: before[0]!.patient.file_no,
+    status: 'found',
   });
   expect(after[0]!.patient.file_no).toEqual(expect.any(String));
 });

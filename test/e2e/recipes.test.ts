@@ -6,8 +6,10 @@
  * test received (`RECORD=1` writes it there), so the day it shows is the one run here: the recordings' Tuesday,
  * from 10:00 in Riyadh, on the sandbox's and the app's clocks alike, standing still unless a recipe moves both.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DROPDOWN } from '../../lib/keys';
+import { CLOCK } from '../../lib/retry';
 import { docSample, expectDocSample } from '../support/doc-samples';
 import { clockAtRecording, RECORD_SANDBOX } from '../support/recorder';
 import { offHours } from '../support/working-day';
@@ -361,6 +363,7 @@ describe('recipe 6: web form → Book Appointment', () => {
         phone: form.e164,
         email: patient.email ?? null,
         file_no: patient.file_no,
+        status: 'found',
       });
       expect(booked.patient.phone).toMatch(E164);
       if (form === forms[0]) expectDocSample(RECIPES, 6, booked);
@@ -445,6 +448,108 @@ describe('recipe 8: Appointment Completed → review request by WhatsApp or SMS'
     expect(item).toMatchObject({ id: booked.id, status: 'completed', previous_status: 'in_progress' });
     expectPatient(item.patient, await patientOf(booked.patient_id));
     expectDocSample(RECIPES, 8, item);
+  });
+});
+
+/**
+ * The Filter a recipe shows (its "App field | Key | Filter condition | Value" table), as a predicate over an item:
+ * the conditions Zapier's Filter offers that the recipes use, all of them to pass (AND).
+ */
+const recipeFilter = (n: number) => {
+  const page = readFileSync(RECIPES, 'utf8');
+  const section = page.split(/\n## /).find((part) => part.startsWith(`${n}. `))!;
+  const table = section.split(/\n\n/).find((block) => /^\|[^\n]*\| Filter condition +\|/.test(block))!;
+  const rows = table
+    .split('\n')
+    .slice(2)
+    .map((line) => line.split('|').map((cell) => cell.trim()))
+    .map(([, , key, condition, value]) => ({
+      path: key!.replace(/`/g, '').split('__'),
+      condition: condition!,
+      value: value!.replace(/`/g, ''),
+    }));
+  expect(rows.length).toBeGreaterThan(0);
+  return (item: Json): boolean =>
+    rows.every(({ path, condition, value }) => {
+      const got = path.reduce((o: Json, k) => (o === null || o === undefined ? undefined : o[k]), item);
+      if (condition === 'Exists') return got !== undefined && got !== null && got !== '';
+      if (condition === '(Text) Exactly matches') return String(got) === value;
+      throw new Error(`recipe ${n}: a Filter condition this test does not know: ${condition}`);
+    });
+};
+
+describe('recipes 1 and 8: the Filter lets through only a patient read with a phone, and every event still arrives', () => {
+  afterEach(() => jest.restoreAllMocks());
+
+  /** The retries within the step wait on the app's clock, which a test moves itself: nothing sleeps. */
+  const noSleeping = () => {
+    let now = Date.now();
+    jest.spyOn(CLOCK, 'now').mockImplementation(() => now);
+    jest.spyOn(CLOCK, 'sleep').mockImplementation(async (ms) => {
+      now += ms;
+    });
+  };
+
+  /** Appointment Completed for a front-desk booking of `patientId`, as recipe 8's Zap receives it. */
+  const completed = async (patientId: string, before?: () => void) => {
+    const booked = await frontDeskBooking(w, { patient_id: patientId });
+    for (const status of ['arrived', 'in_progress'])
+      await w.control(`/clinic/appointments/${booked.id}`, { method: 'PATCH', body: { status } });
+    const items = await w.fire('appointment_completed', async () => {
+      before?.();
+      await w.control(`/clinic/appointments/${booked.id}`, {
+        method: 'PATCH',
+        body: { status: 'completed' },
+      });
+    });
+    expect(items.map((i) => i.id)).toEqual([booked.id]);
+    return items[0];
+  };
+
+  it('recipe 8: a patient with consent passes; one without (found, no phone) is filtered', async () => {
+    const passes = recipeFilter(8);
+    const withPhone = await completed(w.sb.refs.clinic.patient);
+    expect(withPhone.patient.status).toBe('found');
+    expect(passes(withPhone)).toBe(true);
+    const noConsent = await completed(w.sb.refs.clinic.patientWithoutConsent);
+    expect(noConsent.patient).toMatchObject({ status: 'found', phone: null });
+    expect(noConsent.patient.name_en).toMatch(/\S/);
+    expect(passes(noConsent)).toBe(false);
+  });
+
+  it('recipe 8: a patient the clinic cannot return (503 on every try) still fires, unavailable, and is filtered', async () => {
+    noSleeping();
+    const passes = recipeFilter(8);
+    const fault = (times: number) =>
+      w.sb.injectFault({ pathPrefix: '/partner/v1/patients/', status: 503, times });
+    // As many 503s as the budget allows reads: a sixth read would find the patient.
+    const item = await completed(w.sb.refs.clinic.patient, () => fault(5));
+    expect(item.patient).toEqual({
+      name_ar: null,
+      name_en: null,
+      phone: null,
+      email: null,
+      file_no: null,
+      status: 'unavailable',
+    });
+    expect(passes(item)).toBe(false);
+    // Tried again within the step: five reads in all, each answered 503.
+    expect(w.sb.faults().at(-1)!.times).toBe(0);
+  });
+
+  it('recipe 1: a reminder whose patient cannot be read is filtered, and one that can passes', async () => {
+    noSleeping();
+    const passes = recipeFilter(1);
+    const booked = await bookingStartingSoon();
+    const items = await w.run<Json[]>('triggers', 'appointment_starting_soon', { minutes_before: '60' });
+    const item = items.find((i) => i.id === booked.id);
+    w.sb.injectFault({ pathPrefix: '/partner/v1/patients/', status: 502, times: 5 });
+    const unavailable = { ...item, patient: await w.hydrate(item.patient) };
+    expect(unavailable.patient.status).toBe('unavailable');
+    expect(passes(unavailable)).toBe(false);
+    const found = { ...item, patient: await w.hydrate(item.patient) };
+    expect(found.patient.status).toBe('found');
+    expect(passes(found)).toBe(true);
   });
 });
 

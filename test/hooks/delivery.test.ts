@@ -103,13 +103,8 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
         ...signed(),
       });
       expect(off).toHaveLength(1);
-      expect(off[0]!.patient).toEqual({
-        name_ar: null,
-        name_en: null,
-        phone: null,
-        email: null,
-        file_no: null,
-      });
+      const empty = { name_ar: null, name_en: null, phone: null, email: null, file_no: null };
+      expect(off[0]!.patient).toEqual({ ...empty, status: 'off' });
       forgetDeliveries();
       clinicApi()
         .get(clinicPath(`/patients/${String(envelope.data.patient_id)}`))
@@ -122,7 +117,7 @@ describe.each(EVENTS.map((def) => [def.key, def] as const))('%s', (_key, def) =>
         ...signed(),
       });
       expect(noAbility).toHaveLength(1);
-      expect(noAbility[0]!.patient).toEqual(off[0]!.patient);
+      expect(noAbility[0]!.patient).toEqual({ ...empty, status: 'no_access' });
       expect(noAbility[0]!.id).toBe(envelope.data.id);
     });
   }

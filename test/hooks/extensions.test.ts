@@ -3,7 +3,7 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { SETTINGS } from '../../lib/config';
 import { WITH_PATIENT, checkInputs, unknownInTransfer } from '../../lib/hooks/extensions';
 import type { HookExtension } from '../../lib/hooks/types';
-import { NO_PATIENT, PATIENT_SAMPLE } from '../../lib/patients';
+import { PATIENT_SAMPLE, noPatient } from '../../lib/patients';
 
 /** A z that fails any request: the cases below must ask nothing. */
 const z = {
@@ -18,12 +18,12 @@ describe('WITH_PATIENT', () => {
     const item = { id: 'a', patient_id: '01J9X4T2R7N5P3M1K8H6G4F2D0' };
     const out = await WITH_PATIENT.apply!(z, bundleOf({ include_patient: 'no' }), item, { listed: false });
     expect(out).toBe(item);
-    expect(out!.patient).toEqual(NO_PATIENT);
+    expect(out!.patient).toEqual(noPatient('off'));
   });
 
-  it('with it on, still asks nothing for an item without a patient id (an empty patient)', async () => {
+  it('with it on, still asks nothing for an item without a patient id (an empty patient, not_found)', async () => {
     const out = await WITH_PATIENT.apply!(z, bundleOf({}), { id: 'a', patient_id: null }, { listed: false });
-    expect(out!.patient).toEqual(NO_PATIENT);
+    expect(out!.patient).toEqual(noPatient('not_found'));
   });
 
   it('a Transfer page without the patient asks nothing, and its page size is the patient-read one only when on', async () => {
@@ -32,8 +32,8 @@ describe('WITH_PATIENT', () => {
       { id: 2 },
     ]);
     expect(page).toEqual([
-      { id: 1, patient: NO_PATIENT },
-      { id: 2, patient: NO_PATIENT },
+      { id: 1, patient: noPatient('off') },
+      { id: 2, patient: noPatient('off') },
     ]);
     expect(WITH_PATIENT.transferPageSize!({})).toBe(SETTINGS.transferPageSizeWithPatient);
     expect(WITH_PATIENT.transferPageSize!({ include_patient: false })).toBeUndefined();

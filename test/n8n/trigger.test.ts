@@ -8,7 +8,8 @@ import { ClinicCashierTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/C
 import { sealSecret } from '../../n8n-nodes-clinic-cashier/src/sealed-secret';
 import { processStore } from '../../n8n-nodes-clinic-cashier/src/store';
 import { EVENTS } from '../../lib/hooks/events';
-import { delivered } from '../fixtures';
+import { delivered, reply } from '../fixtures';
+import { CLOCK } from '../../lib/retry';
 import { expectPatientCall, forgetDeliveries, op, run } from '../support/hooks';
 import { AUTH, clinicApi, clinicPath, useNock } from '../helpers';
 import { credentials, hookContext, watchedStaticData } from './context';
@@ -204,12 +205,32 @@ describe('a delivery', () => {
     );
   });
 
+  it('fails when its patient read fails for now (n8n answers the interface 500), remembering nothing, and fires with the patient when delivered again', async () => {
+    // On n8n the node answers the interface, which delivers again: no retry within the call (lib/host.ts).
+    const sleep = jest.spyOn(CLOCK, 'sleep').mockImplementation(async () => undefined);
+    const patientPath = clinicPath(`/patients/${String(envelope.data.patient_id)}`);
+    const failed = clinicApi()
+      .get(patientPath)
+      .reply(...reply('server-error'));
+    const staticData: Record<string, unknown> = { subscription };
+    await expect(receive(deliveryOf(body), staticData).result).rejects.toThrow(/500/);
+    expect(failed.isDone()).toBe(true);
+    expect(sleep).not.toHaveBeenCalled();
+    expect(staticData.delivered).toBeUndefined();
+    expectPatientCall(String(envelope.data.patient_id));
+    const again = (await receive(deliveryOf(body), staticData).result) as unknown as {
+      workflowData: Array<Array<{ json: { patient: { status: string } } }>>;
+    };
+    expect(again.workflowData[0]![0]!.json.patient.status).toBe('found');
+    sleep.mockRestore();
+  });
+
   it('keeps Include Patient Details: off, the patient is not read', async () => {
     const staticData: Record<string, unknown> = { subscription };
     const out = (await receive(deliveryOf(body), staticData, { include_patient: false })
       .result) as unknown as {
       workflowData: Array<Array<{ json: { patient: unknown } }>>;
     };
-    expect(out.workflowData[0]![0]!.json.patient).toMatchObject({ name_en: null });
+    expect(out.workflowData[0]![0]!.json.patient).toMatchObject({ name_en: null, status: 'off' });
   });
 });
