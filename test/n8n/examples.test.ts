@@ -1,5 +1,6 @@
 /*
- * The example workflows docs/n8n.md links (n8n-nodes-clinic-cashier/examples/*.json) use only what exists: the
+ * The example workflows docs/n8n.md imports and docs/n8n-maintaining.md describes
+ * (n8n-nodes-clinic-cashier/examples/*.json) use only what exists: the
  * package's node types as a package install names them (`<package>.<node>`), with parameters the node shows for the chosen
  * resource and operation (every required one given, a fixed choice among its options), and the n8n base nodes
  * listed below. Credentials are referenced by name only, so an import matches the reader's own and no id or secret
