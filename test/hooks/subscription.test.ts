@@ -129,16 +129,18 @@ describe('performSubscribe after a lost answer', () => {
       .get(clinicPath('/webhooks'))
       .query(FIRST_PAGE)
       .reply(
-        replay('webhook-resubscribe', { api: 'clinic', method: 'GET' }, (answer: { data: object[] }) => ({
-          ...answer,
-          data: [
-            ...answer.data.map((s) =>
-              s === stale || (s as { id: number }).id === stale.id ? { ...s, target_url: same } : s,
-            ),
-            ...others.map((target_url, i) => ({ ...stale, id: 9000 + i, target_url })),
-          ],
-          meta: { ...(answer as { meta: object }).meta, total: answer.data.length + others.length },
-        })),
+        replay(
+          'webhook-resubscribe',
+          { api: 'clinic', method: 'GET' },
+          (answer: { data: Array<{ id: number }>; meta: object }) => ({
+            ...answer,
+            data: [
+              ...answer.data.map((s) => (s.id === stale.id ? { ...s, target_url: same } : s)),
+              ...others.map((target_url, i) => ({ ...stale, id: 9000 + i, target_url })),
+            ],
+            meta: { ...answer.meta, total: answer.data.length + others.length },
+          }),
+        ),
       )
       .delete(clinicPath(`/webhooks/${stale.id}`))
       .reply(replay('webhook-resubscribe', { api: 'clinic', method: 'DELETE' }))
