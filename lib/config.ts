@@ -67,6 +67,17 @@ export const SETTINGS = {
    * with more receipts than that shows real but older ones, rather than a Zap editor kept waiting.
    */
   sampleCursorPages: 5,
+  /**
+   * Pages of 100 Find Appointment reads at most of a patient's or a range's appointments, to give the earliest first
+   * (the clinic's list order is not shown): five requests, well inside a step's 30 s. A range that holds more says so
+   * (`found_complete` false) rather than pass off a later appointment as the earliest.
+   */
+  findAppointmentPages: 5,
+  /**
+   * Appointments Find Appointment returns, earliest first: each distinct patient among them costs one more request,
+   * so 25 keep a step at most 5 + 25 requests.
+   */
+  findAppointmentResults: 25,
   /** Pages a polling trigger reads at most in one poll (100 objects each). */
   maxPollPages: 5,
   /** Objects a page of Zapier Transfer (bulk read) asks of a list: the interfaces' maximum, one request a page. */
