@@ -92,6 +92,11 @@ export const SETTINGS = {
    * notes) leave nothing of a page: an empty answer would end the transfer.
    */
   transferReadsPerCall: 5,
+  /**
+   * Pages one Transfer call reads at most of a list it reads whole because the interface does not show its order
+   * (Stock Low's levels): 20 requests stay well inside a call's 60 s and a sixth of the minute's 120.
+   */
+  transferWholeListPages: 20,
 } as const;
 
 /**

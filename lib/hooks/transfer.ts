@@ -11,7 +11,16 @@ import { declareInputs, input, later } from '../inputs';
 import { APIS } from '../partner-apis';
 import { filterQuery, passes } from './filters';
 import { extendPage, isObject, itemOf } from './item';
-import { ListOrderError, readOn, type Key, type Place } from './paging';
+import {
+  ListOrderError,
+  ListTooLongError,
+  MEMO_CHARS,
+  MemoryFullError,
+  MOVED_REMEMBERED,
+  readOn,
+  type Key,
+  type Place,
+} from './paging';
 import type { HookBundle, HookEvent, Item, TransferSource } from './types';
 
 /** The two inputs of a trigger whose Transfer can be limited to dates (only Transfer reads them), and their check. */
@@ -58,7 +67,8 @@ const isPlace = (p: Record<string, unknown>): boolean =>
   (p.at as number) >= 0 &&
   (p.after === null || isKey(p.after)) &&
   (p.size === undefined || (Number.isInteger(p.size) && (p.size as number) >= 1)) &&
-  (p.moved === undefined || (Array.isArray(p.moved) && p.moved.every((id) => typeof id === 'string')));
+  (p.fixed === undefined || (Number.isInteger(p.fixed) && (p.fixed as number) >= 1)) &&
+  (p.moved === undefined || (typeof p.moved === 'string' && p.moved.length % MEMO_CHARS === 0));
 
 const isPosition = (v: unknown): v is Position => {
   if (!v || typeof v !== 'object') return false;
@@ -103,25 +113,41 @@ const transferItem = (def: HookEvent, source: TransferSource, data: Item) =>
     { transfer: true },
   );
 
-/** The message of a list that does not come in its declared order, or changed faster than a call could follow. */
-const listTrouble = (z: ZObject, bundle: HookBundle, def: HookEvent, what: 'order' | 'shifted') => {
+type Trouble = 'order' | 'shifted' | 'long' | 'memory';
+
+const TROUBLE_CODES: Record<Trouble, [string, number]> = {
+  order: ['transfer_list_order', 502],
+  shifted: ['transfer_list_shifted', 409],
+  long: ['transfer_list_too_long', 400],
+  memory: ['transfer_too_many_movable', 400],
+};
+
+/**
+ * The message of a list that does not come in its declared order, changed faster than a call could follow, is too
+ * long to read whole (its order not shown), or moved more objects that can still move than the place remembers.
+ */
+const listTrouble = (z: ZObject, bundle: HookBundle, def: HookEvent, what: Trouble) => {
   const n = APIS[def.api].name;
-  return new z.errors.Error(
-    say(
-      languageOf(bundle),
-      what === 'order'
-        ? {
-            en: `The ${n.en} interface did not list these objects in the order the app pages by, so the transfer stopped rather than move some twice or not at all. Contact the vendor's support.`,
-            ar: `لم ترتب واجهة ${n.ar} هذه العناصر بالترتيب الذي يتصفح به التطبيق، فتوقف النقل كي لا ينقل بعضها مرتين أو لا ينقلها. تواصل مع دعم المزوّد.`,
-          }
-        : {
-            en: `The list changed so much while the transfer ran that finding where it stopped took more than ${SETTINGS.transferReadsPerCall} requests. The place is kept: ask for the next page again.`,
-            ar: `تغيّرت القائمة كثيرًا أثناء النقل فاحتاج إيجاد موضع توقفه أكثر من ${SETTINGS.transferReadsPerCall} طلبات. الموضع محفوظ: اطلب الصفحة التالية مرة أخرى.`,
-          },
-    ),
-    what === 'order' ? 'transfer_list_order' : 'transfer_list_shifted',
-    what === 'order' ? 502 : 409,
-  );
+  const words = {
+    order: {
+      en: `The ${n.en} interface did not list these objects in the order the app pages by, so the transfer stopped rather than move some twice or not at all. Contact the vendor's support.`,
+      ar: `لم ترتب واجهة ${n.ar} هذه العناصر بالترتيب الذي يتصفح به التطبيق، فتوقف النقل كي لا ينقل بعضها مرتين أو لا ينقلها. تواصل مع دعم المزوّد.`,
+    },
+    shifted: {
+      en: `The list changed so much while the transfer ran that finding where it stopped took more than ${SETTINGS.transferReadsPerCall} requests. The place is kept: ask for the next page again.`,
+      ar: `تغيّرت القائمة كثيرًا أثناء النقل فاحتاج إيجاد موضع توقفه أكثر من ${SETTINGS.transferReadsPerCall} طلبات. الموضع محفوظ: اطلب الصفحة التالية مرة أخرى.`,
+    },
+    long: {
+      en: `The ${n.en} interface does not say in which order it lists these objects, so each transfer step reads the list whole and sorts it; it holds more than ${SETTINGS.transferWholeListPages} pages. Choose a Branch to narrow it, then start the transfer again.`,
+      ar: `لا تذكر واجهة ${n.ar} ترتيب هذه العناصر، فتقرأ كل خطوة من النقل القائمة كاملة وترتبها؛ وهي أطول من ${SETTINGS.transferWholeListPages} صفحة. اختر فرعًا لتضييقها، ثم ابدأ النقل من جديد.`,
+    },
+    memory: {
+      en: `This transfer moved more than ${MOVED_REMEMBERED.toLocaleString('en')} appointments that can still be rescheduled, more than it can remember to never move one twice. Limit it with Transfer From and Transfer Before (for example a year at a time) and start again.`,
+      ar: `نقل هذا النقل أكثر من ${MOVED_REMEMBERED} موعد يمكن أن يُعاد جدولتها، وهذا أكثر مما يستطيع تذكره كي لا ينقل موعدًا مرتين. حدّده بتاريخَي Transfer From وTransfer Before (سنة في كل مرة مثلًا) ثم ابدأ من جديد.`,
+    },
+  }[what];
+  const [code, status] = TROUBLE_CODES[what];
+  return new z.errors.Error(say(languageOf(bundle), words), code, status);
 };
 
 /**
@@ -161,9 +187,12 @@ export const readTransferPage = async (
         position,
         source.paging,
         perPage,
-        SETTINGS.transferReadsPerCall - reads,
+        source.paging.unordered ? SETTINGS.transferWholeListPages : SETTINGS.transferReadsPerCall - reads,
       ).catch((e: unknown) => {
-        throw e instanceof ListOrderError ? listTrouble(z, bundle, def, 'order') : e;
+        if (e instanceof ListOrderError) throw listTrouble(z, bundle, def, 'order');
+        if (e instanceof ListTooLongError) throw listTrouble(z, bundle, def, 'long');
+        if (e instanceof MemoryFullError) throw listTrouble(z, bundle, def, 'memory');
+        throw e;
       });
       reads += run.reads;
       objects = run.objects;
