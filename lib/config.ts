@@ -97,6 +97,17 @@ export const SETTINGS = {
    * (Stock Low's levels): 20 requests stay well inside a call's 60 s and a sixth of the minute's 120.
    */
   transferWholeListPages: 20,
+  /**
+   * List pages one Transfer call reads at most while it checks, after the end, the upcoming booked and confirmed
+   * appointments for one rescheduled behind the place while it ran: most pages hand on nothing, and an empty answer
+   * would end the transfer, so a call reads on (30 requests, a quarter of the minute's 120).
+   */
+  transferRecheckReadsPerCall: 30,
+  /**
+   * How far the interface's clock may be from Zapier's when a transfer compares an object's `updated_at` and
+   * `created_at` with the moment it began.
+   */
+  transferClockSkewSeconds: 300,
 } as const;
 
 /**

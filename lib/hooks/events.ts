@@ -19,13 +19,16 @@ import type { HookEvent, SampleSource, TransferSource } from './types';
 const recent: SampleSource = { kind: 'recent' };
 const catalogue: SampleSource = { kind: 'catalogue' };
 
+/** The appointment statuses a clinic reschedules: the ones that have not begun. */
+const RESCHEDULABLE = ['booked', 'confirmed'];
+
 /**
  * Appointments by start, then id. One that has not begun can still be rescheduled later, after it was moved: its id
  * is remembered so it does not come twice.
  */
 const BY_START: Order = {
   fields: [{ field: 'starts_at', time: true }, { field: 'id' }],
-  movable: (a) => a.status === 'booked' || a.status === 'confirmed',
+  movable: (a) => RESCHEDULABLE.includes(String(a.status)),
 };
 /** Invoices by issue time, then id: an invoice's issue time never changes. */
 const BY_ISSUE: Order = { fields: [{ field: 'issued_at', time: true }, { field: 'id' }] };
@@ -46,6 +49,8 @@ const appointments = (at: string[], status?: string): TransferSource => ({
   ...(status ? { query: { status } } : {}),
   at,
   range: { from: 'from', to: 'to', by: 'start date' },
+  // One rescheduled from ahead of the place to behind it while the transfer ran is found again at the end.
+  recheck: { statuses: RESCHEDULABLE, changed: 'updated_at', created: 'created_at' },
 });
 
 /** Invoices of the past: GET /invoices by issue date. */

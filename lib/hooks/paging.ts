@@ -74,7 +74,8 @@ export class ListTooLongError extends Error {
 export interface Run {
   /** Objects after the place, in the list's order, none handed on before. */
   objects: Obj[];
-  next: Place | { done: true };
+  /** Where the next read starts; at the end, what is remembered still (a later list of the transfer needs it). */
+  next: Place | { done: true; moved?: string };
   reads: number;
   /** The budget ran out before any object after the place was found. */
   exhausted: boolean;
@@ -230,7 +231,15 @@ export const readOn = async (
     const cut = examined < objects.length;
     // The end shows in the meta (total, page size); a list without them ends with an empty page.
     const end = !cut && (!objects.length || (total !== undefined && start + objects.length >= total));
-    if (end) return { objects: fresh, next: { done: true }, reads, exhausted: false };
+    if (end) {
+      const { moved: memo } = here();
+      return {
+        objects: fresh,
+        next: { done: true, ...(memo ? { moved: memo } : {}) },
+        reads,
+        exhausted: false,
+      };
+    }
     if (fresh.length) return { objects: fresh, next: here(), reads, exhausted: false };
     chained = { page: asked.page + 1, perPage: asked.perPage };
   }

@@ -329,11 +329,17 @@ describe('the end of a list', () => {
 
 describe('through the definition: Appointment Updated over a changing appointments list', () => {
   const template: Record<string, unknown> = body('transfer-appointments-completed', 0).data[0];
+  /** The rows' starts: two days before the test runs, then one an hour, so the later ones are still to come. */
+  const BASE = Date.now() - 2 * 86_400_000;
+  /** Rows changed while the transfer runs: their updated_at is then. */
+  const touched = new Map<string, string>();
   const toAppointment = (r: Row) => ({
     ...template,
     id: r.id,
     status: r.movable ? 'booked' : 'completed',
-    starts_at: new Date(Date.parse('2026-01-01T06:00:00Z') + r.k * 3_600_000).toISOString(),
+    starts_at: new Date(BASE + r.k * 3_600_000).toISOString(),
+    created_at: new Date(BASE - 30 * 86_400_000).toISOString(),
+    updated_at: touched.get(r.id) ?? new Date(BASE - 20 * 86_400_000).toISOString(),
   });
   const performList = (
     App.triggers as unknown as Record<
@@ -344,16 +350,33 @@ describe('through the definition: Appointment Updated over a changing appointmen
   const tester = (fn: (z: unknown, b: unknown) => unknown, bundle: object) =>
     appTester(fn as never, bundle as never) as Promise<unknown>;
 
-  /** A transfer through performList, `between(page)` changing the list before each call after the first. */
+  /**
+   * A transfer through performList, `between(page)` changing the list before each call after the first. The list
+   * answers `status` and `from` as the interface does (the recheck of booked and confirmed appointments at the end);
+   * `main` is the requests of the list itself, `rechecks` those with a status.
+   */
   const transferThrough = async (list: ModelList, between: (page: number) => void) => {
+    const rechecks: string[] = [];
     const scope = clinicApi()
       .persist()
       .get(clinicPath('/appointments'))
       .query(true)
       .reply((uri) => {
         const q = new URL(uri, 'http://x').searchParams;
-        const { data, meta } = list.page(Number(q.get('page')), Number(q.get('per_page')));
-        return [200, { data: data.map(toAppointment), meta }];
+        const page = Number(q.get('page'));
+        const perPage = Number(q.get('per_page'));
+        if (!q.get('status')) {
+          const { data, meta } = list.page(page, perPage);
+          return [200, { data: data.map(toAppointment), meta }];
+        }
+        rechecks.push(q.toString());
+        const from = Date.parse(`${q.get('from')}T00:00:00+03:00`);
+        const all = list
+          .sorted()
+          .map(toAppointment)
+          .filter((a) => a.status === q.get('status') && Date.parse(a.starts_at) >= from);
+        const data = all.slice((page - 1) * perPage, page * perPage);
+        return [200, { data, meta: { total: all.length, page, per_page: perPage } }];
       });
     const cursor = cursorStandIn();
     const handed: string[] = [];
@@ -371,7 +394,7 @@ describe('through the definition: Appointment Updated over a changing appointmen
     }
     scope.persist(false);
     nock.cleanAll();
-    return handed;
+    return Object.assign(handed, { rechecks });
   };
   const ulid = (n: number) => `01K${'0'.repeat(16)}${String(n).padStart(7, '0')}`;
 
@@ -396,6 +419,30 @@ describe('through the definition: Appointment Updated over a changing appointmen
     ]);
   });
 
+  it('a booked appointment rescheduled from ahead of the place to behind it is moved, once, at the end', async () => {
+    const list = new ModelList(
+      Array.from({ length: 250 }, (_, k) => ({ k, movable: k % 10 === 0 })),
+      {},
+      ulid,
+    );
+    // The booked one two days and 200 hours on; after the first page it moves to today (behind the place).
+    const late = list.sorted()[200]!;
+    const handed = await transferThrough(list, (page) => {
+      if (page !== 1) return;
+      list.apply({ kind: 'move', pick: 20, k: 60 });
+      touched.set(late.id, new Date().toISOString());
+    });
+    expect(list.rows.find((r) => r.id === late.id)!.k).toBe(60);
+    expect(handed.filter((id) => id === late.id)).toHaveLength(1);
+    expect(new Set(handed).size).toBe(250);
+    expect(handed).toHaveLength(250);
+    // It comes after the list's end, from the recheck of booked, then confirmed, appointments from yesterday on.
+    expect(handed.at(-1)).toBe(late.id);
+    expect(handed.rechecks.map((q) => new URLSearchParams(q).get('status'))).toEqual(['booked', 'confirmed']);
+    const yesterday = new Date(Date.now() + 3 * 3_600_000 - 86_400_000).toISOString().slice(0, 10);
+    expect(handed.rechecks.every((q) => new URLSearchParams(q).get('from') === yesterday)).toBe(true);
+  });
+
   it('a server that ignores per_page, giving 50 a page (and saying so), is paged in its own pages to the end', async () => {
     const list = new ModelList(
       Array.from({ length: 260 }, (_, k) => ({ k, movable: false })),
@@ -403,7 +450,7 @@ describe('through the definition: Appointment Updated over a changing appointmen
       ulid,
     );
     const handed = await transferThrough(list, () => {});
-    expect(handed).toEqual(list.sorted().map((r) => r.id));
+    expect([...handed]).toEqual(list.sorted().map((r) => r.id));
     // Found out on the second request; from then on its own pages, each holding the last object seen.
     expect(list.requests.slice(0, 2)).toEqual([
       { page: 1, perPage: 100 },
