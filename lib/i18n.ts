@@ -63,8 +63,8 @@ const offsetHint = (issue: TimeIssue): Bilingual => {
   const { offset } = timeParams(issue);
   if (!offset || offset === '+03:00') return { en: '', ar: '' };
   return {
-    en: `. It came with the offset ${offset}, not Riyadh's +03:00: a time typed without an offset is read in the Zap's timezone, so set the Zap's timezone to Asia/Riyadh or write the offset`,
-    ar: `. وصل بفرق التوقيت ${offset} لا بفرق الرياض +03:00: الوقت المكتوب بلا فرق توقيت يُقرأ بمنطقة الزاب الزمنية، فاضبطها على Asia/Riyadh أو اكتب فرق التوقيت`,
+    en: `. It came with the offset ${offset}, not Riyadh's +03:00. A time typed without an offset is read in the Zap's timezone: set it to Asia/Riyadh, or write the offset`,
+    ar: `. وصل بفرق التوقيت ${offset} لا بفرق الرياض +03:00. الوقت المكتوب بلا فرق توقيت يُقرأ بمنطقة الزاب الزمنية: اضبطها على Asia/Riyadh، أو اكتب فرق التوقيت`,
   };
 };
 const readAs = (issue: TimeIssue): Bilingual => timeParams(issue).read ?? { en: '?', ar: '?' };

@@ -209,7 +209,7 @@ describe('book_appointment', () => {
       [
         'a day ago',
         iso(-24 * 60 * MINUTE),
-        /^Please fix: Start Time: is in the past \(read as Monday 23 November 2026, 10:00 AM, Riyadh time\): give a time ahead\. It came with the offset Z, .*set the Zap's timezone to Asia\/Riyadh or write the offset\.$/,
+        /^Please fix: Start Time: is in the past \(read as Monday 23 November 2026, 10:00 AM, Riyadh time\): give a time ahead\. It came with the offset Z, .*set it to Asia\/Riyadh, or write the offset\.$/,
       ],
       ['six minutes ago', iso(-6 * MINUTE), /^Please fix: Start Time: is in the past /],
       [

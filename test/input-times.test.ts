@@ -99,7 +99,7 @@ describe('upcoming', () => {
     );
     // In another offset: the one it came with, and what that likely means.
     expect(said('2026-11-23T10:00:00-06:00')).toBe(
-      "is in the past (read as Monday 23 November 2026, 7:00 PM, Riyadh time): give a time ahead. It came with the offset -06:00, not Riyadh's +03:00: a time typed without an offset is read in the Zap's timezone, so set the Zap's timezone to Asia/Riyadh or write the offset",
+      "is in the past (read as Monday 23 November 2026, 7:00 PM, Riyadh time): give a time ahead. It came with the offset -06:00, not Riyadh's +03:00. A time typed without an offset is read in the Zap's timezone: set it to Asia/Riyadh, or write the offset",
     );
     expect(said('2026-11-23T07:00:00Z')).toMatch(/It came with the offset Z, not Riyadh's \+03:00/);
   });
