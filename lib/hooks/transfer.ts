@@ -190,7 +190,9 @@ const rechecked = (source: TransferSource, began: number) => (o: Record<string, 
 /**
  * One page of Zapier Transfer: the next objects of the row's list, oldest first, as live items, then `[]` at the
  * end. One list request a call as a rule (more while filters the list cannot apply leave a page empty, which would
- * end the transfer, or while the list changed under the place); where the next call starts is kept with `z.cursor`.
+ * end the transfer, or while the list changed under the place; a list read whole, its order not shown, takes its
+ * pages); after the list's end, the row's recheck lists look for objects that moved behind the place meanwhile.
+ * Where the next call starts is kept with `z.cursor`.
  */
 export const readTransferPage = async (
   def: HookEvent,
