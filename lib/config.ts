@@ -73,6 +73,17 @@ export const SETTINGS = {
    * with more receipts than that shows real but older ones, rather than a Zap editor kept waiting.
    */
   sampleCursorPages: 5,
+  /**
+   * Pages of 100 Find Appointment reads at most of a patient's or a range's appointments, to give the earliest first
+   * (the clinic's list order is not shown): five requests, well inside a step's 30 s. A range that holds more says so
+   * (`found_complete` false) rather than pass off a later appointment as the earliest.
+   */
+  findAppointmentPages: 5,
+  /**
+   * Appointments Find Appointment returns, earliest first: each distinct patient among them costs one more request,
+   * so 25 keep a step at most 5 + 25 requests.
+   */
+  findAppointmentResults: 25,
   /** Pages a polling trigger reads at most in one poll (100 objects each). */
   maxPollPages: 5,
   /** Objects a page of Zapier Transfer (bulk read) asks of a list: the interfaces' maximum, one request a page. */
@@ -87,6 +98,22 @@ export const SETTINGS = {
    * notes) leave nothing of a page: an empty answer would end the transfer.
    */
   transferReadsPerCall: 5,
+  /**
+   * Pages one Transfer call reads at most of a list it reads whole because the interface does not show its order
+   * (Stock Low's levels): 20 requests stay well inside a call's 60 s and a sixth of the minute's 120.
+   */
+  transferWholeListPages: 20,
+  /**
+   * List pages one Transfer call reads at most while it checks, after the end, the upcoming booked and confirmed
+   * appointments for one rescheduled behind the place while it ran: most pages hand on nothing, and an empty answer
+   * would end the transfer, so a call reads on (30 requests, a quarter of the minute's 120).
+   */
+  transferRecheckReadsPerCall: 30,
+  /**
+   * How far the interface's clock may be from Zapier's when a transfer compares an object's `updated_at` and
+   * `created_at` with the moment it began.
+   */
+  transferClockSkewSeconds: 300,
 } as const;
 
 /**

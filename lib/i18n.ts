@@ -53,7 +53,20 @@ export class BilingualError extends AppMessageError {
 interface TimeIssue {
   params?: unknown;
 }
-const timeParams = (issue: TimeIssue) => (issue.params ?? {}) as { read?: Bilingual; minutes?: number };
+const timeParams = (issue: TimeIssue) =>
+  (issue.params ?? {}) as { read?: Bilingual; minutes?: number; days?: number; offset?: string };
+/** The horizon of a start too far ahead, in whole years (366 days each, so a leap day never makes it one more). */
+const horizonYears = (issue: TimeIssue): number | string =>
+  Math.floor(Number(timeParams(issue).days) / 366) || '?';
+/** What the past-start message adds when the time came in another offset than Riyadh's: its likely cause. */
+const offsetHint = (issue: TimeIssue): Bilingual => {
+  const { offset } = timeParams(issue);
+  if (!offset || offset === '+03:00') return { en: '', ar: '' };
+  return {
+    en: `. It came with the offset ${offset}, not Riyadh's +03:00. A time typed without an offset is read in the Zap's timezone: set it to Asia/Riyadh, or write the offset`,
+    ar: `. وصل بفرق التوقيت ${offset} لا بفرق الرياض +03:00. الوقت المكتوب بلا فرق توقيت يُقرأ بمنطقة الزاب الزمنية: اضبطها على Asia/Riyadh، أو اكتب فرق التوقيت`,
+  };
+};
 const readAs = (issue: TimeIssue): Bilingual => timeParams(issue).read ?? { en: '?', ar: '?' };
 const lead = (issue: TimeIssue): string => String(timeParams(issue).minutes ?? '?');
 
@@ -113,8 +126,12 @@ export const INPUT_MESSAGES = {
   },
   date: { en: 'must be a date like 2026-11-24', ar: 'يجب أن يكون تاريخًا مثل 2026-11-24' },
   past: (issue: TimeIssue) => ({
-    en: `is in the past (read as ${readAs(issue).en}, Riyadh time): give a time ahead. A time typed without an offset is read in the Zap's timezone: set it to Asia/Riyadh`,
-    ar: `وقت مضى (قُرئ ${readAs(issue).ar} بتوقيت الرياض): أدخل وقتًا قادمًا. الوقت المكتوب بلا فرق توقيت يُقرأ بمنطقة الزاب الزمنية: اضبطها على Asia/Riyadh`,
+    en: `is in the past (read as ${readAs(issue).en}, Riyadh time): give a time ahead${offsetHint(issue).en}`,
+    ar: `وقت مضى (قُرئ ${readAs(issue).ar} بتوقيت الرياض): أدخل وقتًا قادمًا${offsetHint(issue).ar}`,
+  }),
+  too_far: (issue: TimeIssue) => ({
+    en: `is more than ${horizonYears(issue)} years ahead (read as ${readAs(issue).en}, Riyadh time): check the year. The app books at most that far ahead, so a mistyped year is never booked`,
+    ar: `بعد أكثر من ${horizonYears(issue) === 2 ? 'سنتين' : `${horizonYears(issue)} سنوات`} من الآن (قُرئ ${readAs(issue).ar} بتوقيت الرياض): تحقق من السنة. لا يحجز التطبيق أبعد من ذلك، كي لا يُحجز موعد بسنة مكتوبة خطأً`,
   }),
   too_soon: (issue: TimeIssue) => ({
     en: `is within ${lead(issue)} minutes of now (read as ${readAs(issue).en}, Riyadh time), too soon to book: Zapier turns a date it cannot read, such as 30 February, into the current time. Give a real date and time at least ${lead(issue)} minutes ahead`,

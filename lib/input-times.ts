@@ -19,6 +19,13 @@ const m = (key: InputMessage): string => key;
  */
 export const START_LEAD_MINUTES = 5;
 
+/**
+ * How far ahead a start time may be: two years (a leap day included). Clinics book recalls and annual check-ups up
+ * to a year ahead; a start beyond this is a mistyped year (2066 for 2026, 9999), which the interface would book
+ * silently and no one would ever see in the appointment book.
+ */
+export const START_HORIZON_DAYS = 2 * 366;
+
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME_WITH_OFFSET =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))$/;
@@ -95,25 +102,37 @@ export const datetime = () =>
   calendar([realDatetime, impossibleWithoutOffset], 'datetime').transform(colonOffset);
 
 /**
- * A date and time with its offset, at least START_LEAD_MINUTES ahead of the moment the step runs. Within that margin
- * either side of now, the value is most likely Zapier's stand-in for a date it could not read, and says so; earlier
- * than that, it is in the past. Both messages show the time as read, in Riyadh, so a wrong Zap timezone shows.
+ * A date and time with its offset, at least START_LEAD_MINUTES ahead of the moment the step runs and at most
+ * START_HORIZON_DAYS. Within the lead either side of now, the value is most likely Zapier's stand-in for a date it
+ * could not read, and says so; earlier than that, it is in the past; beyond the horizon, a mistyped year. Each
+ * message shows the time as read, in Riyadh, and the offset it came with, so a wrong Zap timezone shows.
  */
 export const upcoming = () =>
   datetime().superRefine((s, ctx) => {
     const at = Date.parse(s);
     const ahead = at - Date.now();
-    if (!(ahead < START_LEAD_MINUTES * 60_000)) return;
+    const lead = START_LEAD_MINUTES * 60_000;
+    const horizon = START_HORIZON_DAYS * 86_400_000;
+    if (ahead >= lead && ahead <= horizon) return;
     const read = readableTimes(saudiTime(new Date(at)));
     ctx.addIssue({
       code: 'custom',
-      message: m(ahead < -START_LEAD_MINUTES * 60_000 ? 'past' : 'too_soon'),
+      message: m(ahead > horizon ? 'too_far' : ahead < -lead ? 'past' : 'too_soon'),
       params: {
         read: { en: read.starts_at_text_en, ar: read.starts_at_text_ar },
         minutes: START_LEAD_MINUTES,
+        days: START_HORIZON_DAYS,
+        offset: /(?:Z|[+-]\d{2}:\d{2})$/i.exec(s)?.[0].toUpperCase(),
       },
     });
   });
+
+/**
+ * The instant a range bound names: a date and time as given; a plain date as the start of the day it names in the
+ * clinic's time (Riyadh), as the interfaces read it, not UTC midnight. NaN when it is neither.
+ */
+export const boundInstant = (value: string): number =>
+  DATE.test(value) ? Date.parse(`${value}T00:00:00+03:00`) : Date.parse(value);
 
 /** A date, or a date and time with its offset (range filters). */
 export const dateOrDatetime = () =>

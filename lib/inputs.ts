@@ -2,7 +2,7 @@ import type { z as Zod } from 'zod';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { ChoicesPage } from './dropdowns';
 import { INPUT_MESSAGES, joined, languageOf, say, type Bilingual, type InputMessage } from './i18n';
-import { date, dateOrDatetime, datetime, upcoming } from './input-times';
+import { boundInstant, date, dateOrDatetime, datetime, upcoming } from './input-times';
 import {
   bool,
   m,
@@ -106,7 +106,7 @@ export const later = <P extends Record<string, unknown>>(
   from: keyof P & string,
   to: keyof P & string,
 ): Check<P> => ({
-  ok: (i) => !i[from] || !i[to] || Date.parse(String(i[from])) < Date.parse(String(i[to])),
+  ok: (i) => !i[from] || !i[to] || boundInstant(String(i[from])) < boundInstant(String(i[to])),
   message: 'later_than',
   at: to,
   than: from,

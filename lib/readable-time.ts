@@ -2,12 +2,14 @@
  * The readable forms of an item's `starts_at` (CONTRACT §8): date, 24-hour time, English and Arabic words and
  * the Umm al-Qura (Hijri) date, so a one-step Zap can put them straight into an SMS or a WhatsApp message.
  *
- * Everything is read from the wall-clock digits of the string, in the offset it carries, never from the
- * worker's time zone: `2026-11-30T00:30:00+03:00` is the 30th in every field even on a server where that
- * instant is still the 29th. The offset is checked but never applied.
+ * Everything is read in the clinic's time (the branches keep Riyadh time, lib/time.ts), whatever offset the
+ * interface wrote the instant in and whatever the worker's time zone: an interface that answers a 10:30 Riyadh
+ * booking as `07:30Z` still reads 10:30 AM, and `2026-11-30T00:30:00+03:00` is the 30th in every field even on a
+ * server where that instant is still the 29th.
  */
 
 import type { OutputField } from './resources/define';
+import { RIYADH_OFFSET_MINUTES } from './time';
 
 export interface ReadableTimes {
   starts_at_date: string | null;
@@ -86,7 +88,7 @@ export const HIJRI_MONTHS_AR = [
 
 /** Date-time with an offset (`Z`, `+03:00` or `+0300`); seconds and fractions optional, as RFC 3339 allows. */
 const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
 interface WallClock {
   year: number;
@@ -98,7 +100,9 @@ interface WallClock {
   weekday: number;
 }
 
-const wallClockOf = (text: string): WallClock | null => {
+/** The instant a date-time with an offset names, in ms; null when it is not one or names no real date. */
+export const instantOf = (text: unknown): number | null => {
+  if (typeof text !== 'string') return null;
   const m = ISO.exec(text.trim());
   if (!m) return null;
   const [year, month, day, hour, minute] = m.slice(1, 6).map(Number) as [
@@ -109,15 +113,32 @@ const wallClockOf = (text: string): WallClock | null => {
     number,
   ];
   const second = Number(m[6] ?? 0);
-  const offsetHours = Number(m[9] ?? 0);
-  const offsetMinutes = Number(m[10] ?? 0);
+  const offsetHours = Number(m[10] ?? 0);
+  const offsetMinutes = Number(m[11] ?? 0);
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
   if (offsetHours > 23 || offsetMinutes > 59) return null;
   // Date.UTC rolls 31 November over to 1 December; a date that does not come back unchanged does not exist.
   const at = new Date(0);
   at.setUTCFullYear(year, month - 1, day); // not Date.UTC, which reads years 0–99 as 1900–1999
   if (at.getUTCMonth() !== month - 1 || at.getUTCDate() !== day) return null;
-  return { year, month, day, hour, minute, weekday: at.getUTCDay() };
+  const offset = (m[9] === '-' ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+  const ms = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'));
+  return at.getTime() + ((hour * 60 + minute - offset) * 60 + second) * 1000 + ms;
+};
+
+/** The wall clock of the clinic (Riyadh) at the instant `text` names. */
+const wallClockOf = (text: string): WallClock | null => {
+  const instant = instantOf(text);
+  if (instant === null) return null;
+  const at = new Date(Math.floor(instant / 60_000) * 60_000 + RIYADH_OFFSET_MINUTES * 60_000);
+  return {
+    year: at.getUTCFullYear(),
+    month: at.getUTCMonth() + 1,
+    day: at.getUTCDate(),
+    hour: at.getUTCHours(),
+    minute: at.getUTCMinutes(),
+    weekday: at.getUTCDay(),
+  };
 };
 
 const pad2 = (n: number) => String(n).padStart(2, '0');
@@ -193,8 +214,8 @@ export const hijriOf = ({
 };
 
 /**
- * The five readable fields of `starts_at`; all null when it is missing or not an ISO-8601 date-time with an
- * offset. Never throws.
+ * The five readable fields of `starts_at`, in the clinic's time; all null when it is missing or not an ISO-8601
+ * date-time with an offset. Never throws.
  *
  * Digits are Latin (0–9), not Arabic-Indic (٠–٩), in the Arabic text too: Saudi clinics, banks and government
  * services (Absher, Tawakkalna, Seha) send their SMS and WhatsApp messages with Latin digits, phones show them

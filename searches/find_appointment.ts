@@ -1,12 +1,16 @@
+import { defineSearch } from 'zapier-platform-core';
+import { SETTINGS } from '../lib/config';
 import { LIST } from '../lib/dropdown-lists';
 import { choicesOf } from '../lib/dropdowns';
 import { APPOINTMENT_STATUSES } from '../lib/hooks/filters';
+import { isLastPage, type ApiClient, type Query } from '../lib/http';
 import { anyOf, declareInputs, input, later } from '../lib/inputs';
 import { SEARCH, searchRef } from '../lib/keys';
-import { searchByIdOrList } from '../lib/operation';
+import { findOne, performOn } from '../lib/operation';
 import { path } from '../lib/path';
 import { carryingPatient, withPatients } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
+import { throttleOn } from '../lib/throttle';
 
 /** Start time, then id for appointments starting together: the order a day's appointment book reads in. */
 const byStart = (a: Record<string, unknown>, b: Record<string, unknown>) =>
@@ -70,22 +74,76 @@ const inputs = declareInputs(
   ],
 );
 
-export const findAppointment = searchByIdOrList({
+type Obj = Record<string, unknown>;
+
+/**
+ * Every appointment the list query matches, up to SETTINGS.findAppointmentPages pages: the earliest of a range can
+ * be on any page (the spec does not show the list's order), so the first result is only the earliest when the
+ * whole range was read. `total`: how many match, by the interface's `meta.total` when it gives one, else by count;
+ * `complete`: whether every one was read. A page that repeats one already read (the list moved) adds it once.
+ */
+const readAll = async (client: ApiClient, query: Query) => {
+  const byId = new Map<string, Obj>();
+  let total: number | undefined;
+  for (let page = 1; page <= SETTINGS.findAppointmentPages; page += 1) {
+    const { data, meta } = await client.page<Obj>('/appointments', {
+      ...query,
+      page,
+      per_page: SETTINGS.maxPerPage,
+    });
+    for (const a of data) if (a && typeof a === 'object') byId.set(String(a.id), a);
+    if (Number.isInteger(meta.total)) total = meta.total as number;
+    if (isLastPage(page, data, meta))
+      return { found: [...byId.values()], total: total ?? byId.size, complete: true };
+  }
+  return { found: [...byId.values()], total: Math.max(total ?? 0, byId.size), complete: false };
+};
+
+const FOUND_FIELDS = [
+  {
+    key: 'found_total',
+    label: 'Appointments Found (Total)',
+    type: 'integer' as const,
+  },
+  {
+    key: 'found_complete',
+    label: 'All Appointments Read (Earliest First)',
+    type: 'boolean' as const,
+  },
+];
+
+const shown = carryingPatient(appointment);
+
+export const findAppointment = defineSearch({
   key: SEARCH.findAppointment,
   noun: 'Appointment',
   display: {
     label: 'Find Appointment',
-    description:
-      'Finds an appointment by id, a patient’s appointments, or every appointment of a time range (e.g. today’s at one branch), filtered by status, branch and practitioner. Use it before cancelling or messaging, or to list a day’s bookings. Returns the appointments in start order, each with its start time in words and its patient.',
+    description: `Finds an appointment by id, a patient’s appointments, or every appointment of a time range (e.g. today’s at one branch), filtered by status, branch and practitioner. Use it before cancelling or messaging, or to list a day’s bookings. Returns the earliest ${SETTINGS.findAppointmentResults} appointments, earliest first, each with its start time in words and its patient; Appointments Found (Total) says how many match, and All Appointments Read is false when the range holds more than the app reads (${SETTINGS.findAppointmentPages * SETTINGS.maxPerPage}): narrow it to be sure the first is the earliest.`,
   },
-  api: 'clinic',
-  inputs,
-  id: 'appointment_id',
-  path: (id) => path`/appointments/${id}`,
-  list: { path: '/appointments', perPage: 25 },
-  present: appointment.present,
-  shown: carryingPatient(appointment),
-  // In start order whatever order the list comes in (the spec does not show it); each distinct patient of the page
-  // read once (a patient's appointments share one: one GET /patients/{id}).
-  then: (z, bundle, found) => withPatients(z, bundle, [...found].sort(byStart)),
+  operation: {
+    throttle: throttleOn('clinic'),
+    inputFields: inputs.fields,
+    perform: performOn('clinic', inputs, async (z, bundle, input, client) => {
+      const { appointment_id: id, ...query } = inputs.request(input);
+      if (id !== undefined) {
+        const one = await findOne(client, path`/appointments/${String(id)}`, appointment.present);
+        return withPatients(
+          z,
+          bundle,
+          one.map((a) => ({ ...a, found_total: 1, found_complete: true })),
+        );
+      }
+      const { found, total, complete } = await readAll(client, query as Query);
+      // Earliest first whatever order the list comes in; each distinct patient of the results read once.
+      const earliest = found
+        .map(appointment.present)
+        .sort(byStart)
+        .slice(0, SETTINGS.findAppointmentResults)
+        .map((a) => ({ ...a, found_total: total, found_complete: complete }));
+      return withPatients(z, bundle, earliest);
+    }),
+    sample: { ...shown.sample, found_total: 1, found_complete: true },
+    outputFields: [...shown.outputFields, ...FOUND_FIELDS],
+  },
 });

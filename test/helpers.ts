@@ -36,6 +36,12 @@ export const CASHIER = process.env.CASHIER_BASE_URL!;
 export const CLINIC_TOKEN = UNIT_TOKENS.clinic;
 export const CASHIER_TOKEN = UNIT_TOKENS.cashier;
 
+/**
+ * A start time a booking takes whenever the suite runs: 30 days ahead of the real clock, 10:30 in Riyadh (ahead of
+ * the 5-minute lead, within the two-year horizon of lib/input-times.ts).
+ */
+export const START_AHEAD = `${new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10)}T10:30:00+03:00`;
+
 /** Connection with both interfaces, base addresses from the environment (as on Zapier). */
 export const AUTH = { clinic_api_token: CLINIC_TOKEN, cashier_api_token: CASHIER_TOKEN, language: 'en' };
 

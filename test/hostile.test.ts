@@ -23,6 +23,7 @@ import {
   clinicPath,
   messageOf,
   nowSeconds,
+  START_AHEAD,
 } from './helpers';
 
 /*
@@ -491,7 +492,7 @@ describe('errors carry no secret, token, delivery or clinical field', () => {
       patient_name: INPUT_MARKER,
       branch_id: '1',
       appointment_type_id: '4',
-      starts_at: '2099-11-24T10:30:00+03:00',
+      starts_at: START_AHEAD,
       note: INPUT_MARKER,
       external_ref: 'web-1',
     };

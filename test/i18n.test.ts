@@ -8,7 +8,7 @@ import { clientFor } from '../lib/http';
 import { BETWEEN, say } from '../lib/i18n';
 import { requireBaseUrl, requireToken } from '../lib/partner-apis';
 import { sealError } from '../lib/seal';
-import { App, appTester, AUTH, clinicApi, clinicPath, messageOf, useNock } from './helpers';
+import { App, appTester, AUTH, clinicApi, clinicPath, messageOf, START_AHEAD, useNock } from './helpers';
 import { appSources, ROOT } from './support/app-sources';
 
 /*
@@ -53,7 +53,7 @@ const BOOKING = {
   patient_name: 'Sara',
   branch_id: '1',
   appointment_type_id: '4',
-  starts_at: '2099-01-04T10:30:00+03:00',
+  starts_at: START_AHEAD,
 };
 const book = (language: 'en' | 'ar', inputData: Record<string, unknown>) =>
   caught(() =>

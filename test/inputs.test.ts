@@ -171,6 +171,24 @@ describe('declareInputs: the checks before any request', () => {
     ).not.toThrow();
   });
 
+  it('compares a plain date as the day it names in the clinic’s time (Riyadh), not as UTC midnight', () => {
+    const range = declareInputs(
+      {
+        from: input.dateOrDatetime({ label: 'Starts From' }),
+        to: input.dateOrDatetime({ label: 'Starts Before' }),
+      },
+      [later('from', 'to')],
+    );
+    const parse = (from: string, to: string) => () =>
+      range.parse(z, { ...en, inputData: { from, to } } as never);
+    // The 24th from its first hour in Riyadh up to 02:00 that night: a real range (00:00–02:00 on the 24th).
+    expect(parse('2026-11-24', '2026-11-24T02:00:00+03:00')).not.toThrow();
+    // 01:00 on the 24th up to the start of the 24th: inverted.
+    expect(parse('2026-11-24T01:00:00+03:00', '2026-11-24')).toThrow(
+      'Please fix: Starts Before: must be later than Starts From.',
+    );
+  });
+
   it('writes the refusal in Arabic too on an Arabic connection', () => {
     const message = refusal({ lines: valid.lines }, ar);
     expect(message).toContain('Please fix: Branch: is required.');

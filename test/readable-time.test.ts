@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import { HIJRI_MONTHS_AR, hijriOf, readableTimeOutputFields, readableTimes } from '../lib/readable-time';
 
 /*
- * The readable forms of `starts_at` (CONTRACT §8) come from the string's own wall-clock digits in the offset it
- * carries, whatever the worker's time zone; the Hijri date is Umm al-Qura's.
+ * The readable forms of `starts_at` (CONTRACT §8) are the clinic's wall clock (Riyadh, +03:00) at the instant the
+ * string names, whatever offset the interface wrote it in and whatever the worker's time zone; the Hijri date is
+ * Umm al-Qura's.
  */
 
 const FIELDS = [
@@ -94,26 +95,34 @@ describe('readableTimes', () => {
       'Monday 30 November 2026, 12:05 AM',
       'الاثنين 30 نوفمبر 2026، 12:05 ص',
     ],
+    // An interface that answers a 10:30 Riyadh booking in UTC.
+    [
+      '2026-11-24T07:30:00Z',
+      '2026-11-24',
+      '10:30',
+      'Tuesday 24 November 2026, 10:30 AM',
+      'الثلاثاء 24 نوفمبر 2026، 10:30 ص',
+    ],
     [
       '2026-11-29T23:55:00-05:00',
-      '2026-11-29',
-      '23:55',
-      'Sunday 29 November 2026, 11:55 PM',
-      'الأحد 29 نوفمبر 2026، 11:55 م',
+      '2026-11-30',
+      '07:55',
+      'Monday 30 November 2026, 7:55 AM',
+      'الاثنين 30 نوفمبر 2026، 7:55 ص',
     ],
     [
       '2026-02-18T12:00:00Z',
       '2026-02-18',
-      '12:00',
-      'Wednesday 18 February 2026, 12:00 PM',
-      'الأربعاء 18 فبراير 2026، 12:00 م',
+      '15:00',
+      'Wednesday 18 February 2026, 3:00 PM',
+      'الأربعاء 18 فبراير 2026، 3:00 م',
     ],
     [
       '2026-06-16T18:45:30.250+05:30',
       '2026-06-16',
-      '18:45',
-      'Tuesday 16 June 2026, 6:45 PM',
-      'الثلاثاء 16 يونيو 2026، 6:45 م',
+      '16:15',
+      'Tuesday 16 June 2026, 4:15 PM',
+      'الثلاثاء 16 يونيو 2026، 4:15 م',
     ],
     [
       '2024-02-29T09:00+0300',
@@ -122,7 +131,15 @@ describe('readableTimes', () => {
       'Thursday 29 February 2024, 9:00 AM',
       'الخميس 29 فبراير 2024، 9:00 ص',
     ],
-  ])('reads %s in its own offset', (input, date, time, en, ar) => {
+    // The year's last minutes in UTC are already the next year in Riyadh.
+    [
+      '2026-12-31T22:30:00Z',
+      '2027-01-01',
+      '01:30',
+      'Friday 1 January 2027, 1:30 AM',
+      'الجمعة 1 يناير 2027، 1:30 ص',
+    ],
+  ])('reads %s in the clinic’s (Riyadh) time', (input, date, time, en, ar) => {
     expect(readableTimes(input)).toMatchObject({
       starts_at_date: date,
       starts_at_time: time,
@@ -149,10 +166,12 @@ describe('readableTimes', () => {
     ['2026-02-18', '1 رمضان 1447 هـ'],
     ['2026-06-16', '1 محرم 1448 هـ'],
   ])('gives the Umm al-Qura date of %s as %s', (date, hijri) => {
+    // The same Riyadh day, whatever offset the instant is written in.
     for (const [time, offset] of [
       ['00:00', '+03:00'],
       ['12:00', 'Z'],
-      ['23:59', '-05:00'],
+      ['15:59', '-05:00'],
+      ['23:59', '+03:00'],
       ['23:59', '+14:00'],
     ]) {
       expect(readableTimes(`${date}T${time}:00${offset}`).starts_at_hijri).toBe(hijri);
@@ -234,45 +253,53 @@ describe('readableTimes', () => {
     expect(runs[2]!.out.map((r) => (r as { starts_at_date: string }).starts_at_date)).toEqual([
       '2026-11-30',
       '2026-11-30',
-      '2026-11-29',
       '2026-11-30',
       '2026-12-01',
-      '2026-06-15',
+      '2026-11-30',
+      '2026-06-16',
     ]);
   });
 
-  it('agrees with the string’s own wall-clock digits for any date and offset', () => {
+  it('reads a +03:00 time by its own digits, and any other offset as the same instant in +03:00', () => {
     fc.assert(
       fc.property(arbStamp, (s) => {
+        const riyadh = new Date(Date.parse(s.text) + 3 * 3_600_000);
+        const inRiyadh = `${riyadh.toISOString().slice(0, 19)}+03:00`;
         const r = readableTimes(s.text);
-        const h12 = s.hour % 12 || 12;
-        expect(r.starts_at_date).toBe(`${pad(s.year, 4)}-${pad(s.month)}-${pad(s.day)}`);
-        expect(r.starts_at_time).toBe(`${pad(s.hour)}:${pad(s.minute)}`);
+        expect(r).toEqual(readableTimes(inRiyadh));
+        const [y, mo, d, h, mi] = [
+          riyadh.getUTCFullYear(),
+          riyadh.getUTCMonth() + 1,
+          riyadh.getUTCDate(),
+          riyadh.getUTCHours(),
+          riyadh.getUTCMinutes(),
+        ];
+        const h12 = h % 12 || 12;
+        expect(r.starts_at_date).toBe(`${pad(y, 4)}-${pad(mo)}-${pad(d)}`);
+        expect(r.starts_at_time).toBe(`${pad(h)}:${pad(mi)}`);
         expect(r.starts_at_text_en).toBe(
-          `${WEEKDAYS_EN[weekdayOf(s.year, s.month, s.day)]} ${s.day} ${MONTHS_EN[s.month - 1]} ${s.year}, ` +
-            `${h12}:${pad(s.minute)} ${s.hour < 12 ? 'AM' : 'PM'}`,
+          `${WEEKDAYS_EN[weekdayOf(y, mo, d)]} ${d} ${MONTHS_EN[mo - 1]} ${y}, ` +
+            `${h12}:${pad(mi)} ${h < 12 ? 'AM' : 'PM'}`,
         );
-        expect(r.starts_at_text_ar).toContain(` ${s.day} `);
-        expect(r.starts_at_text_ar).toMatch(
-          new RegExp(` ${s.year}، ${h12}:${pad(s.minute)} ${s.hour < 12 ? 'ص' : 'م'}$`),
-        );
+        expect(r.starts_at_text_ar).toContain(` ${d} `);
+        expect(r.starts_at_text_ar).toMatch(new RegExp(` ${y}، ${h12}:${pad(mi)} ${h < 12 ? 'ص' : 'م'}$`));
         expect(r.starts_at_text_ar).not.toMatch(/[٠-٩]/);
       }),
       { numRuns: 500 },
     );
   });
 
-  it('gives one Hijri date per civil date, whatever the time and offset, one day after the day before', () => {
+  it('gives one Hijri date per Riyadh day, whatever the time, one day after the day before', () => {
     fc.assert(
       fc.property(arbStamp, fc.integer({ min: 0, max: 23 }), (s, otherHour) => {
         const r = readableTimes(s.text);
-        const same = readableTimes(
-          `${pad(s.year, 4)}-${pad(s.month)}-${pad(s.day)}T${pad(otherHour)}:00:00-09:30`,
-        );
+        const day = r.starts_at_date!;
+        const same = readableTimes(`${day}T${pad(otherHour)}:00:00+03:00`);
         expect(same.starts_at_hijri).toBe(r.starts_at_hijri);
         if (r.starts_at_hijri === null) return; // outside ICU's Umm al-Qura table (1300–1600 AH)
+        const [y, m, d0] = day.split('-').map(Number) as [number, number, number];
         const next = new Date(Date.UTC(2000, 0, 1));
-        next.setUTCFullYear(s.year, s.month - 1, s.day + 1);
+        next.setUTCFullYear(y, m - 1, d0 + 1);
         const nextHijri = readableTimes(`${next.toISOString().slice(0, 10)}T08:00:00+03:00`).starts_at_hijri;
         if (nextHijri === null) return;
         const [d, ...month] = r.starts_at_hijri.split(' ');

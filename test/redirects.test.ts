@@ -1,7 +1,17 @@
 import nock from 'nock';
 import App from '../index';
 import { testAuth } from '../authentication';
-import { appTester, AUTH, CLINIC, CLINIC_TOKEN, clinicApi, clinicPath, strays, useNock } from './helpers';
+import {
+  appTester,
+  AUTH,
+  CLINIC,
+  CLINIC_TOKEN,
+  clinicApi,
+  clinicPath,
+  START_AHEAD,
+  strays,
+  useNock,
+} from './helpers';
 
 /*
  * A 3xx from the configured server is never followed (lib/http.ts, `redirect: 'manual'`): no request reaches the
@@ -91,7 +101,7 @@ describe('redirects from the configured server are refused, never followed', () 
             patient_name: 'Sara',
             branch_id: '1',
             appointment_type_id: '4',
-            starts_at: '2099-11-26T12:30:00+03:00',
+            starts_at: START_AHEAD,
             external_ref: 'web-5501',
           },
           meta: { zap: { id: '98765' } },

@@ -324,14 +324,26 @@ describe('find_appointment', () => {
     // The appointment as held, with its start time in words (checked in test/readable-time.test.ts) and its
     // patient's name and contact (one GET /patients/{id}).
     await expect(find(SEARCH.findAppointment, { appointment_id: APPOINTMENT })).resolves.toEqual([
-      { ...held, ...readableTimes(held.starts_at), patient: patient.contact },
+      {
+        ...held,
+        ...readableTimes(held.starts_at),
+        patient: patient.contact,
+        found_total: 1,
+        found_complete: true,
+      },
     ]);
   });
 
   it('searches a range in the past as given: only an impossible date is refused there', async () => {
     clinicApi()
       .get(clinicPath('/appointments'))
-      .query({ patient_id: PATIENT, from: '2020-01-01', to: '2020-02-01T00:00:00+03:00', per_page: '25' })
+      .query({
+        patient_id: PATIENT,
+        from: '2020-01-01',
+        to: '2020-02-01T00:00:00+03:00',
+        page: '1',
+        per_page: '100',
+      })
       .reply(...reply('find-appointment-by-patient')); // recorded for another range
     recordedPatientRead('find-appointment-by-patient');
     const result = await find(SEARCH.findAppointment, {
@@ -352,7 +364,8 @@ describe('find_appointment', () => {
         to: '2026-12-01T00:00:00+03:00',
         branch_id: '1',
         practitioner_id: '01HQW9J6R0PBHZJ7SBXFA5ZN7T',
-        per_page: '25',
+        page: '1',
+        per_page: '100',
       })
       .reply(replay('find-appointment-by-patient'));
     const patient = recordedPatientRead('find-appointment-by-patient');
@@ -376,7 +389,7 @@ describe('find_appointment', () => {
   it("finds a time range's appointments without a patient (a day at one branch): in start order, each with its patient", async () => {
     clinicApi()
       .get(clinicPath('/appointments'))
-      .query({ from: '2026-11-24', to: '2026-11-25', branch_id: '1', per_page: '25' })
+      .query({ from: '2026-11-24', to: '2026-11-25', branch_id: '1', page: '1', per_page: '100' })
       // The day as recorded, handed to the app last first: the spec does not show the list's order.
       .reply(replay('find-appointments-of-a-day', 0, (a) => ({ ...a, data: [...a.data].reverse() })));
     // Every patient of the day answered with one recorded patient: what is tested is that each is read once.
@@ -401,6 +414,7 @@ describe('find_appointment', () => {
       (a, b) => Date.parse(a.starts_at) - Date.parse(b.starts_at) || String(a.id).localeCompare(String(b.id)),
     );
     expect(result.map((a) => a.id)).toEqual(inStartOrder.map((a) => a.id));
+    expect(result.every((a) => a.found_total === held.length && a.found_complete === true)).toBe(true);
     expect(result.every((a) => a.branch_id === 1 && String(a.starts_at).startsWith('2026-11-24'))).toBe(true);
     expect(read.sort()).toEqual([...new Set(held.map((a) => String(a.patient_id)))].sort());
     for (const a of result) expect(a.patient).toEqual(contactOf(patient.response.data));
@@ -409,11 +423,75 @@ describe('find_appointment', () => {
   it('sends only the filters given (empty ones are not sent)', async () => {
     clinicApi()
       .get(clinicPath('/appointments'))
-      .query({ patient_id: PATIENT, status: 'no_show', per_page: '25' })
+      .query({ patient_id: PATIENT, status: 'no_show', page: '1', per_page: '100' })
       .reply(replay('find-appointment-by-patient-none'));
     await expect(
       find(SEARCH.findAppointment, { patient_id: PATIENT, status: 'no_show', from: '' }),
     ).resolves.toEqual([]);
+  });
+
+  describe('a range of more than one page', () => {
+    // hand-built: a range of `n` appointments (the recorded day's first, one every 5 minutes), listed newest first
+    // and paged as the interface pages (meta total, page, per_page), to show the whole range is read and the
+    // earliest comes first; only the interface's order and the count are made up.
+    const template: Json = (data('find-appointments-of-a-day') as Json[])[0];
+    const range = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        ...template,
+        id: `01K${'0'.repeat(16)}${String(i).padStart(7, '0')}`,
+        starts_at: new Date(Date.parse('2026-11-24T05:00:00Z') + i * 300_000)
+          .toISOString()
+          .replace('.000Z', 'Z'),
+      })).reverse();
+    const listed = (all: Json[], pages: number) => {
+      const asked: string[] = [];
+      clinicApi()
+        .get(clinicPath('/appointments'))
+        .query(true)
+        .times(pages)
+        .reply((uri) => {
+          const q = new URL(uri, 'http://x').searchParams;
+          asked.push(q.toString());
+          const page = Number(q.get('page'));
+          const perPage = Number(q.get('per_page'));
+          return [
+            200,
+            {
+              data: all.slice((page - 1) * perPage, page * perPage),
+              meta: { total: all.length, page, per_page: perPage },
+            },
+          ];
+        });
+      const patient = definition('find-patient-by-id');
+      clinicApi()
+        .get(/\/partner\/v1\/patients\/[0-9A-Z]{26}$/)
+        .reply(200, patient.response)
+        .persist();
+      return asked;
+    };
+    const query = { from: '2026-11-24', to: '2026-11-25', branch_id: '1' };
+
+    it('reads every page and gives the earliest 25 first, with how many match', async () => {
+      const all = range(230);
+      const asked = listed(all, 3);
+      const result = await find(SEARCH.findAppointment, query);
+      expect(asked).toEqual(
+        [1, 2, 3].map((page) => `from=2026-11-24&to=2026-11-25&branch_id=1&page=${page}&per_page=100`),
+      );
+      const earliest = [...all].reverse().slice(0, 25);
+      expect(result.map((a) => a.id)).toEqual(earliest.map((a) => a.id));
+      expect(result[0]!.starts_at_time).toBe('08:00');
+      expect(result.every((a) => a.found_total === 230 && a.found_complete === true)).toBe(true);
+    });
+
+    it('says when the range holds more than it reads (5 pages of 100)', async () => {
+      const all = range(620);
+      const asked = listed(all, 5);
+      const result = await find(SEARCH.findAppointment, query);
+      expect(asked).toHaveLength(5);
+      expect(result).toHaveLength(25);
+      expect(result.every((a) => a.found_total === 620 && a.found_complete === false)).toBe(true);
+    });
   });
 
   it.each([

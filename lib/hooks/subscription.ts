@@ -25,12 +25,48 @@ export const subscriptionId = (value: unknown): number | undefined => {
   return Number.isSafeInteger(n) && n > 0 ? n : undefined;
 };
 
-/** The account's subscriptions of this target and event, through every page of GET /webhooks. */
+const UNRESERVED = /[A-Za-z0-9\-._~]/;
+
+/**
+ * An address in the one spelling of RFC 3986's normalisations that never change what it names: the URL standard's
+ * parse (scheme and host lower case, the scheme's default port dropped, an empty path as `/`, characters a URL
+ * cannot carry percent-encoded), then percent-encodings in upper-case hex, and those of unreserved characters
+ * decoded. Anything else (path case, a trailing slash after a segment, the query) names another address.
+ */
+export const addressOf = (text: string): string | undefined => {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  const tidy = (part: string) =>
+    part.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => {
+      const c = String.fromCharCode(parseInt(hex, 16));
+      return UNRESERVED.test(c) ? c : `%${hex.toUpperCase()}`;
+    });
+  url.pathname = tidy(url.pathname);
+  url.search = tidy(url.search);
+  url.hash = tidy(url.hash);
+  // Setting a part re-encodes what it must and nothing more, so the spelling is stable.
+  return url.href;
+};
+
+/** Whether two spellings name the same hook address (an unparseable one matches nothing). */
+export const sameAddress = (a: unknown, b: string): boolean => {
+  const x = typeof a === 'string' ? addressOf(a) : undefined;
+  return x !== undefined && x === addressOf(b);
+};
+
+/**
+ * The account's subscriptions of this target and event, through every page of GET /webhooks. The interface may
+ * give the address back in another spelling of the same address; it is compared as an address.
+ */
 const existing = async (client: ApiClient, targetUrl: string, event: string): Promise<number[]> => {
   const rows = await client.all<unknown>('/webhooks', {}, LIST_LIMIT);
   const ids = rows
     .filter(isObject)
-    .filter((r) => r.target_url === targetUrl && r.event === event)
+    .filter((r) => sameAddress(r.target_url, targetUrl) && r.event === event)
     .map((r) => subscriptionId(r.id))
     .filter((id): id is number => id !== undefined);
   return [...new Set(ids)];

@@ -70,6 +70,12 @@ export interface TransferSource {
    * date of an object they compare, in words for their help text.
    */
   range?: { from: string; to: string; by: string };
+  /**
+   * Objects that can move behind the place while the transfer runs (an appointment rescheduled earlier): after the
+   * list's end, its lists of these `statuses` (from the day before the transfer began) are read again for the ones
+   * `changed` since it began, `created` before it, and not yet handed on.
+   */
+  recheck?: { statuses: readonly string[]; changed: string; created: string };
 }
 
 /** How an item is being made: from a delivery or a sample, or from a list for Transfer. */

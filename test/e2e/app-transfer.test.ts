@@ -5,7 +5,7 @@
  */
 import { createAppTester } from 'zapier-platform-core';
 import { cursorStandIn, transferAll, transferPage } from '../../harness/transfer';
-import { App, expectSarSiblings, startWorld, type Json, type World } from './app-helpers';
+import { App, expectSarSiblings, frontDeskBooking, startWorld, type Json, type World } from './app-helpers';
 
 type Fn = (z: unknown, bundle: unknown) => unknown;
 const performList = (key: string) =>
@@ -121,4 +121,68 @@ it('Invoice Paid moves every invoice paid for the whole transfer exactly once wh
   // Oldest first: the issue times handed on only grow.
   const times = handed.map((i) => Date.parse(i.issued_at));
   expect(times).toEqual([...times].sort((a, b) => a - b));
+});
+
+it('New Appointment moves an appointment rescheduled from ahead of the place to behind it while it runs, once', async () => {
+  // Booked at the front desk before the transfer (weeks ahead, one a day): with the patient, 25 a page.
+  const booked: Json[] = [];
+  for (let i = 0; i < 30; i += 1) booked.push(await frontDeskBooking(w));
+  // The transfer begins ten minutes later: only Date moves (the app's and the in-process sandbox's clocks alike).
+  jest.useFakeTimers({
+    now: Date.now() + 10 * 60_000,
+    doNotFake: [
+      'hrtime',
+      'nextTick',
+      'performance',
+      'queueMicrotask',
+      'setImmediate',
+      'clearImmediate',
+      'setInterval',
+      'clearInterval',
+      'setTimeout',
+      'clearTimeout',
+    ],
+  });
+  try {
+    const yesterday = new Date(Date.now() + 3 * 3_600_000 - 86_400_000).toISOString().slice(0, 10);
+    const listed = async (): Promise<Json[]> =>
+      (await w.clinic(`/appointments?from=${yesterday}&per_page=100`)).body.data;
+    const before = await listed();
+    expect(before.length).toBeGreaterThan(25);
+    expect(before.length).toBeLessThan(100);
+    const cursor = cursorStandIn();
+    const handed: Json[] = [];
+    let moved: Json | undefined;
+    for (let page = 0; page < 20; page += 1) {
+      if (page === 1) {
+        // The last of the bookings, not handed on yet, moves to the day after tomorrow: behind the place.
+        const place = Date.parse(handed.at(-1)!.starts_at);
+        moved = booked.at(-1)!;
+        expect(Date.parse(moved.starts_at)).toBeGreaterThan(place);
+        const to = new Date(Date.now() + 2 * 86_400_000);
+        to.setUTCHours(6, 0, 0, 0);
+        const res = await w.control(`/clinic/appointments/${moved.id}`, {
+          method: 'PATCH',
+          body: { starts_at: to.toISOString(), force: true },
+        });
+        expect(res.status).toBe(200);
+        expect(Date.parse(res.body.data.starts_at)).toBeLessThan(place);
+      }
+      const items = await transferPage<Json>(
+        tester,
+        performList('appointment_created'),
+        { authData: w.authData, inputData: { transfer_from: yesterday } },
+        page,
+        cursor,
+      );
+      handed.push(...items);
+      if (!items.length) break;
+    }
+    const ids = handed.map((a) => a.id);
+    expect(ids.filter((id) => id === moved!.id)).toHaveLength(1);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([...ids].sort()).toEqual(before.map((a) => a.id).sort());
+  } finally {
+    jest.useRealTimers();
+  }
 });

@@ -106,6 +106,56 @@ describe('performSubscribe after a lost answer', () => {
     },
   );
 
+  it('finds the earlier subscription however the interface spells the same address, and no other address', async () => {
+    // The recorded list, the stale subscription's address given back in another spelling of the same address
+    // (scheme and host case, the default port, an unreserved character percent-encoded), beside addresses that
+    // differ only where an address differs: path case, a trailing slash, a query, another port.
+    const same = 'HTTPS://Hooks.Zapier.COM:443/hooks/standard/1234/%61bcd5678/';
+    const others = [
+      'https://hooks.zapier.com/hooks/standard/1234/ABCD5678/',
+      'https://hooks.zapier.com/hooks/standard/1234/abcd5678',
+      'https://hooks.zapier.com/hooks/standard/1234/abcd5678/?zap=2',
+      'https://hooks.zapier.com:8443/hooks/standard/1234/abcd5678/',
+      'not an address',
+    ];
+    const listed = body('webhook-resubscribe', { api: 'clinic', method: 'GET' });
+    const stale = listed.data.find(
+      (s: { target_url: string; event: string }) =>
+        s.target_url === HOOK_TARGET_URL && s.event === 'appointment.created',
+    );
+    const scope = clinicApi();
+    const order = asked(scope);
+    scope
+      .get(clinicPath('/webhooks'))
+      .query(FIRST_PAGE)
+      .reply(
+        replay(
+          'webhook-resubscribe',
+          { api: 'clinic', method: 'GET' },
+          (answer: { data: Array<{ id: number }>; meta: object }) => ({
+            ...answer,
+            data: [
+              ...answer.data.map((s) => (s.id === stale.id ? { ...s, target_url: same } : s)),
+              ...others.map((target_url, i) => ({ ...stale, id: 9000 + i, target_url })),
+            ],
+            meta: { ...answer.meta, total: answer.data.length + others.length },
+          }),
+        ),
+      )
+      .delete(clinicPath(`/webhooks/${stale.id}`))
+      .reply(replay('webhook-resubscribe', { api: 'clinic', method: 'DELETE' }))
+      .post(clinicPath('/webhooks'), { target_url: HOOK_TARGET_URL, event: 'appointment.created' })
+      .reply(replay('webhook-resubscribe', { api: 'clinic', method: 'POST' }));
+
+    await subscribe('appointment_created');
+    expect(order).toEqual([
+      `GET ${clinicPath('/webhooks')}?page=1&per_page=100`,
+      `DELETE ${clinicPath(`/webhooks/${stale.id}`)}`,
+      `POST ${clinicPath('/webhooks')}`,
+    ]);
+    expect(scope.isDone()).toBe(true);
+  });
+
   it('looks through every page of the list', async () => {
     // hand-built: a full first page (meta.total 102) of other Zaps' subscriptions, the stale one on page 2.
     const others = Array.from({ length: 100 }, (_, i) => ({

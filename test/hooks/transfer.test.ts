@@ -340,7 +340,11 @@ describe('New Invoice: pages of the invoices list', () => {
     );
     expect(items.map((i) => i.id)).toEqual(branch2.map((i) => i.id));
     const last = all.at(-1)!;
-    expect(JSON.parse(cursor.value!)).toEqual({ at: 198, after: [Date.parse(last.issued_at), last.id] });
+    expect(JSON.parse(cursor.value!)).toEqual({
+      at: 198,
+      after: [Date.parse(last.issued_at), last.id],
+      began: expect.any(Number),
+    });
   });
 
   it('stops with a message after 5 pages that keep nothing, keeping the place', async () => {
@@ -384,7 +388,11 @@ describe('New Invoice: pages of the invoices list', () => {
       { page: 5, per_page: 96 },
     ]);
     const last = invoices[479]!;
-    expect(JSON.parse(cursor.value!)).toEqual({ at: 480, after: [Date.parse(last.issued_at), last.id] });
+    expect(JSON.parse(cursor.value!)).toEqual({
+      at: 480,
+      after: [Date.parse(last.issued_at), last.id],
+      began: expect.any(Number),
+    });
   });
 
   it('checks Transfer From and Transfer Before before any request', async () => {

@@ -57,11 +57,12 @@ const book = (language: Lang, startsAt: string) =>
 
 describe('the action node’s start-time checks, before any request', () => {
   it.each(LANGUAGES)('a start time in the past is read in the workflow’s timezone (%s)', async (language) => {
-    const err = await book(language, '2020-01-05T10:30:00+03:00');
+    // In another offset than Riyadh's (the workflow's timezone, were it typed without one): the hint shows.
+    const err = await book(language, '2020-01-05T10:30:00-06:00');
     expect(err.message).not.toMatch(ZAP);
     const [en, ar] = halves(err.message);
     expect(en).toMatch(
-      /is in the past \(read as .+, Riyadh time\): give a time ahead\. A time typed without an offset is read in the workflow's timezone: set it to Asia\/Riyadh/,
+      /is in the past \(read as .+, Riyadh time\): give a time ahead\. It came with the offset -06:00, not Riyadh's \+03:00\. A time typed without an offset is read in the workflow's timezone: set it to Asia\/Riyadh/,
     );
     if (language === 'ar') expect(ar).toMatch(/يُقرأ بالمنطقة الزمنية لسير العمل: اضبطها على Asia\/Riyadh/);
     else expect(ar).toBeUndefined();

@@ -4,7 +4,21 @@ import * as clinic from '../../lib/resources/clinic';
 /* Every resource's fields, samples and presentation are held alike in define, fields and present's suites. */
 
 describe('appointment (CONTRACT §8)', () => {
-  it('carries its start in words, in the offset it was given', () => {
+  it('carries its start in words, in the clinic’s time whatever offset the interface answers in', () => {
+    // A 10:30 Riyadh booking that the interface echoes in UTC reads 10:30, not 7:30.
+    const echoed = clinic.appointment.present({
+      ...clinic.appointment.sample,
+      starts_at: '2026-11-24T07:30:00Z',
+    });
+    expect(echoed).toMatchObject({
+      starts_at: '2026-11-24T07:30:00Z',
+      starts_at_time: '10:30',
+      starts_at_text_en: 'Tuesday 24 November 2026, 10:30 AM',
+      starts_at_text_ar: 'الثلاثاء 24 نوفمبر 2026، 10:30 ص',
+    });
+  });
+
+  it('carries its start in words', () => {
     const item = clinic.appointment.present({
       ...clinic.appointment.sample,
       starts_at: '2026-11-24T16:30:00+03:00',

@@ -22,6 +22,10 @@ export interface Server {
   cap?: number;
   /** Answers `meta: {}` (a list that shows no total): only an empty page ends it. */
   noMeta?: boolean;
+  /** Pages of its own size whatever is asked (it ignores per_page), saying so in meta.per_page. */
+  own?: number;
+  /** Lists in an order of its own (a fixed shuffle by id), not by key. */
+  shuffled?: boolean;
 }
 
 const byKey = (a: Row, b: Row) => a.k - b.k || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -50,6 +54,13 @@ export class ModelList {
     return [...this.rows].sort(byKey);
   }
 
+  /** The list in the server's order. */
+  listed() {
+    if (!this.server.shuffled) return this.sorted();
+    const mix = (id: string) => [...id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 1_000_003, 7);
+    return [...this.rows].sort((a, b) => mix(a.id) - mix(b.id) || byKey(a, b));
+  }
+
   apply(change: Change) {
     if (change.kind === 'enter') {
       this.rows.push({ id: this.newId(), k: change.k, movable: change.movable });
@@ -65,8 +76,8 @@ export class ModelList {
 
   page(page: number, asked: number) {
     this.requests.push({ page, perPage: asked });
-    const perPage = Math.min(asked, this.server.cap ?? asked);
-    const all = this.sorted();
+    const perPage = this.server.own ?? Math.min(asked, this.server.cap ?? asked);
+    const all = this.listed();
     const data = all.slice((page - 1) * perPage, page * perPage).map((r) => ({ ...r }));
     return { data, meta: this.server.noMeta ? {} : { total: all.length, page, per_page: perPage } };
   }
@@ -87,13 +98,16 @@ export const scenarioArb = (o: { maxRows: number; maxPerPage: number; maxChanges
       perPage: fc.integer({ min: 1, max: o.maxPerPage }),
       capBelow: fc.option(fc.nat(o.maxPerPage), { nil: undefined }),
       noMeta: fc.boolean(),
+      ownSize: fc.option(fc.integer({ min: 1, max: o.maxPerPage * 2 }), { nil: undefined, freq: 4 }),
       between: fc.array(fc.array(changeArb(1000), { maxLength: o.maxChanges }), { maxLength: 40 }),
     })
     .map((s) => {
       // A server without meta does not say its page size: capping would be a list the app cannot page well (its
       // limit, documented), so such a server gives what is asked.
       const cap = s.noMeta || s.capBelow === undefined ? undefined : Math.max(1, s.perPage - s.capBelow);
-      return { ...s, server: { cap, noMeta: s.noMeta } satisfies Server };
+      // A server that keeps its own page size says it in meta.per_page (without meta the app cannot tell).
+      const own = s.noMeta ? undefined : s.ownSize;
+      return { ...s, server: { cap, own, noMeta: s.noMeta } satisfies Server };
     });
 
 /**
