@@ -2,9 +2,10 @@
  * The readable forms of an item's `starts_at` (CONTRACT §8): date, 24-hour time, English and Arabic words and
  * the Umm al-Qura (Hijri) date, so a one-step Zap can put them straight into an SMS or a WhatsApp message.
  *
- * Everything is read in the clinic's time (the branches keep Riyadh time, lib/time.ts), whatever offset the
- * interface wrote the instant in and whatever the worker's time zone: an interface that answers a 10:30 Riyadh
- * booking as `07:30Z` still reads 10:30 AM, and `2026-11-30T00:30:00+03:00` is the 30th in every field even on a
+ * The date and the 24-hour time are the digits of `starts_at` in the offset the interface gave (CONTRACT §8); the
+ * words and the Hijri date are the clinic's time (the branches keep Riyadh time, lib/time.ts), whatever offset the
+ * interface wrote the instant in: an interface that answers a 10:30 Riyadh booking as `07:30Z` still reads
+ * 10:30 AM in words. Neither depends on the worker's time zone: `2026-11-30T00:30:00+03:00` is the 30th even on a
  * server where that instant is still the 29th.
  */
 
@@ -126,11 +127,19 @@ export const instantOf = (text: unknown): number | null => {
   return at.getTime() + ((hour * 60 + minute - offset) * 60 + second) * 1000 + ms;
 };
 
-/** The wall clock of the clinic (Riyadh) at the instant `text` names. */
-const wallClockOf = (text: string): WallClock | null => {
+/** The offset `text` is written in, in minutes east of UTC; null when it is not an ISO-8601 date-time. */
+const offsetOf = (text: string): number | null => {
+  const m = ISO.exec(text.trim());
+  if (!m) return null;
+  if (m[8]) return 0;
+  return (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
+};
+
+/** The wall clock at the instant `text` names, in an offset of `offsetMinutes` east of UTC. */
+const wallClockOf = (text: string, offsetMinutes: number | null): WallClock | null => {
   const instant = instantOf(text);
-  if (instant === null) return null;
-  const at = new Date(Math.floor(instant / 60_000) * 60_000 + RIYADH_OFFSET_MINUTES * 60_000);
+  if (instant === null || offsetMinutes === null) return null;
+  const at = new Date(Math.floor(instant / 60_000) * 60_000 + offsetMinutes * 60_000);
   return {
     year: at.getUTCFullYear(),
     month: at.getUTCMonth() + 1,
@@ -214,7 +223,7 @@ export const hijriOf = ({
 };
 
 /**
- * The five readable fields of `starts_at`, in the clinic's time; all null when it is missing or not an ISO-8601
+ * The five readable fields of `starts_at` (date and time as written, words and Hijri date in the clinic's time); all null when it is missing or not an ISO-8601
  * date-time with an offset. Never throws.
  *
  * Digits are Latin (0–9), not Arabic-Indic (٠–٩), in the Arabic text too: Saudi clinics, banks and government
@@ -225,14 +234,14 @@ export const hijriOf = ({
 export const readableTimes = (startsAt: unknown): ReadableTimes => {
   try {
     if (typeof startsAt !== 'string') return { ...NONE };
-    const w = wallClockOf(startsAt);
-    if (!w) return { ...NONE };
-    const time = `${pad2(w.hour)}:${pad2(w.minute)}`;
+    const w = wallClockOf(startsAt, RIYADH_OFFSET_MINUTES);
+    const given = wallClockOf(startsAt, offsetOf(startsAt));
+    if (!w || !given) return { ...NONE };
     const clock12 = `${hour12(w.hour)}:${pad2(w.minute)}`;
     const hijri = hijriOf(w);
     return {
-      starts_at_date: `${String(w.year).padStart(4, '0')}-${pad2(w.month)}-${pad2(w.day)}`,
-      starts_at_time: time,
+      starts_at_date: `${String(given.year).padStart(4, '0')}-${pad2(given.month)}-${pad2(given.day)}`,
+      starts_at_time: `${pad2(given.hour)}:${pad2(given.minute)}`,
       starts_at_text_en: `${WEEKDAYS_EN[w.weekday]} ${w.day} ${MONTHS_EN[w.month - 1]} ${w.year}, ${clock12} ${w.hour < 12 ? 'AM' : 'PM'}`,
       // ص (صباحًا) and م (مساءً): how Saudi appointment messages mark morning and afternoon.
       starts_at_text_ar: `${WEEKDAYS_AR[w.weekday]} ${w.day} ${MONTHS_AR[w.month - 1]} ${w.year}، ${clock12} ${w.hour < 12 ? 'ص' : 'م'}`,

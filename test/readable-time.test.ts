@@ -73,6 +73,12 @@ const arbStamp = fc
     return { ...r, day, text };
   });
 
+/** The same instant written in Riyadh's offset, as the interfaces write a branch's times. */
+const riyadhSpelling = (text: string): string => {
+  const at = new Date(Date.parse(text) + 3 * 3_600_000).toISOString();
+  return `${at.slice(0, 19)}+03:00`;
+};
+
 describe('readableTimes', () => {
   it('gives the example of CONTRACT §8 in both languages, with its Umm al-Qura date', () => {
     expect(readableTimes('2026-11-30T10:30:00+03:00')).toEqual({
@@ -139,12 +145,16 @@ describe('readableTimes', () => {
       'Friday 1 January 2027, 1:30 AM',
       'الجمعة 1 يناير 2027، 1:30 ص',
     ],
-  ])('reads %s in the clinic’s (Riyadh) time', (input, date, time, en, ar) => {
-    expect(readableTimes(input)).toMatchObject({
+  ])('reads %s in words in the clinic’s (Riyadh) time', (input, date, time, en, ar) => {
+    const read = readableTimes(input);
+    expect(read).toMatchObject({ starts_at_text_en: en, starts_at_text_ar: ar });
+    // The date and time fields are the digits as the interface wrote them (CONTRACT §8); in Riyadh's offset they
+    // are the clinic's date and time, as the words say.
+    expect([read.starts_at_date, read.starts_at_time]).toEqual([input.slice(0, 10), input.slice(11, 16)]);
+    expect(readableTimes(riyadhSpelling(input))).toMatchObject({
       starts_at_date: date,
       starts_at_time: time,
       starts_at_text_en: en,
-      starts_at_text_ar: ar,
     });
   });
 
@@ -250,23 +260,28 @@ describe('readableTimes', () => {
     // The zone did change under the module (minutes behind UTC, as getTimezoneOffset counts them).
     expect(runs.map((r) => r.offset)).toEqual([0, -840, 660, -330]);
     for (const run of runs) expect(run.out).toEqual(inputs.map((i) => readableTimes(i)));
-    expect(runs[2]!.out.map((r) => (r as { starts_at_date: string }).starts_at_date)).toEqual([
-      '2026-11-30',
-      '2026-11-30',
-      '2026-11-30',
-      '2026-12-01',
-      '2026-11-30',
-      '2026-06-16',
-    ]);
+    // The date as written, the words in the clinic's day, in a zone eleven hours behind UTC all the same.
+    expect(runs[2]!.out.map((r) => (r as { starts_at_date: string }).starts_at_date)).toEqual(
+      inputs.map((i) => i.slice(0, 10)),
+    );
+    expect(
+      runs[2]!.out.map((r) => (r as { starts_at_text_en: string }).starts_at_text_en.split(' ')[1]),
+    ).toEqual(['30', '30', '30', '1', '30', '16']);
   });
 
-  it('reads a +03:00 time by its own digits, and any other offset as the same instant in +03:00', () => {
+  it('gives the date and time as written, and the words and Hijri date as the same instant in +03:00', () => {
     fc.assert(
       fc.property(arbStamp, (s) => {
         const riyadh = new Date(Date.parse(s.text) + 3 * 3_600_000);
         const inRiyadh = `${riyadh.toISOString().slice(0, 19)}+03:00`;
         const r = readableTimes(s.text);
-        expect(r).toEqual(readableTimes(inRiyadh));
+        const asRiyadh = readableTimes(inRiyadh);
+        expect([r.starts_at_text_en, r.starts_at_text_ar, r.starts_at_hijri]).toEqual([
+          asRiyadh.starts_at_text_en,
+          asRiyadh.starts_at_text_ar,
+          asRiyadh.starts_at_hijri,
+        ]);
+        expect([r.starts_at_date, r.starts_at_time]).toEqual([s.text.slice(0, 10), s.text.slice(11, 16)]);
         const [y, mo, d, h, mi] = [
           riyadh.getUTCFullYear(),
           riyadh.getUTCMonth() + 1,
@@ -275,8 +290,8 @@ describe('readableTimes', () => {
           riyadh.getUTCMinutes(),
         ];
         const h12 = h % 12 || 12;
-        expect(r.starts_at_date).toBe(`${pad(y, 4)}-${pad(mo)}-${pad(d)}`);
-        expect(r.starts_at_time).toBe(`${pad(h)}:${pad(mi)}`);
+        expect(asRiyadh.starts_at_date).toBe(`${pad(y, 4)}-${pad(mo)}-${pad(d)}`);
+        expect(asRiyadh.starts_at_time).toBe(`${pad(h)}:${pad(mi)}`);
         expect(r.starts_at_text_en).toBe(
           `${WEEKDAYS_EN[weekdayOf(y, mo, d)]} ${d} ${MONTHS_EN[mo - 1]} ${y}, ` +
             `${h12}:${pad(mi)} ${h < 12 ? 'AM' : 'PM'}`,
@@ -293,7 +308,8 @@ describe('readableTimes', () => {
     fc.assert(
       fc.property(arbStamp, fc.integer({ min: 0, max: 23 }), (s, otherHour) => {
         const r = readableTimes(s.text);
-        const day = r.starts_at_date!;
+        const riyadh = new Date(Date.parse(s.text) + 3 * 3_600_000);
+        const day = riyadh.toISOString().slice(0, 10);
         const same = readableTimes(`${day}T${pad(otherHour)}:00:00+03:00`);
         expect(same.starts_at_hijri).toBe(r.starts_at_hijri);
         if (r.starts_at_hijri === null) return; // outside ICU's Umm al-Qura table (1300–1600 AH)

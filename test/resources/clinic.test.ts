@@ -5,14 +5,15 @@ import * as clinic from '../../lib/resources/clinic';
 
 describe('appointment (CONTRACT §8)', () => {
   it('carries its start in words, in the clinic’s time whatever offset the interface answers in', () => {
-    // A 10:30 Riyadh booking that the interface echoes in UTC reads 10:30, not 7:30.
+    // A 10:30 Riyadh booking that the interface echoes in UTC reads 10:30 in words, not 7:30; the time field keeps
+    // the digits as the interface wrote them (CONTRACT §8).
     const echoed = clinic.appointment.present({
       ...clinic.appointment.sample,
       starts_at: '2026-11-24T07:30:00Z',
     });
     expect(echoed).toMatchObject({
       starts_at: '2026-11-24T07:30:00Z',
-      starts_at_time: '10:30',
+      starts_at_time: '07:30',
       starts_at_text_en: 'Tuesday 24 November 2026, 10:30 AM',
       starts_at_text_ar: 'الثلاثاء 24 نوفمبر 2026، 10:30 ص',
     });
