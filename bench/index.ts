@@ -16,12 +16,17 @@ import { spawnSync } from 'node:child_process';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../sandbox';
+import { helpIfAsked } from '../scripts/help';
 import { burst } from './burst';
 import { callsPerOperation } from './calls';
 import { coldStart } from './cold-start';
 import { deliveryBurst } from './deliveries';
 import { nodeBin } from './shared';
 import { transfer } from './transfer';
+
+helpIfAsked(`npm run bench: builds, then measures the app on this machine and prints tables (cold start and size,
+calls per operation, hook perform against its floor, bursts against the rate limit, Transfer).
+BENCH_ONLY=cold,calls,floor,burst,deliveries,transfer runs some sections. docs/performance.md reads the figures.`);
 
 const SECTIONS = ['cold', 'calls', 'floor', 'burst', 'deliveries', 'transfer'];
 

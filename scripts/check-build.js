@@ -7,6 +7,11 @@
 // already holds or only dev tools need, or if it is over 1.5× the one-trigger app's build. test/e2e/shipped.test.ts runs deliveries and actions through
 // the same build.
 const { run } = require('./run');
+const { helpIfAsked } = require('./help');
+
+helpIfAsked(`npm run check:build: builds build.zip from a production install exactly as it would ship, loads the
+app from it as Zapier's runtime does, and fails if a file is missing or extra or the zip is over 1.5x a one-trigger
+app's. docs/publishing.md says more.`);
 const fs = require('node:fs');
 const path = require('node:path');
 const { productionBuild } = require('./production-build');

@@ -5,6 +5,7 @@
  * or sample (test/docs.test.ts fails when an operation or input is missing from the pages).
  */
 import { writeFileSync } from 'node:fs';
+import { helpIfAsked } from './help';
 import path from 'node:path';
 import { SETTINGS } from '../lib/config';
 import { EVENTS } from '../lib/hooks/events';
@@ -21,6 +22,10 @@ import {
   type FieldDef,
   type Kind,
 } from './checks/definition';
+
+helpIfAsked(`npm run docs: writes docs/clinic.md and docs/cashier.md from the app's definition (every trigger,
+action and search with its inputs, outputs and example). Run it after changing a label, help text or sample;
+test/docs.test.ts fails while the pages lag behind.`);
 
 /** Which interface each operation speaks to: the page it is documented on. */
 const INTERFACE: Record<string, Api> = {

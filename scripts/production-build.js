@@ -15,6 +15,12 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { run } = require('./run');
+const { helpIfAsked } = require('./help');
+
+if (require.main === module) {
+  helpIfAsked(`npm run build:production [-- --keep]: the build.zip a production install ships, beside a one-trigger app's.
+--keep leaves the folder it built in and prints the push command to run there. docs/publishing.md says more.`);
+}
 
 const root = path.resolve(__dirname, '..');
 const cli = path.join(root, 'node_modules', '.bin', 'zapier-platform');

@@ -5,11 +5,16 @@
  * compares the committed snapshot with the definition instead.
  */
 import { writeFileSync } from 'node:fs';
+import { helpIfAsked } from './help';
 import path from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { loadDefinition } from './checks/definition';
 import { breakingChanges, contractOf, type ContractSnapshot } from './contract';
 import { readSnapshot, SNAPSHOT_PATH } from './snapshot';
+
+helpIfAsked(`npm run contract:update: rewrites test/contract/definition-snapshot.json from the app's sources and
+names any key it removes or renames (a breaking change for published Zaps). Run it deliberately and commit the result;
+test/contract.test.ts compares the committed snapshot with the app.`);
 
 const main = async () => {
   // The sources, not the last build: tsx loads index.ts as the tests do.

@@ -118,6 +118,10 @@ describe('an instant trigger run outside Zapier (zapier-platform invoke)', () =>
 });
 
 describe('--help on each tool: what it does, and nothing started', () => {
+  let before = '';
+  beforeAll(async () => {
+    before = (await run('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root })).stdout;
+  });
   const npmRun = (...args: string[]) => run('npm', ['run', '--silent', ...args], { cwd: root });
 
   it('npm start -- --help explains instead of running the story', async () => {
@@ -154,6 +158,21 @@ describe('--help on each tool: what it does, and nothing started', () => {
     const { stdout } = await npmRun('record', '--', '--help');
     expect(stdout).toMatch(/^npm run record: records one genuine signed delivery per event/);
     expect(stdout).toContain('RECORD=1 npx jest <test file>');
+  });
+
+  // The scripts themselves, not through npm: `npm run bench` builds before its script sees --help.
+  it.each([
+    ['docs', ['tsx', 'scripts/generate-docs.ts']],
+    ['contract:update', ['tsx', 'scripts/update-contract-snapshot.ts']],
+    ['check:build', ['node', 'scripts/check-build.js']],
+    ['build:production', ['node', 'scripts/production-build.js']],
+    ['bench', ['tsx', 'bench/index.ts']],
+  ])('npm run %s -- --help says what it does and writes nothing', async (name, [tool, script]) => {
+    const command = tool === 'node' ? process.execPath : join(root, 'node_modules', '.bin', tool!);
+    const { stdout } = await run(command, [script!, '--help'], { cwd: root });
+    expect(stdout.startsWith(`npm run ${name}`)).toBe(true);
+    const changed = await run('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root });
+    expect(changed.stdout).toBe(before);
   });
 
   it('npm test -- --help names the stages and how to run one', async () => {
