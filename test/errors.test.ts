@@ -242,7 +242,7 @@ const TABLE: Row[] = [
     status: 409,
     kind: 'halt',
     ask: { method: 'POST', path: `/appointments/${IN_PROGRESS}/cancel`, body: {} },
-    says: [/Nothing was done/, /in progress or completed/, /cannot be cancelled/],
+    says: [/Nothing was done/, /in progress or completed/, /no longer changes such an appointment/],
   },
   {
     code: 'validation_failed',
