@@ -25,14 +25,28 @@ export const SERVER_MESSAGE_MAX = 300;
  */
 const MESSAGE_READ_MAX = 16 * SERVER_MESSAGE_MAX;
 
-/** The server's message on one line, without control characters, at most SERVER_MESSAGE_MAX characters. */
-const boundedMessage = (text: string): string | undefined => {
-  const flat = text
-    .slice(0, MESSAGE_READ_MAX)
+/**
+ * Unicode's bidirectional controls: the Arabic letter mark, the left-to-right and right-to-left marks, the
+ * embeddings and overrides (U+202A–U+202E) and the isolates (U+2066–U+2069). Quoted from a server, one left open
+ * (an override, an isolate never closed) reorders every word after it, the app's own included.
+ */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * Text an interface sent, as the app may quote it: without bidirectional controls, control characters or line
+ * separators, on one line with its runs of spaces folded.
+ */
+export const plainText = (text: string): string =>
+  text
+    .replace(BIDI_CONTROLS, '')
     // Control characters and line separators (\p{Cc}, \u2028, \u2029) would break the one-line message.
     .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
+
+/** The server's message on one line, without control characters, at most SERVER_MESSAGE_MAX characters. */
+const boundedMessage = (text: string): string | undefined => {
+  const flat = plainText(text.slice(0, MESSAGE_READ_MAX));
   if (!flat) return undefined;
   return flat.length > SERVER_MESSAGE_MAX ? `${flat.slice(0, SERVER_MESSAGE_MAX - 1)}…` : flat;
 };
@@ -159,4 +173,55 @@ export const invalidFields = (details: unknown): Array<{ field: string; problem?
     if (out.length === FIELDS_SHOWN_MAX) break;
   }
   return out;
+};
+
+/** Shortest run of a token's characters that counts as a part of it: a token's last four are still its own. */
+export const TOKEN_PART_MIN = 4;
+
+/**
+ * Whether `text` holds the whole of one of `secrets` or a part of it (TOKEN_PART_MIN characters in a row); with
+ * `anyCase`, in any case (an identifier such as a code is read in lower case).
+ */
+export const holdsSecret = (text: string, secrets: readonly string[], anyCase = false): boolean => {
+  const fold = (t: string) => (anyCase ? t.toLowerCase() : t);
+  const seen = fold(text);
+  return secrets.some((given) => {
+    const secret = fold(given);
+    if (secret.length <= TOKEN_PART_MIN) return secret.length > 0 && seen.includes(secret);
+    for (let at = 0; at + TOKEN_PART_MIN <= secret.length; at++) {
+      if (seen.includes(secret.slice(at, at + TOKEN_PART_MIN))) return true;
+    }
+    return false;
+  });
+};
+
+/** Shown in place of a word of a server's message that held a token, whole or in part. */
+export const HIDDEN = '[hidden]';
+
+/**
+ * The envelope with nothing of the connection's tokens in what the app may show of it: each word of the message
+ * that holds a token (whole or in part) is replaced, and a code, an ability or an invalid field that holds one is
+ * dropped. The invalid fields come back as `{errors: [{field, code}]}`, the one shape `invalidFields` reads.
+ */
+export const withoutSecrets = (envelope: ErrorEnvelope, secrets: readonly string[]): ErrorEnvelope => {
+  const live = secrets.filter(Boolean);
+  if (!live.length) return envelope;
+  // Identifiers in any case (a code is lower case); the message's words as they were sent.
+  const leaks = (text: unknown) => typeof text === 'string' && holdsSecret(text, live, true);
+  const { error, message, details } = envelope;
+  const ability =
+    details && Object.hasOwn(details, 'required_ability') ? details.required_ability : undefined;
+  return {
+    error: leaks(error) ? undefined : error,
+    message: message
+      ?.split(' ')
+      .map((word) => (holdsSecret(word, live) ? HIDDEN : word))
+      .join(' '),
+    details: details && {
+      ...(ability !== undefined && !leaks(ability) ? { required_ability: ability } : {}),
+      errors: invalidFields(details)
+        .filter(({ field }) => !leaks(field))
+        .map(({ field, problem }) => ({ field, code: leaks(problem) ? undefined : problem })),
+    },
+  };
 };

@@ -1,8 +1,8 @@
 import type { Bundle, HttpResponse, ZObject } from 'zapier-platform-core';
-import { APIS, type Api } from './partner-apis';
+import { APIS, connectionTokens, type Api } from './partner-apis';
 import { AppMessageError, languageOf, say, type Bilingual, type Lang } from './i18n';
 import { labelOf } from './labels';
-import { invalidFields, parseEnvelope, retryAfterSeconds } from './error-body';
+import { invalidFields, parseEnvelope, retryAfterSeconds, withoutSecrets } from './error-body';
 
 // Kept importable from here, where the error mapper's callers and tests have always found them.
 export { RETRY_AFTER, SERVER_MESSAGE_MAX, invalidFields, retryAfterSeconds } from './error-body';
@@ -280,7 +280,7 @@ const ownWordsFor = (answer: Refusal, own: OwnAnswers | undefined): OwnWords | u
 /**
  * The one error mapper: the Zapier error for an error answer of one of the interfaces, in the operation's own words
  * where it gave some for this answer, else in the app's explanation of the code (CONTRACT §6), followed by the
- * server's message.
+ * server's message. `secrets`: the connection's tokens, of which nothing the interface sent is repeated.
  */
 export const toZapierError = (
   z: ZObject,
@@ -288,8 +288,10 @@ export const toZapierError = (
   api: Api,
   lang: Lang,
   own?: OwnAnswers,
+  secrets: readonly string[] = [],
 ): Error => {
-  const envelope = parseEnvelope(response);
+  // The connection's tokens never reach a message, whatever the interface quotes of them.
+  const envelope = withoutSecrets(parseEnvelope(response), secrets);
   const mine = ownWordsFor(
     { status: response.status, error: envelope.error, details: envelope.details },
     own,
@@ -362,5 +364,5 @@ export const mapErrors = (response: HttpResponse, z: ZObject, bundle: Bundle): H
   if (handling && response.status < 400) throw redirected(handling.api, response.status, languageOf(bundle));
   if (response.status < 400) return response;
   if (!handling || handling.handle?.includes(response.status)) return response;
-  throw toZapierError(z, response, handling.api, languageOf(bundle));
+  throw toZapierError(z, response, handling.api, languageOf(bundle), undefined, connectionTokens(bundle));
 };

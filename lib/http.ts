@@ -2,7 +2,7 @@ import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-p
 import { requestTimeoutMs, SETTINGS } from './config';
 import { errorHandlingOf, toZapierError, type OwnAnswers } from './errors';
 import { AppMessageError, joined, languageOf, say, type Bilingual, type Lang } from './i18n';
-import { APIS, requireBaseUrl, requireToken, type Api } from './partner-apis';
+import { APIS, connectionTokens, requireBaseUrl, requireToken, type Api } from './partner-apis';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -152,7 +152,8 @@ export const clientFor = (z: ZObject, bundle: Pick<Bundle, 'authData'>, api: Api
     } catch (err) {
       throw describeTransportError(err, api, lang);
     }
-    if (ownStatuses.includes(response.status)) throw toZapierError(z, response, api, lang, options.own);
+    if (ownStatuses.includes(response.status))
+      throw toZapierError(z, response, api, lang, options.own, connectionTokens(bundle));
     return response;
   };
 

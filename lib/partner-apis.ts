@@ -48,6 +48,10 @@ const tokenOf = (bundle: AuthBundle, api: Api): string =>
     .replace(/^bearer(?:\s+|$)/i, '')
     .trim();
 
+/** The connection's tokens, as the app sends them: what no message may repeat, whole or in part. */
+export const connectionTokens = (bundle: AuthBundle): string[] =>
+  (Object.keys(APIS) as Api[]).map((api) => tokenOf(bundle, api)).filter(Boolean);
+
 export const hasToken = (bundle: AuthBundle, api: Api): boolean => Boolean(tokenOf(bundle, api));
 
 /** Where a base address comes from: the connection field (by its label) or the app's environment default. */
