@@ -72,8 +72,12 @@ export interface ApiClient {
   put(path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   /** DELETE; `true` when it was there, `false` on 404. */
   remove(path: string): Promise<boolean>;
-  /** The raw answer, for callers that read the whole envelope. */
-  raw(method: Method, path: string, options?: { query?: Query; body?: unknown }): Promise<unknown>;
+  /** The raw answer, for callers that read the whole envelope. `own`: as for `find`. */
+  raw(
+    method: Method,
+    path: string,
+    options?: { query?: Query; body?: unknown; own?: OwnAnswers },
+  ): Promise<unknown>;
 }
 
 const SUPPORT: Bilingual = {
