@@ -4,7 +4,7 @@ import { createAppTester } from 'zapier-platform-core';
 import { validateAppDefinition } from 'zapier-platform-schema';
 import { SETTINGS } from '../lib/config';
 import { cloneDefinition, loadDefinition, type AppDefinition } from '../scripts/checks/definition';
-import { data, reply, sent, WATER_INPUT } from './fixtures';
+import { data, replay, reply, sent, WATER_INPUT } from './fixtures';
 import { App, AUTH, cashierApi, cashierPath, messageOf, useNock } from './helpers';
 import { rpcCache, type RpcCall } from './support/zcache-rpc';
 
@@ -228,6 +228,104 @@ describe('two identical Create Item runs without SKU that meet make one item', (
     expect(await first).toMatchObject({ id: WATER.id, duplicate: false });
     readBack(WATER.id as number);
     expect(await runCreate('create_item', WATER_INPUT)).toMatchObject({ id: WATER.id, duplicate: true });
+  });
+});
+
+// -------------------------------------------------------------------- Update Item runs on one item, written apart
+
+describe('Update Item runs on one item meet at the app’s own lock, however the id is written', () => {
+  let rpc: ReturnType<typeof rpcCache> | undefined;
+  afterEach(() => rpc?.stop());
+  const ITEM = data('update-item', { method: 'GET' }).id as number;
+  const READ = () =>
+    cashierApi()
+      .get(cashierPath(`/items/${ITEM}`))
+      .reply(replay('update-item', { method: 'GET' }));
+  const lockWaits = (pollMs: number, waitMs: number) => {
+    const settings = SETTINGS as { lockPollMs: number; lockWaitMs: number };
+    jest.replaceProperty(settings, 'lockPollMs', pollMs);
+    jest.replaceProperty(settings, 'lockWaitMs', waitMs);
+  };
+  const BUSY_UPDATE = new RegExp(
+    `^Another Update Item run is changing item ${ITEM} right now, so this run changed nothing\\. Zapier replays this step`,
+  );
+
+  it.each([` ${ITEM}`, `0${ITEM}`, `${ITEM} `])(
+    'a run on "%s" while one on the plain id holds the item sends nothing, waits a little, then fails saying Zapier replays it',
+    async (written) => {
+      rpc = rpcCache();
+      lockWaits(10, 40);
+      const read = { open: () => {}, opened: Promise.resolve() };
+      read.opened = new Promise<void>((resolve) => (read.open = resolve));
+      const held = new Promise<void>((resolve) =>
+        cashierApi()
+          .get(cashierPath(`/items/${ITEM}`))
+          .reply(async () => {
+            resolve();
+            await read.opened;
+            return reply('update-item', { method: 'GET' });
+          }),
+      );
+      cashierApi()
+        .put(cashierPath(`/items/${ITEM}`), { name_en: 'Saudi Coffee' })
+        .times(2)
+        .reply(...reply('update-item', { method: 'PUT' }));
+      const first = runCreate('update_item', { item_id: String(ITEM), name_en: 'Saudi Coffee' });
+      await held;
+      // Zapier's lock renders the raw input: "0311" and "311" are two keys to it, one item to the cashier.
+      const late = await outcome(runCreate('update_item', { item_id: written, name_en: 'Saudi Coffee' }));
+      expect(messageOf(late.error)).toMatch(BUSY_UPDATE);
+      expect(JSON.parse(late.error!.message)).toMatchObject({ code: 'update_item_in_progress', status: 409 });
+      read.open();
+      expect(await first).toMatchObject({ duplicate: false });
+      const claims = rpc.calls.filter(isClaim);
+      expect(claims.map((c) => c.params[0])).toEqual(Array(claims.length).fill(`update_item:lock:${ITEM}`));
+      expect(claims.length).toBeGreaterThan(2); // the late run tried again before it gave up
+      expect(claims[0]!.params.slice(2, 4)).toEqual([SETTINGS.writeLockSeconds, ['auth']]);
+      // Released when the run ended: the replay takes the lock and makes its change.
+      expect(rpc.keys()).toEqual([]);
+      READ();
+      expect(await runCreate('update_item', { item_id: written, name_en: 'Saudi Coffee' })).toMatchObject({
+        duplicate: false,
+      });
+    },
+  );
+
+  it('a run that finds the lock taken and then free goes ahead after the other run', async () => {
+    rpc = rpcCache();
+    lockWaits(10, 2_000);
+    const order: string[] = [];
+    const read = { open: () => {}, opened: Promise.resolve() };
+    read.opened = new Promise<void>((resolve) => (read.open = resolve));
+    const held = new Promise<void>((resolve) =>
+      cashierApi()
+        .get(cashierPath(`/items/${ITEM}`))
+        .reply(async () => {
+          order.push('first reads');
+          resolve();
+          await read.opened;
+          return reply('update-item', { method: 'GET' });
+        }),
+    );
+    cashierApi()
+      .put(cashierPath(`/items/${ITEM}`))
+      .times(2)
+      .reply(() => {
+        order.push('writes');
+        return reply('update-item', { method: 'PUT' });
+      });
+    const first = runCreate('update_item', { item_id: String(ITEM), name_en: 'Saudi Coffee' });
+    await held;
+    cashierApi()
+      .get(cashierPath(`/items/${ITEM}`))
+      .reply(() => {
+        order.push('second reads');
+        return reply('update-item', { method: 'GET' });
+      });
+    const second = runCreate('update_item', { item_id: `0${ITEM}`, name_en: 'Saudi Coffee Beans' });
+    setTimeout(read.open, 50);
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first reads', 'writes', 'second reads', 'writes']);
   });
 });
 
