@@ -1,4 +1,5 @@
 import type { HttpResponse } from 'zapier-platform-core';
+import { plainText, shortened } from './plain-text';
 
 /*
  * What the app reads of an interface's error answer: the envelope's members, the invalid fields of its details and
@@ -25,30 +26,10 @@ export const SERVER_MESSAGE_MAX = 300;
  */
 const MESSAGE_READ_MAX = 16 * SERVER_MESSAGE_MAX;
 
-/**
- * Unicode's bidirectional controls: the Arabic letter mark, the left-to-right and right-to-left marks, the
- * embeddings and overrides (U+202A–U+202E) and the isolates (U+2066–U+2069). Quoted from a server, one left open
- * (an override, an isolate never closed) reorders every word after it, the app's own included.
- */
-export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-
-/**
- * Text an interface sent, as the app may quote it: without bidirectional controls, control characters or line
- * separators, on one line with its runs of spaces folded.
- */
-export const plainText = (text: string): string =>
-  text
-    .replace(BIDI_CONTROLS, '')
-    // Control characters and line separators (\p{Cc}, \u2028, \u2029) would break the one-line message.
-    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-
 /** The server's message on one line, without control characters, at most SERVER_MESSAGE_MAX characters. */
 const boundedMessage = (text: string): string | undefined => {
   const flat = plainText(text.slice(0, MESSAGE_READ_MAX));
-  if (!flat) return undefined;
-  return flat.length > SERVER_MESSAGE_MAX ? `${flat.slice(0, SERVER_MESSAGE_MAX - 1)}…` : flat;
+  return flat ? shortened(flat, SERVER_MESSAGE_MAX) : undefined;
 };
 
 const safeJson = (text: string | undefined): unknown => {

@@ -300,12 +300,10 @@ const TABLE: Row[] = [
 /** The row's request, through the app's clinic client; what it threw. */
 const ask = (row: Row, lang: 'en' | 'ar') => {
   const { method, path, body: sentBody, origin } = row.ask ?? { method: 'GET', path: `/patients/${PATIENT}` };
-  const authData = {
-    ...AUTH,
-    language: lang,
-    ...(origin ? { clinic_base_url: new URL(CLINIC).origin } : {}),
-  };
-  return failure('clinic', (c) => (method === 'GET' ? c.get(path) : c.post(path, sentBody)), authData);
+  const authData = { ...AUTH, language: lang };
+  // Below the origin, from the base address (which must end with /partner/v1): the URL parser resolves the dots.
+  const from = origin ? `${new URL(CLINIC).pathname.replace(/[^/]+/g, '..')}${path}` : path;
+  return failure('clinic', (c) => (method === 'GET' ? c.get(from) : c.post(from, sentBody)), authData);
 };
 /** The nock interceptor of the row's request, answered with the recording of that request. */
 const expectAsk = (row: Row, lang: 'en' | 'ar') => {
