@@ -51,8 +51,8 @@ const inputs = declareInputs(
 
 /** The step fails, changing nothing, when another run holds the item past the wait; Zapier replays action steps. */
 const busy = (id: number) => ({
-  en: `Another Update Item run is changing item ${id} right now, so this run changed nothing. Zapier replays this step (with Autoreplay on, or replay it from the Zap history): it then reads the item as the other run left it and makes this change.`,
-  ar: `يعدّل تشغيلٌ آخر لخطوة Update Item الصنف ${id} الآن، فلم يغيّر هذا التشغيل شيئًا. يعيد Zapier تشغيل هذه الخطوة (مع تفعيل إعادة التشغيل التلقائي، أو أعد تشغيلها من سجل الزاب): فتقرأ الصنف كما تركه التشغيل الآخر وتجري هذا التغيير.`,
+  en: `Another Update Item run is changing item ${id} right now, so this run changed nothing; replayed, this step reads the item as that run left it and makes this change. Zapier replays it by itself when Autoreplay is on. Replay this run from the Zap history.`,
+  ar: `يعدّل تشغيلٌ آخر لخطوة Update Item الصنف ${id} الآن، فلم يغيّر هذا التشغيل شيئًا؛ وعند إعادة تشغيل هذه الخطوة تقرأ الصنف كما تركه ذلك التشغيل وتجري هذا التغيير. يعيدها Zapier تلقائيًا عند تفعيل Autoreplay. أعد تشغيل هذه العملية من سجل الزاب.`,
 });
 
 /*

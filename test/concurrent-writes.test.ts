@@ -247,7 +247,7 @@ describe('Update Item runs on one item meet at the app’s own lock, however the
     jest.replaceProperty(settings, 'lockWaitMs', waitMs);
   };
   const BUSY_UPDATE = new RegExp(
-    `^Another Update Item run is changing item ${ITEM} right now, so this run changed nothing\\. Zapier replays this step`,
+    `^Another Update Item run is changing item ${ITEM} right now, so this run changed nothing; replayed, this step reads the item as that run left it and makes this change\\. Zapier replays it by itself when Autoreplay is on\\.`,
   );
 
   it.each([` ${ITEM}`, `0${ITEM}`, `${ITEM} `])(
