@@ -160,17 +160,24 @@ export const invalidFields = (details: unknown): Array<{ field: string; problem?
 export const TOKEN_PART_MIN = 4;
 
 /**
- * Whether `text` holds the whole of one of `secrets` or a part of it (TOKEN_PART_MIN characters in a row); with
- * `anyCase`, in any case (an identifier such as a code is read in lower case).
+ * Whether a run of a token's characters could only be the token's, not a word the message would hold anyway: it has
+ * a digit or a sign, or a capital after a small letter. A readable token ("sbx_clinic_token") is made partly of
+ * words the interfaces also say ("token", "clinic"); those alone are not taken for it.
+ */
+const tokenLike = (run: string): boolean => /[^A-Za-z]/.test(run) || /[a-z][A-Z]/.test(run);
+
+/**
+ * Whether `text` holds the whole of one of `secrets` or a part of it (TOKEN_PART_MIN characters in a row that only
+ * the token would hold); with `anyCase`, in any case (an identifier such as a code is read in lower case).
  */
 export const holdsSecret = (text: string, secrets: readonly string[], anyCase = false): boolean => {
   const fold = (t: string) => (anyCase ? t.toLowerCase() : t);
   const seen = fold(text);
   return secrets.some((given) => {
-    const secret = fold(given);
-    if (secret.length <= TOKEN_PART_MIN) return secret.length > 0 && seen.includes(secret);
-    for (let at = 0; at + TOKEN_PART_MIN <= secret.length; at++) {
-      if (seen.includes(secret.slice(at, at + TOKEN_PART_MIN))) return true;
+    if (seen.includes(fold(given))) return true;
+    for (let at = 0; at + TOKEN_PART_MIN <= given.length; at++) {
+      const run = given.slice(at, at + TOKEN_PART_MIN);
+      if (tokenLike(run) && seen.includes(fold(run))) return true;
     }
     return false;
   });

@@ -1,5 +1,6 @@
 import nock from 'nock';
 import { errors } from 'zapier-platform-core';
+import { DOCUMENTED_CODES } from '../lib/errors';
 import { clientFor } from '../lib/http';
 import { BETWEEN } from '../lib/i18n';
 import type { Api } from '../lib/partner-apis';
@@ -353,6 +354,8 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
         'not_implemented',
       ].sort(),
     );
+    // The codes an operation's own words never override (lib/errors.ts) are exactly these.
+    expect([...DOCUMENTED_CODES].sort()).toEqual(TABLE.map((r) => r.code).sort());
   });
 
   /** The field errors of a recorded validation_failed answer. */
@@ -540,6 +543,16 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
         const text = (await getPatient({ ...CONNECTION, language })).message;
         for (const part of parts) expect(text.toLowerCase()).not.toContain(part.toLowerCase());
       }
+    });
+
+    it('a readable token does not hide the words it shares with the interface’s (token, clinic)', async () => {
+      const [status, answer, headers] = clinicError('token_invalid');
+      nock(new URL(CLINIC).origin)
+        .get(clinicPath(`/patients/${PATIENT}`))
+        .reply(status, answer, headers);
+      const err = await getPatient({ ...AUTH, clinic_api_token: 'sbx_clinic_token' });
+      expectKind(err, 'auth');
+      expect(err.message).toContain(`said: "${String(answer.message)}"`);
     });
 
     it('keeps the words around a hidden token', async () => {
