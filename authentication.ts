@@ -1,7 +1,8 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor, unwrapOne } from './lib/http';
 import { languageOf, say } from './lib/i18n';
-import { hasToken, requireBaseUrl, type Api } from './lib/partner-apis';
+import type { OwnWords } from './lib/errors';
+import { APIS, hasToken, requireBaseUrl, type Api } from './lib/partner-apis';
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
 const nameOf = (v: unknown): string | undefined =>
@@ -13,6 +14,21 @@ const describePing = (body: Record<string, unknown>, api: Api) => ({
     nameOf(body[api === 'clinic' ? 'clinic' : 'account']) ?? nameOf(body.tenant) ?? nameOf(body.account),
   client: nameOf(body.client),
 });
+
+/**
+ * A 404 to /ping, which every interface answers: the base address leads somewhere else (another site, or a path
+ * beside the interface's), never a missing record.
+ */
+const notThere = (api: Api): OwnWords => {
+  const { name, baseLabel, pathPrefix } = APIS[api];
+  return {
+    kind: 'error',
+    text: {
+      en: `The ${name.en} interface is not at the ${baseLabel} (its check address answered "not found"). Enter the https:// address the vendor gave you, ending with ${pathPrefix}, or leave it blank for the default.`,
+      ar: `واجهة ${name.ar} ليست على ${baseLabel} (أجاب عنوان الفحص بأنه غير موجود). أدخل عنوان https:// الذي أعطاك إياه المزوّد، وينتهي بـ ${pathPrefix}، أو اتركه فارغًا للعنوان الافتراضي.`,
+    },
+  };
+};
 
 /** Connection test: GET /ping on every interface that has a token (CONTRACT §1). */
 export const testAuth = async (z: ZObject, bundle: Bundle) => {
@@ -32,7 +48,8 @@ export const testAuth = async (z: ZObject, bundle: Bundle) => {
   for (const api of apis) requireBaseUrl(bundle, api);
   const result: Record<string, { account?: string; client?: string }> = {};
   for (const api of apis) {
-    result[api] = describePing(unwrapOne(await clientFor(z, bundle, api).raw('GET', '/ping')), api);
+    const ping = await clientFor(z, bundle, api).raw('GET', '/ping', { own: { 404: () => notThere(api) } });
+    result[api] = describePing(unwrapOne(ping), api);
   }
   return result;
 };

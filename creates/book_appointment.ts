@@ -1,5 +1,5 @@
 import { defineCreate } from 'zapier-platform-core';
-import { invalidFields } from '../lib/errors';
+import { invalidFields, isDocumented, type OwnAnswers, type OwnWords } from '../lib/errors';
 import { derivedBookingRef, writeResult } from '../lib/idempotency';
 import { START_LEAD_MINUTES } from '../lib/input-times';
 import { LIST } from '../lib/dropdown-lists';
@@ -101,24 +101,27 @@ const inputs = declareInputs(
   ],
 );
 
-/** The booking's own error codes (clinic spec §7) that do not mean a taken slot. */
-const NOT_A_SLOT = new Set(['client_revoked', 'validation_failed']);
+const TAKEN: OwnWords = {
+  kind: 'error',
+  text: {
+    en: 'That time is already taken: pick another time, or use Find Appointment to see the patient’s appointments.',
+    ar: 'هذا الوقت محجوز: اختر وقتًا آخر، أو استخدم Find Appointment لرؤية مواعيد المريض.',
+  },
+};
 
 /**
  * A taken slot, told in a receptionist's words. The spec says booking answers 409 and 422 and does not name the code
- * of a taken slot: a 409 other than client_revoked, or a 422 whose code or whose only invalid field says so.
+ * of a taken slot: a 409 whose code the spec does not document (a documented one, such as appointment_locked or
+ * client_revoked, keeps its meaning), a 422 whose undocumented code names the slot, or a validation_failed whose
+ * only invalid field is the start time, as taken. Every other answer reads as its code says (lib/errors.ts).
  */
-const slotTaken = ({ status, error, details }: { status: number; error?: string; details?: unknown }) => {
-  const taken =
-    (status === 409 && !NOT_A_SLOT.has(error ?? '')) ||
-    (status === 422 && /slot|taken|not_free|unavailable|conflict/.test(error ?? '')) ||
-    (status === 422 && error === 'validation_failed' && startTakenIn(details));
-  return taken
-    ? {
-        en: 'That time is already taken: pick another time, or use Find Appointment to see the patient’s appointments.',
-        ar: 'هذا الوقت محجوز: اختر وقتًا آخر، أو استخدم Find Appointment لرؤية مواعيد المريض.',
-      }
-    : undefined;
+const BOOKING_ANSWERS: OwnAnswers = {
+  409: ({ error }) => (isDocumented(error) ? undefined : TAKEN),
+  422: ({ error, details }) =>
+    (!isDocumented(error) && /slot|taken|not_free|unavailable|conflict/.test(error ?? '')) ||
+    (error === 'validation_failed' && startTakenIn(details))
+      ? TAKEN
+      : undefined,
 };
 
 /** Whether validation_failed details name only the start time, as taken or not free. */
@@ -146,7 +149,7 @@ export const performBookAppointment = performOn('clinic', inputs, async (z, bund
   const { status, body: answer } = await client.post(
     '/appointments',
     { ...booking, external_ref },
-    { words: slotTaken },
+    BOOKING_ANSWERS,
   );
   const { object, duplicate } = writeResult(status, answer);
   // The patient's name and phone for a confirmation message in the next step (read after the booking is made:

@@ -20,14 +20,15 @@ const inputs = declareInputs({
 });
 
 export const performCancelOrder = performOn('cashier', inputs, async (_z, _bundle, { order_id }, client) => {
-  // Cancelling a cancelled order answers the same order again (spec §3): a retried step is harmless. A 409 says
-  // the till can no longer cancel it: the step ends there, with the till's reason.
+  // Cancelling a cancelled order answers the same order again (spec §3): a retried step is harmless. A 409 the
+  // spec leaves unnamed says the till can no longer cancel it: the step ends there, the till's reason quoted after.
   const { body } = await client.post(path`/orders/${order_id}/cancel`, undefined, {
-    halt: {
-      409: (said) => ({
-        en: `Nothing was done: the till can no longer cancel order ${order_id}${said ? ` (${said})` : ''}. If its receipt was already issued, the cashier decides on a refund.`,
-        ar: `لم يُنفَّذ شيء: لم يعد بإمكان الصندوق إلغاء الطلب ${order_id}${said ? ` (${said})` : ''}. إن صدر إيصاله فالقرار في الاسترداد للكاشير.`,
-      }),
+    409: {
+      kind: 'halt',
+      text: {
+        en: `Nothing was done: the till can no longer cancel order ${order_id}. If its receipt was already issued, the cashier decides on a refund.`,
+        ar: `لم يُنفَّذ شيء: لم يعد بإمكان الصندوق إلغاء الطلب ${order_id}. إن صدر إيصاله فالقرار في الاسترداد للكاشير.`,
+      },
     },
   });
   return order.present(unwrapOne(body));

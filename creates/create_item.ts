@@ -45,9 +45,10 @@ const inputs = declareInputs(
  *   down, for replays by hand days later, and whatever Zap made the item.
  * - Without either: nothing in the item is unique. The step keeps a record in z.cache, keyed by a hash of the Zap
  *   id and the normalised inputs, written "pending" as the request is made and "done" with the id once answered.
- *   A replay that finds it done answers that item; one that finds it pending (the answer was lost) looks for an
- *   item changed since that moment (`updated_since`) holding everything the step gives, and creates only when
- *   there is none. A cache that cannot be read or written never stops the write (fail open): such a replay can
+ *   A run whose request ends without an answer it can read (a time-out, a cut connection) rewrites it
+ *   "unanswered" before it fails. A replay that finds it done answers that item; one that finds it unanswered, or
+ *   pending and older than any run lasts (the run died before it could say), looks for an item changed since that
+ *   moment (`updated_since`) holding everything the step gives, and creates only when there is none. A cache that cannot be read or written never stops the write (fail open): such a replay can
  *   then create a second item, the one case no lookup can rule out without a unique key.
  *
  * Identical runs at the same moment (a Zap triggered twice) are serialised by Zapier's lock on the Arabic name,
@@ -99,8 +100,11 @@ export const performCreateItem = performOn('cashier', inputs, async (z, bundle, 
     const earlier = await client.find(path`/items/${record.id}`);
     if (earlier) return result(earlier, true);
   }
-  if (record?.state === 'pending') {
-    if (Date.now() - Date.parse(record.at) < SETTINGS.writeInFlightSeconds * 1000) return madeByOther();
+  // A pending record is a run that may still be waiting for its answer, unless it is older than any run lasts; an
+  // unanswered one is a run that has ended: what it made (if anything) is looked for at once.
+  if (record?.state === 'pending' || record?.state === 'unanswered') {
+    const young = Date.now() - Date.parse(record.at) < SETTINGS.writeInFlightSeconds * 1000;
+    if (record.state === 'pending' && young) return madeByOther();
     const since = new Date(Date.parse(record.at) - SETTINGS.writeLookBackSeconds * 1000);
     const recent = await client.all<Record<string, unknown>>(
       '/items',
@@ -119,7 +123,14 @@ export const performCreateItem = performOn('cashier', inputs, async (z, bundle, 
   if (recalled !== 'unavailable' && (await memory.claim(key, record)) === 'lost') return madeByOther();
   const at = new Date().toISOString();
   await memory.remember(key, { state: 'pending', at });
-  const created = await create();
+  let created: Record<string, unknown>;
+  try {
+    created = await create();
+  } catch (error) {
+    // This run is over without an answer it could read: a replay must look for the item, not wait for this run.
+    await memory.remember(key, { state: 'unanswered', at });
+    throw error;
+  }
   if (typeof created.id === 'number' || typeof created.id === 'string') {
     await memory.remember(key, { state: 'done', at, id: created.id });
   }

@@ -2,10 +2,11 @@ import { defineCreate } from 'zapier-platform-core';
 import { unwrapOne } from '../lib/http';
 import { choicesOf } from '../lib/dropdowns';
 import { LIST } from '../lib/dropdown-lists';
-import { declareInputs, input } from '../lib/inputs';
+import { declareInputs, input, type Parsed } from '../lib/inputs';
+import type { ApiClient } from '../lib/http';
 import { itemHolds, mergeVariants, type ItemWrite, type VariantWrite } from '../lib/catalogue-items';
 import { CREATE, SEARCH, searchRef } from '../lib/keys';
-import { writeLock } from '../lib/locks';
+import { holdLock, writeLock } from '../lib/locks';
 import { performOn } from '../lib/operation';
 import { path } from '../lib/path';
 import { item } from '../lib/resources/cashier';
@@ -48,15 +49,22 @@ const inputs = declareInputs(
   ],
 );
 
+/** The step fails, changing nothing, when another run holds the item past the wait; Zapier replays action steps. */
+const busy = (id: number) => ({
+  en: `Another Update Item run is changing item ${id} right now, so this run changed nothing; replayed, this step reads the item as that run left it and makes this change. Zapier replays it by itself when Autoreplay is on. Replay this run from the Zap history.`,
+  ar: `يعدّل تشغيلٌ آخر لخطوة Update Item الصنف ${id} الآن، فلم يغيّر هذا التشغيل شيئًا؛ وعند إعادة تشغيل هذه الخطوة تقرأ الصنف كما تركه ذلك التشغيل وتجري هذا التغيير. يعيدها Zapier تلقائيًا عند تفعيل Autoreplay. أعد تشغيل هذه العملية من سجل الزاب.`,
+});
+
 /*
  * The item is read first, always, and right before the write: the variants are merged into what is stored (PUT
  * replaces arrays), and an update the item already holds (a replay whose first run went through, answer lost or
  * not) is not sent again. A replayed row without id is matched to the variant the first run made (by SKU, barcode,
- * or Arabic name and price: lib/catalogue-items.ts), so it is never added twice. Zapier's lock on the item id keeps two runs
- * from reading the same variants and each writing back its own, which would delete the other's new variant; it
- * cannot hold off an edit made elsewhere between the read and the write (docs/assumptions.md).
+ * or Arabic name and price: lib/catalogue-items.ts), so it is never added twice. Two locks keep two runs from
+ * reading the same variants and each writing back its own, which would delete the other's new variant: Zapier's,
+ * on the item id as typed, and the app's own in z.cache, on the item id as the interface knows it (lib/locks.ts).
+ * Neither can hold off an edit made elsewhere between the read and the write (docs/assumptions.md).
  */
-export const performUpdateItem = performOn('cashier', inputs, async (_z, _bundle, input, client) => {
+const update = async (input: Parsed<typeof inputs.declared>, client: ApiClient) => {
   const given = (input.variants ?? []).filter((v) => Object.values(v).some((x) => x !== undefined));
   const stored = unwrapOne(await client.get(path`/items/${input.item_id}`));
   const { item_id: _id, variants: _rows, variants_mode: _mode, ...scalars } = inputs.request(input);
@@ -71,7 +79,14 @@ export const performUpdateItem = performOn('cashier', inputs, async (_z, _bundle
   if (!adds && itemHolds(stored, body)) return { ...item.present(stored), duplicate: true };
   const { body: answer } = await client.put(path`/items/${input.item_id}`, body);
   return { ...item.present(unwrapOne(answer)), duplicate: false };
-});
+};
+
+// The lock is keyed by the id as parsed, as the interface knows it: 311, " 311" and "0311" are one item.
+export const performUpdateItem = performOn('cashier', inputs, (z, bundle, input, client) =>
+  holdLock(z, bundle, { action: CREATE.updateItem, id: input.item_id, busy: busy(input.item_id) }, () =>
+    update(input, client),
+  ),
+);
 
 export const updateItem = defineCreate({
   key: CREATE.updateItem,

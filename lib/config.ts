@@ -54,6 +54,12 @@ export const SETTINGS = {
    * lapses under a run still writing; a run that dies without releasing it blocks the next for at most this.
    */
   writeLockSeconds: 60,
+  /**
+   * How long a run that finds an item's own lock (lib/locks.ts, holdLock) taken waits for it before it fails its
+   * step, and how often it tries again: a little, well inside Zapier's 30 s, since the step is replayed.
+   */
+  lockWaitMs: 5_000,
+  lockPollMs: 250,
   /** Objects asked of the clinic recent-events list for a sample. */
   recentLimit: 3,
   /** Recent appointment updates read for a status trigger's samples, of which up to `recentLimit` are kept. */

@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineTrigger } from 'zapier-platform-core';
 import { SETTINGS } from './config';
 import { clientFor, isLastPage, unwrapOne, type Query } from './http';
 import type { Api } from './partner-apis';
 import { CHOICES_READ } from './keys';
+import { plainText, shortened } from './plain-text';
 
 export interface Option {
   id: string;
@@ -43,6 +45,34 @@ export interface DropdownDef extends ListDef {
 
 const isRecord = (o: unknown): o is Record<string, unknown> => !!o && typeof o === 'object';
 
+/** The longest option label shown: a line a Zap builder reads at a glance. */
+export const LABEL_MAX = 100;
+
+/**
+ * A label as a dropdown shows it: the interface's text on one line, without control or bidirectional characters
+ * (a right-to-left override would turn the rest of the line around), at most LABEL_MAX characters with an
+ * ellipsis; the id when nothing readable is left.
+ */
+export const cleanLabel = (label: string, id: string): string =>
+  shortened(plainText(label.slice(0, 4 * LABEL_MAX)), LABEL_MAX) || id;
+
+/**
+ * A row of a list page as paging compares it: a short hash of its id (of the whole row when it has none), so a
+ * token can carry every row already offered.
+ */
+const rowMark = (row: Record<string, unknown>): string => {
+  const identity =
+    typeof row.id === 'string' || typeof row.id === 'number' ? String(row.id) : JSON.stringify(row);
+  return createHash('sha256').update(identity).digest('base64url').slice(0, 8);
+};
+
+/** One page of a list as read: its options, its rows' marks, and whether the interface shows it is the last. */
+interface ReadPage {
+  options: Option[];
+  rows: string[];
+  last: boolean;
+}
+
 /** One page of a list (pages count from 1, as the interfaces do), and whether the interface shows it is the last. */
 const readPage = async (
   list: ListDef,
@@ -50,8 +80,8 @@ const readPage = async (
   bundle: Bundle,
   page: number,
   given: Given,
-): Promise<{ options: Option[]; last: boolean }> => {
-  if (!list.path) return { options: [], last: true };
+): Promise<ReadPage> => {
+  if (!list.path) return { options: [], rows: [], last: true };
   const client = clientFor(z, bundle, list.api);
   const where = typeof list.path === 'function' ? list.path(given) : list.path;
   let rows: Array<Record<string, unknown>>;
@@ -67,19 +97,36 @@ const readPage = async (
     rows = data.filter(isRecord);
     last = isLastPage(page, data, meta);
   }
-  if (list.options) return { options: list.options(rows), last };
   const label = list.label ?? ((o) => String(o.name ?? o.id));
-  return { options: rows.map((o) => ({ id: String(o.id), label: label(o) })), last };
+  const options = list.options
+    ? list.options(rows)
+    : rows.map((o) => ({ id: String(o.id), label: label(o) }));
+  return {
+    options: options.map((o) => ({ id: o.id, label: cleanLabel(o.label, o.id) })),
+    rows: rows.map(rowMark),
+    last,
+  };
 };
 
-/** One page of a dropdown trigger: Zapier counts pages from 0, the interfaces from 1. */
+/** Whether a page offers nothing new: no rows, or only rows an earlier page had (an interface that ignores `page`). */
+const nothingNew = (rows: readonly string[], before: ReadonlySet<string>): boolean =>
+  rows.every((row) => before.has(row));
+
+/**
+ * One page of a dropdown trigger: Zapier counts pages from 0, the interfaces from 1. Zapier asks for more until a
+ * page is empty, and a trigger keeps nothing between pages: a later page is compared with the one before it, and
+ * one that repeats it (an interface that ignores `page`) ends the list.
+ */
 export const dropdownPerform =
   (def: ListDef) =>
   async (z: ZObject, bundle: Bundle): Promise<Option[]> => {
     const zapierPage = Number(bundle.meta?.page ?? 0);
     if (def.paged === false && zapierPage > 0) return [];
     const page = def.paged === false ? 1 : zapierPage + 1;
-    return (await readPage(def, z, bundle, page, {})).options;
+    const read = await readPage(def, z, bundle, page, {});
+    if (page === 1 || !read.rows.length) return read.options;
+    const before = await readPage(def, z, bundle, page - 1, {});
+    return nothingNew(read.rows, new Set(before.rows)) ? [] : read.options;
   };
 
 /** A hidden polling trigger that feeds a dynamic dropdown, with "load more" paging. */
@@ -139,18 +186,25 @@ const givenOf = (bundle: Bundle, keys: readonly string[]): Given => {
   return out;
 };
 
+/** Marks of the rows a token remembers at most: far more than anyone pages through, and a token stays small. */
+const TOKEN_ROWS_MAX = 5_000;
+
 interface Token {
   page: number;
+  /** Marks of the rows earlier pages held: a page with none new ends the list, whatever meta says. */
+  rows?: string[];
   /** Options already offered, for derived lists whose pages repeat them. */
   seen?: string[];
 }
+
+const strings = (v: unknown): string[] | undefined => (Array.isArray(v) ? v.map(String) : undefined);
 
 const tokenOf = (raw: unknown): Token => {
   if (typeof raw !== 'string' || !raw) return { page: 1 };
   try {
     const t = JSON.parse(raw) as Partial<Token>;
     const page = Number.isSafeInteger(t.page) && t.page! > 1 ? t.page! : 1;
-    return { page, seen: Array.isArray(t.seen) ? t.seen.map(String) : undefined };
+    return { page, rows: strings(t.rows), seen: strings(t.seen) };
   } catch {
     return { page: 1 };
   }
@@ -169,13 +223,17 @@ export const choicesOf = (list: ListDef | ((given: Given) => ListDef), cascade: 
     const given = givenOf(bundle, reads);
     const def = typeof list === 'function' ? list(given) : list;
     const token = tokenOf((bundle.meta as { paging_token?: unknown } | undefined)?.paging_token);
-    const { options, last } = await readPage(def, z, bundle, token.page, given);
-    if (def.paged !== false) {
-      return { results: options, paging_token: last ? null : JSON.stringify({ page: token.page + 1 }) };
-    }
+    const { options, rows, last } = await readPage(def, z, bundle, token.page, given);
+    const before = new Set(token.rows);
+    // An interface that ignores `page` answers page 1 again and again: a page with no row new ends the list.
+    if (token.page > 1 && nothingNew(rows, before)) return { results: [], paging_token: null };
     const seen = new Set(token.seen);
-    const results = options.filter((o) => !seen.has(o.id));
-    const next = { page: token.page + 1, seen: [...seen, ...results.map((o) => o.id)] };
+    const results = def.paged === false ? options.filter((o) => !seen.has(o.id)) : options;
+    const next: Token = {
+      page: token.page + 1,
+      rows: [...before, ...rows.filter((r) => !before.has(r))].slice(-TOKEN_ROWS_MAX),
+      ...(def.paged === false ? { seen: [...seen, ...results.map((o) => o.id)] } : {}),
+    };
     return { results, paging_token: last ? null : JSON.stringify(next) };
   };
   return {

@@ -1,4 +1,5 @@
 import type { HttpResponse } from 'zapier-platform-core';
+import { plainText, shortened } from './plain-text';
 
 /*
  * What the app reads of an interface's error answer: the envelope's members, the invalid fields of its details and
@@ -27,14 +28,8 @@ const MESSAGE_READ_MAX = 16 * SERVER_MESSAGE_MAX;
 
 /** The server's message on one line, without control characters, at most SERVER_MESSAGE_MAX characters. */
 const boundedMessage = (text: string): string | undefined => {
-  const flat = text
-    .slice(0, MESSAGE_READ_MAX)
-    // Control characters and line separators (\p{Cc}, \u2028, \u2029) would break the one-line message.
-    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  if (!flat) return undefined;
-  return flat.length > SERVER_MESSAGE_MAX ? `${flat.slice(0, SERVER_MESSAGE_MAX - 1)}…` : flat;
+  const flat = plainText(text.slice(0, MESSAGE_READ_MAX));
+  return flat ? shortened(flat, SERVER_MESSAGE_MAX) : undefined;
 };
 
 const safeJson = (text: string | undefined): unknown => {
@@ -159,4 +154,62 @@ export const invalidFields = (details: unknown): Array<{ field: string; problem?
     if (out.length === FIELDS_SHOWN_MAX) break;
   }
   return out;
+};
+
+/** Shortest run of a token's characters that counts as a part of it: a token's last four are still its own. */
+export const TOKEN_PART_MIN = 4;
+
+/**
+ * Whether a run of a token's characters could only be the token's, not a word the message would hold anyway: it has
+ * a digit or a sign, or a capital after a small letter. A readable token ("sbx_clinic_token") is made partly of
+ * words the interfaces also say ("token", "clinic"); those alone are not taken for it.
+ */
+const tokenLike = (run: string): boolean => /[^A-Za-z]/.test(run) || /[a-z][A-Z]/.test(run);
+
+/**
+ * Whether `text` holds the whole of one of `secrets` or a part of it (TOKEN_PART_MIN characters in a row that only
+ * the token would hold); with `anyCase`, in any case (an identifier such as a code is read in lower case).
+ */
+export const holdsSecret = (text: string, secrets: readonly string[], anyCase = false): boolean => {
+  const fold = (t: string) => (anyCase ? t.toLowerCase() : t);
+  const seen = fold(text);
+  return secrets.some((given) => {
+    if (seen.includes(fold(given))) return true;
+    for (let at = 0; at + TOKEN_PART_MIN <= given.length; at++) {
+      const run = given.slice(at, at + TOKEN_PART_MIN);
+      if (tokenLike(run) && seen.includes(fold(run))) return true;
+    }
+    return false;
+  });
+};
+
+/** Shown in place of a word of a server's message that held a token, whole or in part. */
+export const HIDDEN = '[hidden]';
+
+/**
+ * The envelope with nothing of the connection's tokens in what the app may show of it: each word of the message
+ * that holds a token (whole or in part) is replaced, and a code, an ability or an invalid field that holds one is
+ * dropped. The invalid fields come back as `{errors: [{field, code}]}`, the one shape `invalidFields` reads.
+ */
+export const withoutSecrets = (envelope: ErrorEnvelope, secrets: readonly string[]): ErrorEnvelope => {
+  const live = secrets.filter(Boolean);
+  if (!live.length) return envelope;
+  // Identifiers in any case (a code is lower case); the message's words as they were sent.
+  const leaks = (text: unknown) => typeof text === 'string' && holdsSecret(text, live, true);
+  const { error, message, details } = envelope;
+  const ability =
+    details && Object.hasOwn(details, 'required_ability') ? details.required_ability : undefined;
+  return {
+    error: leaks(error) ? undefined : error,
+    message: message
+      ?.split(' ')
+      .map((word) => (holdsSecret(word, live) ? HIDDEN : word))
+      .join(' '),
+    details: details && {
+      ...(ability !== undefined && !leaks(ability) ? { required_ability: ability } : {}),
+      errors: invalidFields(details)
+        .filter(({ field }) => !leaks(field))
+        .map(({ field, problem }) => ({ field, code: leaks(problem) ? undefined : problem })),
+    },
+  };
 };

@@ -1,8 +1,8 @@
 import type { Bundle, HttpResponse, ZObject } from 'zapier-platform-core';
-import { APIS, type Api } from './partner-apis';
+import { APIS, connectionTokens, type Api } from './partner-apis';
 import { AppMessageError, languageOf, say, type Bilingual, type Lang } from './i18n';
 import { labelOf } from './labels';
-import { invalidFields, parseEnvelope, retryAfterSeconds, type ErrorEnvelope } from './error-body';
+import { invalidFields, parseEnvelope, retryAfterSeconds, withoutSecrets } from './error-body';
 
 // Kept importable from here, where the error mapper's callers and tests have always found them.
 export { RETRY_AFTER, SERVER_MESSAGE_MAX, invalidFields, retryAfterSeconds } from './error-body';
@@ -160,8 +160,8 @@ export const explain = (
       return {
         kind: 'halt',
         text: {
-          en: 'Nothing was done: the appointment is in progress or completed, and such an appointment cannot be cancelled.',
-          ar: 'لم يُنفَّذ شيء: الموعد جارٍ أو مكتمل، ولا يمكن إلغاء موعد كهذا.',
+          en: 'Nothing was done: the appointment is in progress or completed, and the clinic no longer changes such an appointment.',
+          ar: 'لم يُنفَّذ شيء: الموعد جارٍ أو مكتمل، ولا تغيّر العيادة موعدًا كهذا.',
         },
       };
     case 'delivery_sent':
@@ -223,40 +223,76 @@ const serverSaid = (lang: Lang, api: Api, message: string): string =>
   `${say(lang, { en: `The ${APIS[api].name.en} interface said`, ar: `رد واجهة ${APIS[api].name.ar}` })}: "${message}"`;
 
 /**
- * Statuses an operation handles itself, passed with its request: `handle` come back to it (a search's 404: nothing
- * found); `halt` end the step with the operation's own words, given the server's message (a till that can no
- * longer cancel an order). Every other error answer is explained here, the same for every operation.
+ * The error codes the specs document (clinic §7; the cashier shows insufficient_ability and shares the rest's
+ * envelope). An answer that carries one means what the spec says, whichever operation asked: `explain` words each.
  */
-export interface Handled {
-  handle?: readonly number[];
-  halt?: Readonly<Record<number, (server: string | undefined) => Bilingual>>;
-  /**
-   * Answers the operation explains in its own words, as an Error with the server's message after them (a booking's
-   * taken slot, whose code the spec does not name); undefined leaves the answer to `explain`.
-   */
-  words?: (answer: ErrorEnvelope & { status: number }) => Bilingual | undefined;
+export const DOCUMENTED_CODES: ReadonlySet<string> = new Set(
+  [
+    'unauthenticated token_invalid tenant_inactive not_entitled insufficient_ability forbidden not_found',
+    'client_revoked webhook_disabled delivery_sent payload_redacted appointment_locked validation_failed',
+    'event_unknown url_not_allowed webhook_limit rate_limited not_implemented',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+export const isDocumented = (code: string | undefined): boolean =>
+  code !== undefined && DOCUMENTED_CODES.has(code);
+
+/** An error answer as an operation reads it to choose its own words: its status and the envelope's code and details. */
+export interface Refusal {
+  status: number;
+  error?: string;
+  details?: Record<string, unknown>;
 }
 
-/** Builds the Zapier error for an error answer of one of the interfaces. */
+/** What an operation says of an answer in its own words, and how the step ends: halted (nothing done) or failed. */
+export interface OwnWords {
+  kind: 'halt' | 'error';
+  text: Bilingual;
+}
+
+/**
+ * The error answers an operation words itself, by status, declared where it makes its call (lib/http.ts hands the
+ * answer and these words to `toZapierError`; nothing of them rides in core's request options). Words given as data
+ * are for what the specs leave unnamed: an answer whose code a spec documents keeps that code's meaning. A function
+ * reads the answer and decides (undefined: the code's own explanation).
+ */
+export type OwnAnswers = Readonly<Record<number, OwnWords | ((answer: Refusal) => OwnWords | undefined)>>;
+
+const ownWordsFor = (answer: Refusal, own: OwnAnswers | undefined): OwnWords | undefined => {
+  const given = own && Object.hasOwn(own, answer.status) ? own[answer.status] : undefined;
+  if (typeof given === 'function') return given(answer);
+  return given && !isDocumented(answer.error) ? given : undefined;
+};
+
+/**
+ * The one error mapper: the Zapier error for an error answer of one of the interfaces, in the operation's own words
+ * where it gave some for this answer, else in the app's explanation of the code (CONTRACT §6), followed by the
+ * server's message. `secrets`: the connection's tokens, of which nothing the interface sent is repeated.
+ */
 export const toZapierError = (
   z: ZObject,
   response: HttpResponse,
   api: Api,
   lang: Lang,
-  halt?: (server: string | undefined) => Bilingual,
-  words?: Handled['words'],
+  own?: OwnAnswers,
+  secrets: readonly string[] = [],
 ): Error => {
-  const envelope = parseEnvelope(response);
-  if (halt) return new z.errors.HaltedError(say(lang, halt(envelope.message)));
-  const own = words?.({ ...envelope, status: response.status });
-  const explained: Explained = own
-    ? { kind: 'error', text: own }
-    : explain(
-        envelope.error ?? (response.status === 429 ? 'rate_limited' : undefined),
-        api,
-        response.status,
-        envelope.details,
-      );
+  // The connection's tokens never reach a message, whatever the interface quotes of them.
+  const envelope = withoutSecrets(parseEnvelope(response), secrets);
+  const mine = ownWordsFor(
+    { status: response.status, error: envelope.error, details: envelope.details },
+    own,
+  );
+  const explained: Explained =
+    mine ??
+    explain(
+      envelope.error ?? (response.status === 429 ? 'rate_limited' : undefined),
+      api,
+      response.status,
+      envelope.details,
+    );
   const server = envelope.message;
   const ours = say(lang, explained.text);
   const message = server ? `${ours} ${serverSaid(lang, api, server)}` : ours;
@@ -284,18 +320,21 @@ const redirected = (api: Api, status: number, lang: Lang): Error => {
 };
 
 /**
- * How an answer's errors are to be handled: the interface the request went to, and what its operation handles
- * itself. It travels with the request in core's `middlewareData`, the channel core gives a request to its
- * afterResponse; written by `errorHandlingOf` and read by `handlingOf`, both here, so its shape has one place.
+ * What afterResponse needs of a request: the interface it went to, and the statuses that come back to the caller
+ * (a search's 404: nothing found; the answers an operation words itself, which its client maps with its words). It
+ * travels in core's `middlewareData`, the channel core gives a request to its afterResponse, as plain data: written
+ * by `errorHandlingOf` and read by `handlingOf`, both here, so its shape has one place.
  */
-export interface ErrorHandling extends Handled {
+export interface ErrorHandling {
   api: Api;
+  handle?: readonly number[];
 }
 
 /** The request option that carries a request's error handling to `mapErrors` (lib/http.ts sets it). */
-export const errorHandlingOf = (api: Api, handled: Handled): { middlewareData: ErrorHandling } => ({
-  middlewareData: { api, handle: handled.handle, halt: handled.halt, words: handled.words },
-});
+export const errorHandlingOf = (
+  api: Api,
+  handle: readonly number[] | undefined,
+): { middlewareData: ErrorHandling } => ({ middlewareData: { api, handle } });
 
 const handlingOf = (response: HttpResponse): ErrorHandling | undefined => {
   const given = response.request.middlewareData as Partial<ErrorHandling> | undefined;
@@ -303,8 +342,8 @@ const handlingOf = (response: HttpResponse): ErrorHandling | undefined => {
 };
 
 /**
- * afterResponse, the one path of an error answer of either interface (CONTRACT §6): the statuses the operation
- * handles itself (`handle`, passed with the request) come back to it, any other becomes the Zapier error here.
+ * afterResponse, the one path of an error answer of either interface (CONTRACT §6): the statuses the caller handles
+ * itself (`handle`, passed with the request) come back to it, any other becomes the Zapier error here.
  */
 export const mapErrors = (response: HttpResponse, z: ZObject, bundle: Bundle): HttpResponse => {
   if (response.status < 300) return response;
@@ -314,12 +353,5 @@ export const mapErrors = (response: HttpResponse, z: ZObject, bundle: Bundle): H
   if (handling && response.status < 400) throw redirected(handling.api, response.status, languageOf(bundle));
   if (response.status < 400) return response;
   if (!handling || handling.handle?.includes(response.status)) return response;
-  throw toZapierError(
-    z,
-    response,
-    handling.api,
-    languageOf(bundle),
-    handling.halt?.[response.status],
-    handling.words,
-  );
+  throw toZapierError(z, response, handling.api, languageOf(bundle), undefined, connectionTokens(bundle));
 };

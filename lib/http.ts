@@ -1,8 +1,8 @@
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
 import { requestTimeoutMs, SETTINGS } from './config';
-import { errorHandlingOf, type Handled } from './errors';
+import { errorHandlingOf, toZapierError, type OwnAnswers } from './errors';
 import { AppMessageError, joined, languageOf, say, type Bilingual, type Lang } from './i18n';
-import { APIS, requireBaseUrl, requireToken, type Api } from './partner-apis';
+import { APIS, connectionTokens, requireBaseUrl, requireToken, type Api } from './partner-apis';
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
 
@@ -56,10 +56,10 @@ export interface ApiClient {
   /** GET one object, unwrapped. */
   get(path: string, query?: Query): Promise<Record<string, unknown>>;
   /**
-   * GET one object; `undefined` when the interface answers 404 (searches: nothing found). `halt`: other statuses
-   * the operation explains itself (lib/errors.ts, Handled).
+   * GET one object; `undefined` when the interface answers 404 (searches: nothing found). `own`: error answers the
+   * operation words itself (lib/errors.ts, OwnAnswers).
    */
-  find(path: string, query?: Query, halt?: Handled['halt']): Promise<Record<string, unknown> | undefined>;
+  find(path: string, query?: Query, own?: OwnAnswers): Promise<Record<string, unknown> | undefined>;
   /** GET one list page; `per_page` is capped at the interfaces' maximum. */
   page<T = unknown>(path: string, query?: Query): Promise<Page<T>>;
   /**
@@ -67,20 +67,17 @@ export interface ApiClient {
    * without them, an empty page. A short page is not the end: a server may give fewer than asked.
    */
   all<T = unknown>(path: string, query: Query, limit: number): Promise<T[]>;
-  /**
-   * POST; without a body nothing is sent (e.g. "empty body" cancels). `halt`: as for `find`; `words`: answers the
-   * operation explains itself (lib/errors.ts, Handled).
-   */
-  post(
-    path: string,
-    body?: unknown,
-    handled?: Pick<Handled, 'halt' | 'words'>,
-  ): Promise<{ status: number; body: unknown }>;
+  /** POST; without a body nothing is sent (e.g. "empty body" cancels). `own`: as for `find`. */
+  post(path: string, body?: unknown, own?: OwnAnswers): Promise<{ status: number; body: unknown }>;
   put(path: string, body: unknown): Promise<{ status: number; body: unknown }>;
   /** DELETE; `true` when it was there, `false` on 404. */
   remove(path: string): Promise<boolean>;
-  /** The raw answer, for callers that read the whole envelope. */
-  raw(method: Method, path: string, options?: { query?: Query; body?: unknown }): Promise<unknown>;
+  /** The raw answer, for callers that read the whole envelope. `own`: as for `find`. */
+  raw(
+    method: Method,
+    path: string,
+    options?: { query?: Query; body?: unknown; own?: OwnAnswers },
+  ): Promise<unknown>;
 }
 
 const SUPPORT: Bilingual = {
@@ -137,8 +134,12 @@ export const clientFor = (
   const send = async (
     method: Method,
     path: string,
-    options: { query?: Query; body?: unknown } & Handled = {},
+    options: { query?: Query; body?: unknown; handle?: readonly number[]; own?: OwnAnswers } = {},
   ): Promise<HttpResponse> => {
+    // The answers the operation words itself come back here, past core's afterResponse, and are mapped below with
+    // its words by the one mapper: the words stay with the call, never in core's request options.
+    const ownStatuses = Object.keys(options.own ?? {}).map(Number);
+    const handle = [...(options.handle ?? []), ...ownStatuses];
     // The token first: a connection without it is told to add it (CONTRACT §1), whatever the base address.
     const token = requireToken(bundle, api);
     const base = requireBaseUrl(bundle, api);
@@ -157,8 +158,8 @@ export const clientFor = (
       // and a booking's body; the error mapper refuses the 3xx instead (lib/errors.ts, mapErrors).
       redirect: 'manual',
       // The error mapper (lib/errors.ts, mapErrors) leaves the statuses the caller handles to it; core must too.
-      skipThrowForStatus: !!options.handle?.length,
-      ...errorHandlingOf(api, options),
+      skipThrowForStatus: handle.length > 0,
+      ...errorHandlingOf(api, handle.length ? handle : undefined),
     };
     if (options.body !== undefined) request.body = JSON.stringify(options.body);
     let response: HttpResponse;
@@ -167,6 +168,8 @@ export const clientFor = (
     } catch (err) {
       throw describeTransportError(err, api, lang, timeoutMs);
     }
+    if (ownStatuses.includes(response.status))
+      throw toZapierError(z, response, api, lang, options.own, connectionTokens(bundle));
     return response;
   };
 
@@ -175,8 +178,8 @@ export const clientFor = (
     async get(path, query) {
       return unwrapOne(readJson(await send('GET', path, { query }), api, lang));
     },
-    async find(path, query, halt) {
-      const response = await send('GET', path, { query, handle: [404], halt });
+    async find(path, query, own) {
+      const response = await send('GET', path, { query, handle: [404], own });
       return response.status === 404 ? undefined : unwrapOne(readJson(response, api, lang));
     },
     async page<T>(path: string, query?: Query) {
@@ -196,8 +199,8 @@ export const clientFor = (
       }
       return out.slice(0, limit);
     },
-    async post(path, body, handled) {
-      const response = await send('POST', path, { body, ...handled });
+    async post(path, body, own) {
+      const response = await send('POST', path, { body, own });
       return { status: response.status, body: readJson(response, api, lang) };
     },
     async put(path, body) {

@@ -1,6 +1,6 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { defineSearch } from 'zapier-platform-core';
-import type { Handled } from './errors';
+import type { OwnAnswers } from './errors';
 import { clientFor, type ApiClient, type Query } from './http';
 import { declareInputs, type Input, type Inputs, type Parsed } from './inputs';
 import type { Api } from './partner-apis';
@@ -25,9 +25,9 @@ export const findOne = async <T>(
   client: ApiClient,
   path: string,
   present: (found: Record<string, unknown>) => T,
-  halt?: Handled['halt'],
+  own?: OwnAnswers,
 ): Promise<T[]> => {
-  const found = await client.find(path, undefined, halt);
+  const found = await client.find(path, undefined, own);
   return found ? [present(found)] : [];
 };
 
@@ -48,7 +48,8 @@ export const findOneOrList = async <T>(
 
 /**
  * A search that finds one object by the id its one input names: `GET {path}`, 404 → nothing found, the object
- * presented as its resource shows it. `halt`: statuses that mean the object cannot be read yet (lib/errors.ts).
+ * presented as its resource shows it. `own`: answers that mean the object cannot be read yet, in the search's own
+ * words (lib/errors.ts, OwnAnswers).
  */
 export const searchById = <K extends string, I extends Input>(def: {
   key: string;
@@ -62,7 +63,7 @@ export const searchById = <K extends string, I extends Input>(def: {
     sample: Record<string, unknown>;
     outputFields: OutputField[];
   };
-  halt?: Handled['halt'];
+  own?: OwnAnswers;
 }) => {
   const inputs = declareInputs(def.input);
   const [key] = Object.keys(def.input) as [K];
@@ -74,7 +75,7 @@ export const searchById = <K extends string, I extends Input>(def: {
       throttle: throttleOn(def.api),
       inputFields: inputs.fields,
       perform: performOn(def.api, inputs, (_z, _bundle, input, client) =>
-        findOne(client, def.path(String(input[key])), (found) => def.resource.present(found), def.halt),
+        findOne(client, def.path(String(input[key])), (found) => def.resource.present(found), def.own),
       ),
       sample: def.resource.sample,
       outputFields: def.resource.outputFields,

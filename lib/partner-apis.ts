@@ -48,6 +48,10 @@ const tokenOf = (bundle: AuthBundle, api: Api): string =>
     .replace(/^bearer(?:\s+|$)/i, '')
     .trim();
 
+/** The connection's tokens, as the app sends them: what no message may repeat, whole or in part. */
+export const connectionTokens = (bundle: AuthBundle): string[] =>
+  (Object.keys(APIS) as Api[]).map((api) => tokenOf(bundle, api)).filter(Boolean);
+
 export const hasToken = (bundle: AuthBundle, api: Api): boolean => Boolean(tokenOf(bundle, api));
 
 /** Where a base address comes from: the connection field (by its label) or the app's environment default. */
@@ -72,18 +76,33 @@ export class ConnectionSetupError extends AppMessageError {}
 const isLoopback = (hostname: string): boolean =>
   hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 
-/** IPv4 blocks that are never a vendor's public server: this network, private, carrier-grade NAT, link-local. */
+/**
+ * IPv4 blocks that are never a vendor's public server: this network, private, carrier-grade NAT, link-local, IETF
+ * protocol assignments, documentation, 6to4 relay, benchmarking, multicast, reserved and broadcast.
+ */
 const NON_PUBLIC_V4: ReadonlyArray<readonly [number, number]> = [
   [0x00000000, 8], // 0.0.0.0/8
   [0x0a000000, 8], // 10.0.0.0/8
   [0x64400000, 10], // 100.64.0.0/10
   [0xa9fe0000, 16], // 169.254.0.0/16, cloud metadata included
   [0xac100000, 12], // 172.16.0.0/12
+  [0xc0000000, 24], // 192.0.0.0/24
+  [0xc0000200, 24], // 192.0.2.0/24
+  [0xc0586300, 24], // 192.88.99.0/24
   [0xc0a80000, 16], // 192.168.0.0/16
+  [0xc6120000, 15], // 198.18.0.0/15
+  [0xc6336400, 24], // 198.51.100.0/24
+  [0xcb007100, 24], // 203.0.113.0/24
+  [0xe0000000, 4], // 224.0.0.0/4 multicast
+  [0xf0000000, 4], // 240.0.0.0/4 reserved, 255.255.255.255 included
 ];
 
-const inV4Block = (ip: number): boolean =>
-  NON_PUBLIC_V4.some(([base, bits]) => ip >>> (32 - bits) === base >>> (32 - bits));
+/** 127.0.0.0/8: this computer, allowed only written as itself (plain HTTP to the local sandbox). */
+const LOOPBACK_V4: readonly [number, number] = [0x7f000000, 8];
+
+const inBlock = (ip: number, [base, bits]: readonly [number, number]): boolean =>
+  ip >>> (32 - bits) === base >>> (32 - bits);
+const inV4Block = (ip: number): boolean => NON_PUBLIC_V4.some((block) => inBlock(ip, block));
 
 /** The eight 16-bit groups of an IPv6 host as WHATWG URL writes it (bracketed, compressed, no dotted tail). */
 const v6Groups = (host: string): number[] | undefined => {
@@ -97,35 +116,55 @@ const v6Groups = (host: string): number[] | undefined => {
 };
 
 /**
+ * The IPv4 address an IPv6 address carries, where its prefix says it carries one: mapped (::ffff:0:0/96),
+ * compatible (::/96), NAT64 (64:ff9b::/96) and 6to4 (2002::/16, the IPv4 right after the prefix).
+ */
+const carriedV4 = (g: readonly number[]): number | undefined => {
+  const [g0 = 0, g1 = 0, g2 = 0, , , g5 = 0, g6 = 0, g7 = 0] = g;
+  const zeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
+  if (
+    (zeroTo(5) && g5 === 0xffff) ||
+    (zeroTo(6) && (g6 || g7 > 1)) ||
+    (g0 === 0x64 && g1 === 0xff9b && g.slice(2, 6).every((x) => x === 0))
+  ) {
+    return (g6 * 0x10000 + g7) >>> 0;
+  }
+  if (g0 === 0x2002) return (g1 * 0x10000 + g2) >>> 0;
+  return undefined;
+};
+
+/**
  * Whether a host (as WHATWG URL normalised it: decimal, octal and hex IPv4 forms become dotted decimal, IPv6 is
- * compressed hex) is a private, link-local, carrier-grade NAT, unique-local or unspecified address. IPv4 inside
- * IPv6 (mapped, compatible, NAT64) is judged as the IPv4 it carries. Names are not resolved.
+ * compressed hex) is never a vendor's public server: a non-public IPv4 block, or IPv6 unspecified, unique-local,
+ * link-local, site-local, multicast or local-use NAT64 (64:ff9b:1::/48). IPv4 inside IPv6 (mapped, compatible,
+ * NAT64, 6to4) is judged as the IPv4 it carries, loopback included: only a host written as this
+ * computer (`isLoopback`) may be it. Names are not resolved.
  */
 export const isNonPublicHost = (host: string): boolean => {
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (v4) return inV4Block(v4.slice(1).reduce((n, o) => n * 256 + Number(o), 0));
   const g = v6Groups(host);
   if (!g || g.length !== 8) return false;
-  const [g0 = 0, g1 = 0, , , , g5 = 0, g6 = 0, g7 = 0] = g;
-  const carried = (g6 * 0x10000 + g7) >>> 0;
-  const zeroTo = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeroTo(8)) return true;
-  if (
-    (zeroTo(5) && g5 === 0xffff) ||
-    (zeroTo(6) && carried > 1) ||
-    (g0 === 0x64 && g1 === 0xff9b && g.slice(2, 6).every((x) => x === 0))
-  ) {
-    return inV4Block(carried);
-  }
-  return (g0 & 0xfe00) === 0xfc00 || (g0 & 0xffc0) === 0xfe80;
+  const [g0 = 0, g1 = 0, g2 = 0] = g;
+  if (g.every((x) => x === 0)) return true; // ::, unspecified (::1 is this computer: isLoopback)
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return true; // 64:ff9b:1::/48, local-use NAT64
+  const carried = carriedV4(g);
+  if (carried !== undefined) return inV4Block(carried) || inBlock(carried, LOOPBACK_V4);
+  return (
+    (g0 & 0xfe00) === 0xfc00 || // fc00::/7 unique-local
+    (g0 & 0xffc0) === 0xfe80 || // fe80::/10 link-local
+    (g0 & 0xffc0) === 0xfec0 || // fec0::/10 site-local
+    (g0 & 0xff00) === 0xff00 // ff00::/8 multicast
+  );
 };
 
 /**
  * Why an address may not carry the token, or undefined when it may: not a private or local network address, HTTPS
  * only (plain HTTP only to a loopback host), no user or password in it, no query and no fragment (the app adds the
- * paths and queries itself).
+ * paths and queries itself), and its path ending with the interface's (`prefix`): without it every request lands
+ * beside the interface, and its 404s would read as a missing record.
  */
-const unsafeBecause = (raw: string): Bilingual | undefined => {
+const unsafeBecause = (raw: string, prefix: string): Bilingual | undefined => {
   let url: URL;
   try {
     url = new URL(raw);
@@ -160,6 +199,9 @@ const unsafeBecause = (raw: string): Bilingual | undefined => {
       ar: 'يجب ألا يحتوي على استعلام (?…) أو جزء (#…)',
     };
   }
+  if (!url.pathname.replace(/\/+$/, '').endsWith(prefix)) {
+    return { en: `does not end with ${prefix}`, ar: `لا ينتهي بـ ${prefix}` };
+  }
   return undefined;
 };
 
@@ -179,7 +221,7 @@ export const requireBaseUrl = (bundle: AuthBundle, api: Api): string => {
       }),
     );
   }
-  const why = unsafeBecause(found.url);
+  const why = unsafeBecause(found.url, info.pathPrefix);
   if (why) {
     throw new ConnectionSetupError(
       say(

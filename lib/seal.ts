@@ -72,13 +72,29 @@ export const seal = <F extends Fn>(fn: F): F => {
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object';
 
-/** Function members of an operation, and functions among its input or output fields (dynamic fields). */
+/**
+ * A field with its functions sealed: a dynamic field (a function), a dropdown's `choices.perform`, and those of its
+ * line-item children. Core runs a `choices.perform` by its path like any other function, so an error it lets
+ * through would be enriched with the bundle as well.
+ */
+const sealField = (field: unknown): unknown => {
+  if (typeof field === 'function') return seal(field as Fn);
+  if (!isObject(field)) return field;
+  const out: Record<string, unknown> = { ...field };
+  if (isObject(field.choices) && typeof field.choices.perform === 'function') {
+    out.choices = { ...field.choices, perform: seal(field.choices.perform as Fn) };
+  }
+  if (Array.isArray(field.children)) out.children = field.children.map(sealField);
+  return out;
+};
+
+/** Function members of an operation, and the functions of its input or output fields. */
 const sealMembers = (operation: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(
     Object.entries(operation).map(([key, value]) => {
       if (typeof value === 'function') return [key, seal(value as Fn)];
       if (Array.isArray(value) && (key === 'inputFields' || key === 'outputFields')) {
-        return [key, value.map((f: unknown) => (typeof f === 'function' ? seal(f as Fn) : f))];
+        return [key, value.map(sealField)];
       }
       return [key, value];
     }),
@@ -96,7 +112,9 @@ const sealGroup = (group: unknown) =>
 
 /**
  * The app with every function sealed: the connection's test and label, every trigger, action and search function
- * (perform, performList, performSubscribe, performUnsubscribe, dynamic fields) and every hydrator. Applied once,
+ * (perform, performList, performSubscribe, performUnsubscribe, dynamic fields, dropdowns' `choices.perform`, their
+ * line-item children's too) and every hydrator. The afterResponse middleware is not: it runs inside a sealed
+ * function's request, and what it throws leaves through that function. Applied once,
  * to the assembled definition, so an operation added later is sealed without anyone remembering to.
  */
 export const sealApp = <A extends object>(definition: A): A => {

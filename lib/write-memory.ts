@@ -16,11 +16,15 @@ const SCOPE = ['auth'];
 type CacheGet = (key: string, scope?: string[]) => Promise<unknown>;
 
 /**
- * A write in flight (`pending`: the request was about to be sent; its answer may have been lost) or done, with the
- * id the interface gave. `at` is when the request was made (ISO-8601), to look for what it made since then.
+ * A write in flight (`pending`: the request was about to be sent; its answer may have been lost), ended without an
+ * answer it could read (`unanswered`: a time-out, a cut connection, an error; the run is over, so whatever it made
+ * is there to be found), or done, with the id the interface gave. `at` is when the request was made (ISO-8601), to
+ * look for what it made since then.
  */
 export type WriteRecord =
-  { state: 'pending'; at: string } | { state: 'done'; at: string; id: number | string };
+  | { state: 'pending'; at: string }
+  | { state: 'unanswered'; at: string }
+  | { state: 'done'; at: string; id: number | string };
 
 /** `unavailable`: the cache could not be read (the caller goes ahead as if nothing were recorded). */
 export type Recall = WriteRecord | undefined | 'unavailable';
@@ -38,6 +42,7 @@ const isRecord = (v: unknown): v is WriteRecord =>
   typeof v === 'object' &&
   typeof (v as WriteRecord).at === 'string' &&
   ((v as WriteRecord).state === 'pending' ||
+    (v as WriteRecord).state === 'unanswered' ||
     ((v as WriteRecord).state === 'done' &&
       ['number', 'string'].includes(typeof (v as { id?: unknown }).id)));
 

@@ -114,11 +114,14 @@ export const bookAppointment = (ctx: OpContext, clientId: number | null, source:
   patient ??= clinic.patients.find((p) => p.phone === b.patient_phone && !p.erased_at);
   if (!patient) {
     const phone = b.patient_phone as string;
+    // One name, in the language its letters are written in: the other stays empty, never a copy of it.
+    const name = (b.patient_name as string | undefined) ?? phone;
+    const arabic = /\p{Script=Arabic}/u.test(name);
     patient = newPatient({
       id: world.random.ulid(now),
       file_no: nextFileNo(clinic, branch.id),
-      name_ar: b.patient_name ?? phone,
-      name_en: b.patient_name ?? phone,
+      name_ar: arabic ? name : '',
+      name_en: arabic ? '' : name,
       phone,
       contact_consent: true,
       branch_id: branch.id,

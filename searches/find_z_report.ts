@@ -25,11 +25,15 @@ export const findZReport = searchById({
   },
   path: (id) => path`/sessions/${id}/z-report`,
   resource: zReport,
-  // A Z-report exists only once its session is closed (cashier spec §3); the 409 says it is still open.
-  halt: {
-    409: (said) => ({
-      en: `The till session is not closed yet, so it has no Z-report. Its Z-report can be read once the cashier closes the session on the till.${said ? ` The cashier interface said: "${said}"` : ''}`,
-      ar: `جلسة الصندوق لم تُغلق بعد، فلا تقرير Z لها. يمكن قراءة تقرير Z بعد أن يغلق الكاشير الجلسة على الصندوق.${said ? ` رد واجهة الكاشير: «${said}»` : ''}`,
-    }),
+  // A Z-report exists only once its session is closed (cashier spec §3); a 409 the spec leaves unnamed says it is
+  // still open. The one mapper quotes the cashier's own words after these.
+  own: {
+    409: {
+      kind: 'halt',
+      text: {
+        en: 'The till session is not closed yet, so it has no Z-report. Its Z-report can be read once the cashier closes the session on the till.',
+        ar: 'جلسة الصندوق لم تُغلق بعد، فلا تقرير Z لها. يمكن قراءة تقرير Z بعد أن يغلق الكاشير الجلسة على الصندوق.',
+      },
+    },
   },
 });

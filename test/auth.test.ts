@@ -249,6 +249,36 @@ describe('connection (CONTRACT §1)', () => {
     });
   });
 
+  describe('a base address that leads beside the interface', () => {
+    it('without the interface’s path: refused by its label, saying the rule, and nothing is sent', async () => {
+      const stop = strays();
+      const err = await failure(
+        appTester(testAuth, {
+          authData: {
+            ...AUTH,
+            clinic_base_url: 'https://clinic.example.test',
+            cashier_base_url: 'https://pos.example.test/partner/v1',
+          },
+        }),
+      );
+      expect(stop()).toEqual([]);
+      expect(err.message).toMatch(
+        /^Clinic Base Address: does not end with \/partner\/v1\. Enter the https:\/\/ address the vendor gave you, ending with \/partner\/v1/,
+      );
+    });
+
+    it('whose check answers 404: says the address rule, never a missing record', async () => {
+      const [, notFound, headers] = reply('clinic-errors-en', { error: 'not_found' });
+      clinicApi().get(clinicPath('/ping')).reply(404, notFound, headers); // the clinic's recorded not_found, as a wrong address would answer the check
+      const err = await failure(appTester(testAuth, { authData: CLINIC_ONLY }));
+      const { message } = JSON.parse(err.message) as { message: string };
+      expect(message).toMatch(
+        /^The clinic interface is not at the Clinic Base Address .*ending with \/partner\/v1/,
+      );
+      expect(message).not.toMatch(/no item with this id|Choose it from the list/);
+    });
+  });
+
   describe('base addresses', () => {
     it('the connection’s base address overrides the environment default (trailing slash tolerated)', async () => {
       nock('https://sandbox.clinic.example.test', {

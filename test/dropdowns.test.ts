@@ -1,6 +1,7 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import nock from 'nock';
-import { data, definition, replay, reply, type Json } from './fixtures';
+import { LABEL_MAX } from '../lib/dropdowns';
+import { body, data, definition, replay, reply, type Json } from './fixtures';
 import { choicesPath } from './support/choices';
 import { clockAtRecording } from './support/recorder';
 import {
@@ -478,5 +479,95 @@ describe('core 19.1’s appTester and a trigger field’s choices.perform', () =
     clinicApi().get(clinicPath('/appointments')).query(true).reply(replay('dropdown-appointments-60-days'));
     const { results } = await choose('appointment_created', 'branch_id', {});
     expect(results.map((o) => o.id)).toEqual(distinctIn('dropdown-appointments-60-days', 'branch_id'));
+  });
+});
+
+describe('an interface that ignores `page` never makes a dropdown repeat itself', () => {
+  // hand-built: the recorded branches answered to every page, as an interface that ignores `page` would, with a
+  // total that says more pages follow.
+  const recorded = () => body('dropdown-branches') as { data: Json[] };
+  const ignoringPage = (times: number) =>
+    cashierApi()
+      .get(cashierPath('/branches'))
+      .query(true)
+      .times(times)
+      .reply(200, { data: recorded().data, meta: { total: 1000, per_page: 100 } });
+
+  it('choices.perform: the page that repeats the first ends the list, with nothing offered twice', async () => {
+    ignoringPage(2);
+    const first = await choose('receipt_issued', 'branch_id', {});
+    expect(first.results).toEqual(optionsOf('dropdown-branches'));
+    expect(first.paging_token).toEqual(expect.any(String));
+    const second = await choose('receipt_issued', 'branch_id', {}, first.paging_token!);
+    expect(second).toEqual({ results: [], paging_token: null });
+  });
+
+  it('a page that brings rows alongside repeated ones offers its own, and a later repeat still ends the list', async () => {
+    const [a, b, c] = recorded().data;
+    const pages = [
+      [a, b],
+      [b, c],
+      [a, c],
+    ];
+    cashierApi()
+      .get(cashierPath('/branches'))
+      .query(true)
+      .times(3)
+      .reply((uri) => {
+        const page = Number(new URL(uri, 'https://x').searchParams.get('page'));
+        return [200, { data: pages[page - 1], meta: { total: 1000, per_page: 100 } }];
+      });
+    const first = await choose('receipt_issued', 'branch_id', {});
+    const second = await choose('receipt_issued', 'branch_id', {}, first.paging_token!);
+    expect(second.results.map((o) => o.id)).toEqual([String(b!.id), String(c!.id)]);
+    const third = await choose('receipt_issued', 'branch_id', {}, second.paging_token!);
+    expect(third).toEqual({ results: [], paging_token: null });
+  });
+
+  it('a hidden dropdown trigger: "load more" answers nothing when the page repeats the one before', async () => {
+    ignoringPage(5); // page 1; pages 2 and 1; pages 8 and 7
+    await expect(listBranches({ page: 0 })).resolves.toEqual(optionsOf('dropdown-branches'));
+    await expect(listBranches({ page: 1 })).resolves.toEqual([]);
+    await expect(listBranches({ page: 7 })).resolves.toEqual([]);
+  });
+});
+
+describe('option labels are clean', () => {
+  it.each([
+    ['a right-to-left override', 'Riyadh \u202eayhlO', 'Riyadh ayhlO'],
+    ['an isolate left open', '\u2067الرياض - العليا', 'الرياض - العليا'],
+    ['marks and embeddings', '\u200fRiyadh\u200e \u202bOlaya\u202c \u061c', 'Riyadh Olaya'],
+    ['new lines and tabs', 'Riyadh\n- Olaya\r\n\tBranch\u2028two', 'Riyadh - Olaya Branch two'],
+    ['control characters', 'Riy\u0000adh\u0007', 'Riy adh'],
+  ])('%s: dropped, on one line', async (_name, name, label) => {
+    // hand-built: a name the sandbox would never store
+    cashierApi()
+      .get(cashierPath('/branches'))
+      .query(true)
+      .reply(200, { data: [{ id: 1, name_en: name }], meta: { total: 1 } });
+    await expect(listBranches({ page: 0 })).resolves.toEqual([{ id: '1', label }]);
+  });
+
+  it('a 20,000-character name is cut to a readable length with an ellipsis, in both kinds of dropdown', async () => {
+    const name = 'Olaya '.repeat(3_334).slice(0, 20_000);
+    cashierApi()
+      .get(cashierPath('/branches'))
+      .query(true)
+      .times(2)
+      .reply(200, { data: [{ id: 1, name_en: name }], meta: { total: 1 } });
+    const [option] = await listBranches({ page: 0 });
+    expect(option!.label).toHaveLength(LABEL_MAX);
+    expect(option!.label.endsWith('…')).toBe(true);
+    expect(name.startsWith(option!.label.slice(0, -1))).toBe(true);
+    const { results } = await choose('receipt_issued', 'branch_id', {});
+    expect(results).toEqual([option]);
+  });
+
+  it('a name of nothing readable falls back to the id', async () => {
+    cashierApi()
+      .get(cashierPath('/branches'))
+      .query(true)
+      .reply(200, { data: [{ id: 9, name_en: '\u202e\u2066\n' }], meta: { total: 1 } });
+    await expect(listBranches({ page: 0 })).resolves.toEqual([{ id: '9', label: '9' }]);
   });
 });

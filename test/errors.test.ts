@@ -1,5 +1,6 @@
 import nock from 'nock';
 import { errors } from 'zapier-platform-core';
+import { DOCUMENTED_CODES } from '../lib/errors';
 import { clientFor } from '../lib/http';
 import { BETWEEN } from '../lib/i18n';
 import type { Api } from '../lib/partner-apis';
@@ -242,7 +243,7 @@ const TABLE: Row[] = [
     status: 409,
     kind: 'halt',
     ask: { method: 'POST', path: `/appointments/${IN_PROGRESS}/cancel`, body: {} },
-    says: [/Nothing was done/, /in progress or completed/, /cannot be cancelled/],
+    says: [/Nothing was done/, /in progress or completed/, /no longer changes such an appointment/],
   },
   {
     code: 'validation_failed',
@@ -300,12 +301,10 @@ const TABLE: Row[] = [
 /** The row's request, through the app's clinic client; what it threw. */
 const ask = (row: Row, lang: 'en' | 'ar') => {
   const { method, path, body: sentBody, origin } = row.ask ?? { method: 'GET', path: `/patients/${PATIENT}` };
-  const authData = {
-    ...AUTH,
-    language: lang,
-    ...(origin ? { clinic_base_url: new URL(CLINIC).origin } : {}),
-  };
-  return failure('clinic', (c) => (method === 'GET' ? c.get(path) : c.post(path, sentBody)), authData);
+  const authData = { ...AUTH, language: lang };
+  // Below the origin, from the base address (which must end with /partner/v1): the URL parser resolves the dots.
+  const from = origin ? `${new URL(CLINIC).pathname.replace(/[^/]+/g, '..')}${path}` : path;
+  return failure('clinic', (c) => (method === 'GET' ? c.get(from) : c.post(from, sentBody)), authData);
 };
 /** The nock interceptor of the row's request, answered with the recording of that request. */
 const expectAsk = (row: Row, lang: 'en' | 'ar') => {
@@ -355,6 +354,8 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
         'not_implemented',
       ].sort(),
     );
+    // The codes an operation's own words never override (lib/errors.ts) are exactly these.
+    expect([...DOCUMENTED_CODES].sort()).toEqual(TABLE.map((r) => r.code).sort());
   });
 
   /** The field errors of a recorded validation_failed answer. */
@@ -502,6 +503,88 @@ describe('error mapper (CONTRACT §6) through a real request', () => {
     expect(TABLE.map((r) => r.code)).not.toContain(answer.error);
     expect(parsed.message).toContain(answer.message);
     expect(parsed.message).toContain(String(status));
+  });
+
+  describe('nothing the interface says repeats a token or reorders the message', () => {
+    // Tokens of random letters and digits, so no run of four of them occurs in the app's own words.
+    const CONNECTION = {
+      ...AUTH,
+      clinic_api_token: 'cT7qZ9xW2kLm8vRb',
+      cashier_api_token: 'pQ4jH6nY3sDf5gKw',
+    };
+    const TOKENS = [CONNECTION.clinic_api_token, CONNECTION.cashier_api_token];
+    /** Every run of four characters of either token: a part no message may hold. */
+    const parts = TOKENS.flatMap((t) => Array.from({ length: t.length - 3 }, (_, i) => t.slice(i, i + 4)));
+    const quoting = (token: string) => ({
+      message: `Token ${token} is not valid; token ending …${token.slice(-4)} or starting ${token.slice(0, 6)}… was revoked.`,
+    });
+    const answering = (status: number, answer: object) =>
+      nock(new URL(CLINIC).origin)
+        .get(clinicPath(`/patients/${PATIENT}`))
+        .reply(status, answer); // hand-built: an interface that quotes the token it was sent, as the sandbox never does
+
+    it.each([
+      ['the message, whole and in part', 401, { error: 'token_invalid', ...quoting(TOKENS[0]!) }],
+      ['the other interface’s token', 403, { error: 'forbidden', ...quoting(TOKENS[1]!) }],
+      ['an unlisted code', 409, { error: `x${TOKENS[0]!.toLowerCase()}`, message: 'No.' }],
+      [
+        'the ability named',
+        403,
+        { error: 'insufficient_ability', details: { required_ability: `a${TOKENS[0]!.toLowerCase()}` } },
+      ],
+      [
+        'an invalid field',
+        422,
+        { error: 'validation_failed', details: { errors: [{ field: `f${TOKENS[0]!}`, code: 'required' }] } },
+      ],
+    ])('%s', async (_name, status, answer) => {
+      for (const language of ['en', 'ar']) {
+        answering(status, answer);
+        const text = (await getPatient({ ...CONNECTION, language })).message;
+        for (const part of parts) expect(text.toLowerCase()).not.toContain(part.toLowerCase());
+      }
+    });
+
+    it('a readable token does not hide the words it shares with the interface’s (token, clinic)', async () => {
+      const [status, answer, headers] = clinicError('token_invalid');
+      nock(new URL(CLINIC).origin)
+        .get(clinicPath(`/patients/${PATIENT}`))
+        .reply(status, answer, headers);
+      const err = await getPatient({ ...AUTH, clinic_api_token: 'sbx_clinic_token' });
+      expectKind(err, 'auth');
+      expect(err.message).toContain(`said: "${String(answer.message)}"`);
+    });
+
+    it('keeps the words around a hidden token', async () => {
+      answering(401, { error: 'token_invalid', message: `Token ${TOKENS[0]!} is not valid.` });
+      expect(userMessage(await getPatient(CONNECTION))).toMatch(/said: "Token \[hidden\] is not valid\."$/);
+    });
+
+    it('drops bidirectional controls, closed or not, from the server’s message', async () => {
+      const BIDI = [
+        '\u202e',
+        '\u202d',
+        '\u202a',
+        '\u202b',
+        '\u202c',
+        '\u2066',
+        '\u2067',
+        '\u2068',
+        '\u2069',
+        '\u200e',
+        '\u200f',
+        '\u061c',
+      ];
+      clinicApi()
+        .get(clinicPath(`/patients/${PATIENT}`))
+        .reply(409, {
+          error: 'session_open',
+          message: `Open \u202esession\u2066 still ${BIDI.join('x')} here`,
+        }); // hand-built
+      const text = userMessage(await getPatient());
+      for (const c of BIDI) expect(text).not.toContain(c);
+      expect(text).toMatch(/said: "Open session still x{11} here"$/);
+    });
   });
 
   describe('429 honours Retry-After', () => {

@@ -11,6 +11,7 @@ import type { SubscribeData } from '../lib/hooks/types';
 import { sign } from '../lib/signature';
 import { reply } from './fixtures';
 import { isSealed, sealError } from '../lib/seal';
+import { functionsOf } from './support/definition-functions';
 import {
   App,
   appTester,
@@ -414,17 +415,8 @@ describe('errors carry no secret, token, delivery or clinical field', () => {
   });
 
   it('every function of the app is sealed', () => {
-    const fns: Array<[string, unknown]> = [
-      ['authentication.test', App.authentication?.test],
-      ['authentication.connectionLabel', App.authentication?.connectionLabel],
-    ];
-    for (const kind of ['triggers', 'creates', 'searches'] as const) {
-      for (const [key, def] of Object.entries(ops(kind))) {
-        for (const [name, fn] of Object.entries(def.operation)) {
-          if (typeof fn === 'function') fns.push([`${kind}.${key}.${name}`, fn]);
-        }
-      }
-    }
+    // Every function anywhere in the definition, dropdowns' choices.perform included (test/seal.test.ts).
+    const fns = functionsOf(App);
     expect(fns.length).toBeGreaterThan(60);
     for (const [name, fn] of fns) {
       count('function sealed');

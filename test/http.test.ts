@@ -1,3 +1,5 @@
+import { errors } from 'zapier-platform-core';
+import { mapErrors } from '../lib/errors';
 import { clientFor, unwrapOne, type ApiClient } from '../lib/http';
 import type { Api } from '../lib/partner-apis';
 import { body, data, HOOK_TARGET_URL, replay, reply } from './fixtures';
@@ -307,6 +309,44 @@ describe('the interface client', () => {
 
       await expect(withClient('clinic', (c) => c.remove('/webhooks/7'))).resolves.toBe(true);
       await expect(withClient('clinic', (c) => c.remove('/webhooks/8'))).resolves.toBe(false);
+    });
+  });
+
+  describe('an operation’s own words for an answer', () => {
+    it('stay with the call: core’s request options carry plain data only, and the one mapper words the answer', async () => {
+      const seen: Array<Record<string, unknown>> = [];
+      const [status, refusal, headers] = reply('cancel-order-not-cancellable');
+      const z = {
+        errors,
+        request: async (options: Record<string, unknown>) => {
+          seen.push(options);
+          // As core runs it: the app's afterResponse on the answer, then throwForStatus unless skipped.
+          const response = {
+            status,
+            content: JSON.stringify(refusal),
+            headers: new Map(Object.entries(headers)),
+            request: options,
+          };
+          return mapErrors(response as never, z as never, { authData: AUTH } as never);
+        },
+      };
+      const client = clientFor(z as never, { authData: AUTH }, 'cashier');
+      const own = {
+        409: { kind: 'halt', text: { en: 'Nothing was done: own words.', ar: 'لم يُنفَّذ شيء.' } },
+      } as const;
+      const error = await client.post('/orders/X/cancel', undefined, own).then(
+        () => new Error('no error'),
+        (e: Error) => e,
+      );
+      expect(error.name).toBe('HaltedError');
+      expect(error.message).toBe(
+        `Nothing was done: own words. The cashier interface said: "${refusal.message}"`,
+      );
+      expect(seen).toHaveLength(1);
+      const carried = seen[0]!.middlewareData;
+      expect(carried).toEqual(JSON.parse(JSON.stringify(carried)));
+      expect(carried).toEqual({ api: 'cashier', handle: [409] });
+      expect(seen[0]!.skipThrowForStatus).toBe(true);
     });
   });
 

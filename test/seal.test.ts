@@ -1,8 +1,10 @@
 import { errors } from 'zapier-platform-core';
 import { AppMessageError } from '../lib/i18n';
 import { isSealed, seal, sealApp, sealError } from '../lib/seal';
+import { App } from './helpers';
+import { functionsOf } from './support/definition-functions';
 
-/* The whole app walked for sealed functions, and hostile errors through it: test/hostile.test.ts. */
+/* Hostile errors through the whole app: test/hostile.test.ts. */
 
 describe('sealError', () => {
   it('keeps the app’s own messages and core’s own-message errors, with enrichment off', () => {
@@ -52,6 +54,43 @@ describe('seal and sealApp', () => {
     expect(app.triggers.t.operation.inputFields[0]).toEqual({ key: 'a' });
     expect(seal(app.hydrators.h)).toBe(app.hydrators.h);
     expect(isSealed(perform)).toBe(false);
+  });
+
+  it('seal a dropdown’s choices.perform, a line-item child’s too, and keep the field as it was', async () => {
+    const perform = async () => {
+      throw new TypeError('cannot read token_abc');
+    };
+    const field = { key: 'branch_id', choices: { perform }, dependsOn: ['x'] };
+    const app = sealApp({
+      creates: {
+        c: {
+          key: 'c',
+          operation: {
+            perform,
+            inputFields: [field, { key: 'lines', children: [{ key: 'variant_id', choices: { perform } }] }],
+          },
+        },
+      },
+    });
+    const [top, lines] = app.creates.c.operation.inputFields as [
+      typeof field,
+      { children: Array<typeof field> },
+    ];
+    for (const fn of [top.choices.perform, lines.children[0]!.choices.perform]) {
+      expect(isSealed(fn)).toBe(true);
+      await expect(fn()).rejects.toThrow(/"The app met an unexpected problem \(TypeError\)/);
+    }
+    expect(top).toMatchObject({ key: 'branch_id', dependsOn: ['x'] });
+    expect(isSealed(field.choices.perform)).toBe(false);
+  });
+
+  it('the app as published: every function anywhere in the definition is sealed, dropdowns’ choices.perform too', () => {
+    const fns = functionsOf(App);
+    const unsealed = fns.filter(([, fn]) => !isSealed(fn)).map(([path]) => path);
+    expect(unsealed).toEqual([]);
+    const choices = fns.filter(([path]) => path.endsWith('.choices.perform'));
+    expect(choices.length).toBeGreaterThanOrEqual(54);
+    expect(fns.length).toBeGreaterThan(choices.length + 60);
   });
 
   it('pass a sealed function’s answer through unchanged', async () => {

@@ -86,6 +86,8 @@ describe('the records a step reads and writes', () => {
   it('reads only a record of its own shape, and a cache that fails as unavailable', async () => {
     const done: WriteRecord = { state: 'done', at: '2026-11-24T07:00:00.000Z', id: 'ITM-1' };
     expect(await writeMemory({ cache: cacheOf(done) } as never).recall('k')).toEqual(done);
+    const ended: WriteRecord = { state: 'unanswered', at: done.at };
+    expect(await writeMemory({ cache: cacheOf(ended) } as never).recall('k')).toEqual(ended);
     for (const stray of [null, 'done', { state: 'done', at: done.at }, { state: 'sent', at: done.at }]) {
       expect(await writeMemory({ cache: cacheOf(stray) } as never).recall('k')).toBeUndefined();
     }

@@ -52,6 +52,11 @@ export const N8N_MESSAGE_WORDING: ReadonlyArray<readonly [zapier: string, n8n: s
   // A replay in n8n is running the execution again.
   ['Replay this run from the Zap history.', 'Run this execution again from the workflow’s Executions list.'],
   ['أعد تشغيل هذه العملية من سجل الزاب.', 'أعد تشغيل هذا التنفيذ من قائمة التنفيذات في سير العمل.'],
+  [
+    'Zapier replays it by itself when Autoreplay is on.',
+    'The node’s Retry On Fail setting runs it again by itself.',
+  ],
+  ['يعيدها Zapier تلقائيًا عند تفعيل Autoreplay.', 'يعيدها إعداد Retry On Fail في العقدة تلقائيًا.'],
   // The app refuses Zapier's own template syntax in n8n too.
   ['which Zapier does not let an app send', 'which the app does not send'],
   ['ولا يسمح Zapier للتطبيق بإرسال ذلك', 'ولا يرسل التطبيق ذلك'],

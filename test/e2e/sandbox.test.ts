@@ -396,7 +396,24 @@ describe('sandbox: clinic and cashier interfaces', () => {
     const patient = await call(clinic(`/patients/${byPhone.body.data.patient_id}`), {
       token: sb.tokens.clinicOwner,
     });
-    expect(patient.body.data).toMatchObject({ name_en: 'Test Patient', phone: '+966500000001' });
+    expect(patient.body.data).toMatchObject({ name_en: 'Test Patient', name_ar: '', phone: '+966500000001' });
+    // A name given only in Arabic is the Arabic name; the English one stays empty, never a copy of it.
+    const inArabic = await call(clinic('/appointments'), {
+      token: sb.tokens.clinicNoWebhooks,
+      body: {
+        ...body,
+        starts_at: freeSlot(),
+        external_ref: 'zap-e2e-booking-arabic-name',
+        patient_id: undefined,
+        patient_phone: '+966500000002',
+        patient_name: 'ريم الحربي',
+      },
+    });
+    expect(inArabic.status).toBe(201);
+    const arabicPatient = await call(clinic(`/patients/${inArabic.body.data.patient_id}`), {
+      token: sb.tokens.clinicOwner,
+    });
+    expect(arabicPatient.body.data).toMatchObject({ name_ar: 'ريم الحربي', name_en: '' });
     const invalid = await call(clinic('/appointments'), {
       token: sb.tokens.clinicOwner,
       body: { branch_id: 'one', starts_at: 'tomorrow', patient_phone: '0501234567' },
