@@ -439,9 +439,8 @@ describe('find_appointment', () => {
       Array.from({ length: n }, (_, i) => ({
         ...template,
         id: `01K${'0'.repeat(16)}${String(i).padStart(7, '0')}`,
-        starts_at: new Date(Date.parse('2026-11-24T05:00:00Z') + i * 300_000)
-          .toISOString()
-          .replace('.000Z', 'Z'),
+        // Written in the branch's offset, as the clinic writes times.
+        starts_at: `${new Date(Date.parse('2026-11-24T08:00:00Z') + i * 300_000).toISOString().slice(0, 19)}+03:00`,
       })).reverse();
     const listed = (all: Json[], pages: number) => {
       const asked: string[] = [];
