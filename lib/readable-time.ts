@@ -7,7 +7,7 @@
  * instant is still the 29th. The offset is checked but never applied.
  */
 
-import type { OutputField } from './resources/define';
+import type { OutputField } from './output-field';
 
 export interface ReadableTimes {
   starts_at_date: string | null;
