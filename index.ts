@@ -3,7 +3,7 @@ import { authentication } from './authentication';
 import { creates } from './creates';
 import { searches } from './searches';
 import { searchOrCreates } from './searches/search_or_creates';
-import { mapErrors } from './lib/errors';
+import { AFTER_RESPONSE } from './lib/middleware';
 import { sealApp } from './lib/seal';
 import { hydratePatient } from './lib/patients';
 import { APP_VERSION } from './lib/version';
@@ -21,7 +21,7 @@ const app = sealApp(
     platformVersion,
     flags: { throwForThrottlingEarly: false },
     authentication,
-    afterResponse: [mapErrors],
+    afterResponse: [...AFTER_RESPONSE],
     hydrators: { patient: hydratePatient },
     triggers: byKey([...hookTriggers, appointmentStartingSoon, ...dropdownTriggers]),
     creates: byKey(creates),

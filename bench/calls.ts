@@ -11,6 +11,8 @@ import type { SubscribeData } from '../lib/hooks/types';
 import { appConnection, type Sandbox } from '../sandbox';
 import { delivery } from '../harness/delivery';
 import { ops, table, type Fn } from './shared';
+import { STEP_CALLS } from './step-calls';
+import { STEPS } from '../steps';
 import { CUSTOMERS_GET, PATIENT_GET, startingSoonPolledTenTimes } from './starting-soon';
 
 export const callsPerOperation = async (sb: Sandbox) => {
@@ -93,82 +95,17 @@ export const callsPerOperation = async (sb: Sandbox) => {
       await measure(`dropdown ${key}: first page`, 1, trigger.operation.perform!, { meta: { page: 0 } });
     }
   }
-  const c = ops('creates');
-  const cid = r.clinic;
-  const start = new Date(Date.now() + 20 * 86400e3);
-  start.setUTCHours(12, 40, 0, 0);
-  const booking = {
-    patient_id: cid.patient,
-    branch_id: cid.branchRiyadh,
-    appointment_type_id: cid.appointmentType,
-    starts_at: start.toISOString(),
-  };
-  await measure(
-    'book_appointment (the booking, then its patient)',
-    2,
-    c.book_appointment!.operation.perform!,
-    {
-      inputData: booking,
-      meta: { zap: { id: 'bench' } },
-    },
-  );
-  await measure(
-    'cancel_appointment (the cancel, then its patient)',
-    2,
-    c.cancel_appointment!.operation.perform!,
-    {
-      inputData: { appointment_id: cid.appointmentBooked, reason: 'clinic' },
-    },
-  );
-  await measure('create_order', 1, c.create_order!.operation.perform!, {
-    inputData: {
-      external_id: 'BENCH-CALLS-1',
-      branch_id: r.cashier.branchRiyadh,
-      lines: [{ sku: r.cashier.variantSku, qty: 1 }],
-    },
-  });
-  await measure('cancel_order', 1, c.cancel_order!.operation.perform!, {
-    inputData: { order_id: r.cashier.orderReceived },
-  });
-  await measure('create_item', 1, c.create_item!.operation.perform!, {
-    inputData: { name_ar: 'شاي', category_id: r.cashier.category, default_price_sar: '5' },
-  });
-  await measure('update_item (names only)', 1, c.update_item!.operation.perform!, {
-    inputData: { item_id: r.cashier.item, name_en: 'Arabic Coffee' },
-  });
-  await measure('update_item (with variants)', 2, c.update_item!.operation.perform!, {
-    inputData: { item_id: r.cashier.item, variants: [{ sku: r.cashier.variantSku, price_sar: '12' }] },
-  });
-  const s = ops('searches');
-  await measure('find_patient', 1, s.find_patient!.operation.perform!, {
-    inputData: { patient_id: cid.patient },
-  });
-  await measure(
-    'find_appointment (the search, then its 1 patient)',
-    2,
-    s.find_appointment!.operation.perform!,
-    {
-      inputData: { patient_id: cid.patient },
-    },
-  );
-  await measure('find_invoice (the read, then its patient)', 2, s.find_invoice!.operation.perform!, {
-    inputData: { invoice_id: cid.invoiceIssued },
-  });
-  await measure('find_item', 1, s.find_item!.operation.perform!, {
-    inputData: { sku: r.cashier.variantSku },
-  });
-  await measure('find_order', 1, s.find_order!.operation.perform!, {
-    inputData: { order_id: r.cashier.orderReceived },
-  });
-  await measure('find_receipt', 1, s.find_receipt!.operation.perform!, {
-    inputData: { receipt_id: r.cashier.receipt },
-  });
-  await measure('find_stock_level', 1, s.find_stock_level!.operation.perform!, {
-    inputData: { branch_id: r.cashier.branchRiyadh },
-  });
-  await measure('find_z_report', 1, s.find_z_report!.operation.perform!, {
-    inputData: { session_id: r.cashier.closedSession },
-  });
+  for (const step of STEPS) {
+    const perform = ops(step.kind === 'create' ? 'creates' : 'searches')[step.key]!.operation.perform!;
+    for (const call of STEP_CALLS[step.key] ?? []) {
+      await measure(
+        call.label ? `${step.key} (${call.label})` : step.key,
+        call.goal,
+        perform,
+        call.bundle(r),
+      );
+    }
+  }
   table('Calls per operation (counted at the sandbox)', ['operation', 'calls', 'goal', ''], rows);
   polled.print();
   return rows.filter((row) => row[3] !== 'ok').length;

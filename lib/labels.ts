@@ -2,9 +2,12 @@ import type { Bilingual } from './i18n';
 
 /**
  * Labels for the request fields the interfaces may name in `validation_failed` details, so an error reads
- * "Start Time: …" rather than "starts_at: …". Fields not listed fall back to their key in Title Case.
+ * "Start Time: …" rather than "starts_at: …". Fields not listed fall back to their key in Title Case. The inputs
+ * declare their labels in English only, and one request field may be two inputs' (a line's Variant, Update Item's
+ * Existing Variant), so the words are kept here; where an input sends a field under its own key, the English is
+ * that input's label (test/labels.test.ts).
  */
-const LABELS: Record<string, Bilingual> = {
+export const LABELS: Record<string, Bilingual> = {
   branch_id: { en: 'Branch', ar: 'الفرع' },
   appointment_type_id: { en: 'Appointment Type', ar: 'نوع الموعد' },
   starts_at: { en: 'Start Time', ar: 'وقت البدء' },
@@ -14,7 +17,7 @@ const LABELS: Record<string, Bilingual> = {
   patient_name: { en: 'Patient Name', ar: 'اسم المريض' },
   external_ref: { en: 'Booking Reference', ar: 'مرجع الحجز' },
   note: { en: 'Note', ar: 'ملاحظة' },
-  reason: { en: 'Cancellation Reason', ar: 'سبب الإلغاء' },
+  reason: { en: 'Reason', ar: 'سبب الإلغاء' },
   target_url: { en: 'Webhook Address', ar: 'عنوان الويب هوك' },
   event: { en: 'Event', ar: 'الحدث' },
   external_id: { en: 'Order Reference', ar: 'مرجع الطلب' },

@@ -127,3 +127,20 @@ export const searchByIdOrList = <D extends Record<string, Input>>(def: {
       outputFields: def.shown.outputFields,
     },
   });
+
+/** What the registry reads of an action's or search's definition. */
+export interface StepDefinition {
+  key: string;
+  noun: string;
+  operation: { throttle?: { key?: string } };
+}
+
+/**
+ * The interface an action or search spends its requests on, as its definition declares it: its throttle's key
+ * (lib/throttle.ts), the one part of the definition Zapier itself keys by interface.
+ */
+export const apiOf = (def: StepDefinition): Api => {
+  const key = def.operation.throttle?.key;
+  if (key === 'clinic' || key === 'cashier') return key;
+  throw new Error(`${def.key} declares no interface: give its operation \`throttle: throttleOn(api)\``);
+};

@@ -9,7 +9,7 @@
  * server where that instant is still the 29th.
  */
 
-import type { OutputField } from './resources/define';
+import type { OutputField } from './output-field';
 import { RIYADH_OFFSET_MINUTES } from './time';
 
 export interface ReadableTimes {

@@ -10,7 +10,9 @@ import path from 'node:path';
 import { SETTINGS } from '../lib/config';
 import { EVENTS } from '../lib/hooks/events';
 import type { Api } from '../lib/partner-apis';
-import { CHOICES_READ, CREATE, DROPDOWN, SEARCH, TRIGGER } from '../lib/keys';
+import { LIST } from '../lib/dropdown-lists';
+import { CHOICES_READ, DROPDOWN, TRIGGER } from '../lib/keys';
+import { STEPS } from '../steps';
 import {
   hasChoicesPerform,
   inputFieldsOf,
@@ -27,37 +29,17 @@ helpIfAsked(`npm run docs: writes docs/clinic.md and docs/cashier.md from the ap
 action and search with its inputs, outputs and example). Run it after changing a label, help text or sample;
 test/docs.test.ts fails while the pages lag behind.`);
 
-/** Which interface each operation speaks to: the page it is documented on. */
+/**
+ * Which interface each operation speaks to: the page it is documented on. Each says it once where it is declared:
+ * a trigger row (lib/hooks/events.ts), a dropdown's list (lib/dropdown-lists.ts), an action or search (steps.ts).
+ */
 const INTERFACE: Record<string, Api> = {
   ...Object.fromEntries(EVENTS.map((e) => [e.key, e.api])),
   [TRIGGER.appointmentStartingSoon]: 'clinic',
-  [DROPDOWN.patients]: 'clinic',
-  [DROPDOWN.upcomingAppointments]: 'clinic',
-  [DROPDOWN.clinicBranches]: 'clinic',
-  [DROPDOWN.practitioners]: 'clinic',
-  [DROPDOWN.appointmentTypes]: 'clinic',
-  [DROPDOWN.invoices]: 'clinic',
-  [DROPDOWN.branches]: 'cashier',
-  [DROPDOWN.categories]: 'cashier',
-  [DROPDOWN.items]: 'cashier',
-  [DROPDOWN.variants]: 'cashier',
-  [DROPDOWN.orders]: 'cashier',
-  [DROPDOWN.receipts]: 'cashier',
-  [DROPDOWN.tillSessions]: 'cashier',
-  [CREATE.bookAppointment]: 'clinic',
-  [CREATE.cancelAppointment]: 'clinic',
-  [CREATE.createOrder]: 'cashier',
-  [CREATE.cancelOrder]: 'cashier',
-  [CREATE.createItem]: 'cashier',
-  [CREATE.updateItem]: 'cashier',
-  [SEARCH.findPatient]: 'clinic',
-  [SEARCH.findAppointment]: 'clinic',
-  [SEARCH.findInvoice]: 'clinic',
-  [SEARCH.findItem]: 'cashier',
-  [SEARCH.findOrder]: 'cashier',
-  [SEARCH.findReceipt]: 'cashier',
-  [SEARCH.findStockLevel]: 'cashier',
-  [SEARCH.findZReport]: 'cashier',
+  ...Object.fromEntries(
+    (Object.keys(DROPDOWN) as Array<keyof typeof DROPDOWN>).map((name) => [DROPDOWN[name], LIST[name].api]),
+  ),
+  ...Object.fromEntries(STEPS.map((step) => [step.key, step.api])),
 };
 
 export const interfaceOf = (key: string): Api => {

@@ -1,4 +1,5 @@
-import { labelOf } from '../lib/labels';
+import { LABELS, labelOf } from '../lib/labels';
+import { App } from './helpers';
 
 describe('labelOf: a request field as a Zap builder knows it', () => {
   it('gives a known field its label in both languages', () => {
@@ -17,4 +18,21 @@ describe('labelOf: a request field as a Zap builder knows it', () => {
     expect(labelOf('constructor')).toEqual({ en: 'Constructor', ar: 'constructor' });
     expect(labelOf('toString')).toEqual({ en: 'ToString', ar: 'toString' });
   });
+});
+
+type Field = { key: string; label?: string; children?: Field[] };
+
+describe('lib/labels.ts, against the inputs', () => {
+  const declared = new Map<string, string[]>();
+  for (const step of [...Object.values(App.creates ?? {}), ...Object.values(App.searches ?? {})])
+    for (const field of (step.operation.inputFields ?? []) as Field[])
+      for (const f of [field, ...(field.children ?? [])])
+        declared.set(f.key, [...(declared.get(f.key) ?? []), f.label ?? f.key]);
+
+  it.each(Object.keys(LABELS).filter((key) => declared.has(key)))(
+    '%s reads as an input that sends it calls it',
+    (key) => {
+      expect(declared.get(key)).toContain(LABELS[key]!.en);
+    },
+  );
 });

@@ -2,6 +2,7 @@ import { validateAppDefinition } from 'zapier-platform-schema';
 import { SETTINGS } from '../lib/config';
 import { cloneDefinition, loadDefinition, type AppDefinition } from '../scripts/checks/definition';
 import { App } from './helpers';
+import { STEPS } from '../steps';
 
 /*
  * Zapier's servers enforce `throttle`, not zapier-platform-core, so what a test can hold is the declaration: every
@@ -11,33 +12,15 @@ import { App } from './helpers';
 
 const definition = loadDefinition(App);
 
-/** The interface each step spends its requests on (CONTRACT §3 and §4). */
-const INTERFACE: Record<string, 'clinic' | 'cashier'> = {
-  book_appointment: 'clinic',
-  cancel_appointment: 'clinic',
-  create_order: 'cashier',
-  cancel_order: 'cashier',
-  create_item: 'cashier',
-  update_item: 'cashier',
-  find_patient: 'clinic',
-  find_appointment: 'clinic',
-  find_invoice: 'clinic',
-  find_item: 'cashier',
-  find_order: 'cashier',
-  find_receipt: 'cashier',
-  find_stock_level: 'cashier',
-  find_z_report: 'cashier',
-};
-
 type Operation = { operation: { throttle?: Record<string, unknown> } };
 const steps = (d: AppDefinition) => ({ ...d.creates, ...d.searches }) as unknown as Record<string, Operation>;
 
 describe('throttle: steps wait for the interface instead of meeting its 429s', () => {
-  it('every action and search is in the table', () => {
-    expect(Object.keys(steps(definition)).sort()).toEqual(Object.keys(INTERFACE).sort());
+  it('every action and search of the app is a step of the registry (steps.ts)', () => {
+    expect(Object.keys(steps(definition)).sort()).toEqual(STEPS.map((step) => step.key).sort());
   });
 
-  it.each(Object.entries(INTERFACE))(
+  it.each(STEPS.map((step) => [step.key, step.api]))(
     "%s shares the %s interface's allowance on the connection",
     (key, api) => {
       expect(steps(definition)[key]!.operation.throttle).toEqual({

@@ -1,7 +1,7 @@
 import { defineTrigger } from 'zapier-platform-core';
 import { makePerform } from '../lib/hooks/delivery';
 import { EVENTS } from '../lib/hooks/events';
-import { filterInputFields } from '../lib/hooks/filters';
+import { deliveryInputFields } from '../lib/hooks/filters';
 import { itemOutputFields, staticSample } from '../lib/hooks/item';
 import { makePerformList } from '../lib/hooks/samples';
 import { makePerformSubscribe, makePerformUnsubscribe } from '../lib/hooks/subscription';
@@ -17,8 +17,7 @@ export const hookTrigger = (def: HookEvent) =>
     operation: {
       type: 'hook',
       inputFields: [
-        ...filterInputFields(def.filters),
-        ...(def.extensions ?? []).flatMap((x) => x.inputFields ?? []),
+        ...deliveryInputFields(def),
         ...(def.transfer?.range ? transferRangeFields(def.transfer.range.by) : []),
       ],
       perform: makePerform(def),

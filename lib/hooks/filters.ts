@@ -1,6 +1,6 @@
 import { LIST } from '../dropdown-lists';
 import { choicesOf, type ListDef } from '../dropdowns';
-import { fieldOf, input } from '../inputs';
+import { fieldOf, input, type InputField } from '../inputs';
 
 /**
  * Optional trigger filters: an input field and the object field it must equal. Applied in perform and
@@ -192,3 +192,15 @@ export const filterInputFields = (filters: readonly Filter[]) =>
       flt.type === 'integer' ? input.positiveInt({ ...shown, type: 'integer' }) : input.text(shown),
     );
   });
+
+/**
+ * The inputs a row's trigger asks for its deliveries: its filters, then what its extensions ask (Include Patient
+ * Details). The Zapier trigger (triggers/hooks.ts) and the n8n trigger node both show these.
+ */
+export const deliveryInputFields = (row: {
+  filters: readonly Filter[];
+  extensions?: ReadonlyArray<{ inputFields?: readonly InputField[] }>;
+}): InputField[] => [
+  ...filterInputFields(row.filters),
+  ...(row.extensions ?? []).flatMap((x) => x.inputFields ?? []),
+];

@@ -1,4 +1,5 @@
 import { sarKeyOf } from '../money';
+import type { OutputField } from '../output-field';
 
 /*
  * A resource's field table: each field's label, how Zapier shows it, and its kind, the type rule the presenter
@@ -6,14 +7,7 @@ import { sarKeyOf } from '../money';
  * and the types of a presented item are derived from it (`FieldValues`), so a field is declared once for all three.
  */
 
-/** Output field as Zapier's schema takes it. */
-export interface OutputField {
-  key: string;
-  label: string;
-  type?: 'string' | 'integer' | 'number' | 'boolean' | 'datetime';
-  list?: boolean;
-  primary?: boolean;
-}
+export type { OutputField };
 
 type OutputType = NonNullable<OutputField['type']>;
 

@@ -1,12 +1,12 @@
 /**
  * The seam between n8n and the core: the `z` and `bundle` the core's functions take, made from what an n8n node
  * has. The core stays as the Zapier app runs it; only what Zapier's runtime would do around it is done here:
- * sending a request, and running the app's one afterResponse (lib/errors.ts, mapErrors) on every answer, as
- * index.ts registers it for Zapier.
+ * sending a request, and running the app's afterResponse list (lib/middleware.ts) on every answer, the list
+ * index.ts registers for Zapier.
  */
 // eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- types only, erased by the build
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
-import { mapErrors } from '../../lib/errors';
+import { afterResponse } from '../../lib/middleware';
 import { errors } from './errors';
 import { cacheOver, memoryStore, type SeamCache } from './store';
 
@@ -97,7 +97,7 @@ const sendWith =
           throw new errors.Error(`HTTP ${answer.status}`, `http_${answer.status}`, answer.status);
       },
     } as unknown as HttpResponse;
-    const mapped = mapErrors(response, z(), bundle());
+    const mapped = afterResponse(response, z(), bundle());
     if (!request.skipThrowForStatus) mapped.throwForStatus();
     return mapped;
   };

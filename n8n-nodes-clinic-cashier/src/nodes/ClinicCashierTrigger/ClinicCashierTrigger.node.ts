@@ -1,12 +1,12 @@
 import { makePerform } from '../../../../lib/hooks/delivery';
 import { EVENTS } from '../../../../lib/hooks/events';
-import { filterInputFields } from '../../../../lib/hooks/filters';
+import { deliveryInputFields } from '../../../../lib/hooks/filters';
 import { makePerformSubscribe, makePerformUnsubscribe } from '../../../../lib/hooks/subscription';
 import type { HookEvent, SubscribeData } from '../../../../lib/hooks/types';
 import { languageOf, say } from '../../../../lib/i18n';
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { AppError, HaltedError } from '../../errors';
-import { byName, hintOf, propertyOf, type ZapierField } from '../../fields';
+import { byName, hintOf, propertyOf } from '../../fields';
 import { ICON } from '../../icon';
 import { connectionOf } from '../../in-process';
 import type {
@@ -28,12 +28,6 @@ import {
 } from '../../shared-state';
 import { cacheOver } from '../../store';
 import { inN8nError, inN8nErrors } from '../../wording';
-
-/** The inputs of a row of the event table: its filters, then what its extensions ask (Include Patient Details). */
-const fieldsOf = (def: HookEvent): ZapierField[] => [
-  ...filterInputFields(def.filters),
-  ...(def.extensions ?? []).flatMap((x): ZapierField[] => [...(x.inputFields ?? [])]),
-];
 
 const eventOf = (key: unknown): HookEvent => {
   const def = EVENTS.find((e) => e.key === key);
@@ -76,7 +70,9 @@ const credentialChanged = (lang: ReturnType<typeof languageOf>) =>
   });
 
 const inputsOf = (ctx: HookFunctions | WebhookFunctions, def: HookEvent) =>
-  inputDataOf(Object.fromEntries(fieldsOf(def).map((f) => [f.key, ctx.getNodeParameter(f.key, 0, '')])));
+  inputDataOf(
+    Object.fromEntries(deliveryInputFields(def).map((f) => [f.key, ctx.getNodeParameter(f.key, 0, '')])),
+  );
 
 const firstEvent = EVENTS[0]!.key;
 
@@ -117,7 +113,7 @@ export class ClinicCashierTrigger implements INodeType {
           description: hintOf(e.description),
         })).sort(byName),
       },
-      ...EVENTS.flatMap((def) => fieldsOf(def).map((f) => propertyOf(f, { event: [def.key] }))),
+      ...EVENTS.flatMap((def) => deliveryInputFields(def).map((f) => propertyOf(f, { event: [def.key] }))),
     ],
   };
 
