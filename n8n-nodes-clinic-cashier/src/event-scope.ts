@@ -1,9 +1,20 @@
 /**
- * What an action's write is for, when a delivery of this package's trigger started the execution: the event. n8n
- * may run one event twice (two copies before the store is set up, a Retry after a worker died), and each run gives
- * the action the same event, so a reference derived from it meets the first run's at the interface, which answers
- * the booking it already made. A later event asking for the same booking is a new booking (a re-booking after a
- * cancellation), which a reference derived from the workflow and the inputs alone would answer with the old one.
+ * What an action's write is for, when something outside the workflow asked for it: the event, when a delivery of
+ * this package's trigger started the execution; the conversation, when an AI assistant called the node as a tool.
+ *
+ * n8n may run one event twice (two copies before the store is set up, a Retry after a worker died), and each run
+ * gives the action the same event, so a reference derived from it meets the first run's at the interface, which
+ * answers the booking it already made. A later event asking for the same booking is a new booking (a re-booking
+ * after a cancellation), which a reference derived from the workflow and the inputs alone would answer with the
+ * old one.
+ *
+ * An assistant repeats itself the same way within one conversation (a call sent again after a timeout, the same
+ * request read twice), and n8n gives each tool call an execution of its own, so the execution cannot tell a repeat
+ * from a new request; the conversation can. n8n's MCP Server Trigger (version 2.1 and later) hands its tools the
+ * request's headers, among them the MCP client's session (`mcp-session-id`, one per connected client); n8n's Chat
+ * Trigger gives an n8n AI Agent's tools the chat's `sessionId`. The same booking asked again in that conversation
+ * meets the first; another conversation asking for it is another booking, and two people are two bookings anyway,
+ * their phone and name being part of the reference.
  */
 import { CREATE } from '../../lib/keys';
 import type { ExecuteFunctions } from './n8n-types';
@@ -12,7 +23,7 @@ import type { ExecuteFunctions } from './n8n-types';
 const TRIGGER_TYPE = 'clinicCashierTrigger';
 
 /**
- * The writes whose derived reference follows the event: Book Appointment (`external_ref` when none is given). Create
+ * The writes whose derived reference follows the event or the conversation: Book Appointment (`external_ref` when none is given). Create
  * Order's reference is a required input the user maps, and Create Item's memory stays per workflow and inputs, as a
  * Zap's, so the same item asked for by two events is still made once.
  */
@@ -41,16 +52,61 @@ export const eventOfItem = (ctx: ExecuteFunctions, i: number): string | undefine
   return idOf(ctx.getInputData()[i]?.json);
 };
 
+/** The header that carries the MCP client's session (MCP's Streamable HTTP transport). */
+export const MCP_SESSION_HEADER = 'mcp-session-id';
+
+const nonEmpty = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/**
+ * The conversation a tool call of item `i` belongs to, marked so it never equals an event id: `mcp:<session>` from
+ * the MCP Server Trigger's request headers, `chat:<sessionId>` from n8n's Chat Trigger; undefined when the node was
+ * not called in a conversation (an MCP Server Trigger before version 2.1 hands its tools no headers).
+ */
+export const conversationOf = (ctx: ExecuteFunctions, i: number): string | undefined => {
+  let json: Record<string, unknown> | undefined;
+  try {
+    json = ctx.getWorkflowDataProxy(i).$json;
+  } catch {
+    return undefined;
+  }
+  const headers = json?.headers as Record<string, unknown> | undefined;
+  const session = nonEmpty(headers?.[MCP_SESSION_HEADER]);
+  if (session) return `mcp:${session}`;
+  const chat = nonEmpty(json?.sessionId);
+  return chat ? `chat:${chat}` : undefined;
+};
+
+/** What a write of item `i` is for: the event that started the execution, else the conversation, else nothing. */
+export const scopeOfItem = (ctx: ExecuteFunctions, i: number): string | undefined =>
+  eventOfItem(ctx, i) ?? conversationOf(ctx, i);
+
 /**
  * The run identity the core reads as the Zap (`bundle.meta.zap.id`) for an item of an operation: the workflow, and
- * for an event-scoped write the event and this node too (two Book Appointment nodes of one workflow book apart).
+ * for an event-scoped write the event or conversation and this node too (two Book Appointment nodes of one workflow
+ * book apart).
  */
 export const runIdOf = (
   workflowId: string | undefined,
   createKey: string | undefined,
   nodeName: string | undefined,
-  eventOf: () => string | undefined,
+  scopeOf: () => string | undefined,
 ): string | undefined => {
-  const eventId = createKey && EVENT_SCOPED.has(createKey) ? eventOf() : undefined;
-  return eventId ? JSON.stringify([workflowId ?? '', nodeName ?? '', eventId]) : workflowId;
+  const scope = createKey && EVENT_SCOPED.has(createKey) ? scopeOf() : undefined;
+  return scope ? JSON.stringify([workflowId ?? '', nodeName ?? '', scope]) : workflowId;
+};
+
+/** The most times one tool call books anew past cancelled bookings of its conversation (each was asked for once). */
+export const REBOOK_LIMIT = 5;
+
+/**
+ * The scope of a booking asked again after the booking it meets was cancelled, or undefined: in a conversation the
+ * same booking asked after its cancellation is the person asking anew (a receptionist books it again), so the
+ * reference then follows the cancelled appointment too, and a repeat of that request meets the new booking. An
+ * event is never re-scoped: a Retry of an event whose booking the clinic has since cancelled must not book it back.
+ */
+export const rebookScope = (scope: string | undefined, result: unknown[]): string | undefined => {
+  if (!scope?.startsWith('mcp:') && !scope?.startsWith('chat:')) return undefined;
+  const [booked] = result as Array<Record<string, unknown> | undefined>;
+  if (booked?.duplicate !== true || booked.status !== 'cancelled' || !nonEmpty(booked.id)) return undefined;
+  return `${scope}\ncancelled:${String(booked.id)}`;
 };

@@ -72,7 +72,11 @@ export interface ExecuteFunctions extends Common {
   /** The workflow's nodes before `nodeName`, with their types. */
   getParentNodes(nodeName: string): Array<{ name: string; type: string }>;
   /** n8n's expression data for an input item: `$(node).item` follows the item's pairing back to that node. */
-  getWorkflowDataProxy(itemIndex: number): { $(nodeName: string): { item?: { json?: Json } } };
+  getWorkflowDataProxy(itemIndex: number): {
+    $(nodeName: string): { item?: { json?: Json } };
+    /** The item the node's expressions read as `$json`; for a tool, the item of the node that called it. */
+    $json?: Json;
+  };
   getInputData(): Array<{ json: Json } & Record<string, unknown>>;
   /** The workflow's timezone setting, else the instance's GENERIC_TIMEZONE (an IANA name). */
   getTimezone(): string;

@@ -1,0 +1,143 @@
+/*
+ * Book Appointment called by an AI assistant as a tool (n8n's MCP Server Trigger, or an n8n AI Agent on the Chat
+ * Trigger): the booking reference derived from the conversation and the inputs, so a call repeated in one
+ * conversation books once, another conversation or another person books anew, and the same booking asked again
+ * after its cancellation in the conversation is booked again.
+ */
+import { ClinicCashier } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashier/ClinicCashier.node';
+import { MCP_SESSION_HEADER } from '../../n8n-nodes-clinic-cashier/src/event-scope';
+import { reply } from '../fixtures';
+import { clockAtRecording } from '../support/recorder';
+import { clinicApi, clinicPath, recordedPatientRead, useNock } from '../helpers';
+import { BOOKING_INPUT, hookContext } from './context';
+
+useNock();
+beforeEach(() => clockAtRecording());
+afterEach(() => jest.useRealTimers());
+
+const node = new ClinicCashier();
+const booking = { resource: 'appointment', operation: 'book', ...BOOKING_INPUT, external_ref: '' };
+
+/** What n8n's MCP Server Trigger (2.1+) hands its tools as `$json`: the request's body and headers. */
+const mcpCall = (session: string) => ({
+  body: { method: 'tools/call' },
+  headers: { [MCP_SESSION_HEADER]: session },
+});
+
+type Caller = Record<string, unknown> | undefined;
+
+/** Runs Book once per caller (the `$json` its tool call sees) and gives the reference each posted. */
+const refsOf = async (calls: Array<{ caller: Caller; params?: Record<string, unknown> }>) => {
+  const refs: unknown[] = [];
+  clinicApi()
+    .post(clinicPath('/appointments'), (b: Record<string, unknown>) => refs.push(b.external_ref) > 0)
+    .times(calls.length)
+    .reply(...reply('book-appointment'));
+  recordedPatientRead('book-appointment', calls.length);
+  for (const { caller, params } of calls) {
+    const { context } = hookContext(params ?? booking);
+    Object.assign(context, {
+      getWorkflowDataProxy: () => ({
+        $: () => {
+          throw new Error('No trigger of this package before a tool');
+        },
+        $json: caller,
+      }),
+    });
+    await node.execute.call(context as never);
+  }
+  return refs;
+};
+
+describe('a booking asked by an AI assistant', () => {
+  it('asked twice in one MCP session derives one reference (the clinic answers the first booking)', async () => {
+    const [first, second] = await refsOf([{ caller: mcpCall('s-1') }, { caller: mcpCall('s-1') }]);
+    expect(first).toMatch(/^zap-[0-9a-f]{32}$/);
+    expect(second).toBe(first);
+  });
+
+  it('asked in another session, or outside a conversation, is another reference', async () => {
+    const [one, other, none] = await refsOf([
+      { caller: mcpCall('s-1') },
+      { caller: mcpCall('s-2') },
+      { caller: undefined },
+    ]);
+    expect(other).not.toBe(one);
+    expect(none).not.toBe(one);
+  });
+
+  it('two people in one session (another phone and name) are two references', async () => {
+    const byPhone = (phone: string, name: string) => ({
+      ...booking,
+      patient_id: '',
+      patient_phone: phone,
+      patient_name: name,
+    });
+    const [reem, sara, reemAgain] = await refsOf([
+      { caller: mcpCall('s-1'), params: byPhone('0501234567', 'Reem Alharbi') },
+      { caller: mcpCall('s-1'), params: byPhone('0559876543', 'Sara Alqahtani') },
+      { caller: mcpCall('s-1'), params: byPhone('+966 50 123 4567', 'Reem Alharbi') },
+    ]);
+    expect(sara).not.toBe(reem);
+    // The phone in another form is the same person.
+    expect(reemAgain).toBe(reem);
+  });
+
+  it('reads the chat session of n8n’s Chat Trigger as the conversation too', async () => {
+    const [first, second, other, mcp] = await refsOf([
+      { caller: { sessionId: 'chat-7', chatInput: 'book me' } },
+      { caller: { sessionId: 'chat-7', chatInput: 'book me, please' } },
+      { caller: { sessionId: 'chat-8' } },
+      { caller: mcpCall('chat-7') },
+    ]);
+    expect(second).toBe(first);
+    expect(other).not.toBe(first);
+    expect(mcp).not.toBe(first);
+  });
+});
+
+describe('the same booking asked again after its cancellation', () => {
+  /** The clinic's answer to a reference it has seen: the appointment booked under it, here since cancelled. */
+  const [, repeat, headers] = reply('book-appointment-repeat');
+  const cancelledRepeat = {
+    ...repeat,
+    data: { ...repeat.data, status: 'cancelled', cancel_reason: 'patient_request' },
+  };
+
+  const run = async (caller: Caller) => {
+    const refs: unknown[] = [];
+    const answers = [[200, cancelledRepeat, headers], reply('book-appointment')] as const;
+    const scope = clinicApi()
+      .post(clinicPath('/appointments'), (b: Record<string, unknown>) => refs.push(b.external_ref) > 0)
+      .times(caller ? 2 : 1)
+      .reply(() => answers[refs.length - 1]! as unknown as [number, object, Record<string, string>]);
+    // Each answer is read with its patient, the cancelled one too.
+    recordedPatientRead('book-appointment', caller ? 2 : 1);
+    const { context } = hookContext(booking);
+    Object.assign(context, {
+      getWorkflowDataProxy: () => ({
+        $: () => {
+          throw new Error('No trigger of this package before a tool');
+        },
+        $json: caller,
+      }),
+    });
+    const [[out]] = (await node.execute.call(context as never)) as [[{ json: Record<string, unknown> }]];
+    return { refs, out: out.json, scope };
+  };
+
+  it('in a conversation books it again, under a reference of its own, and answers the new booking', async () => {
+    const { refs, out, scope } = await run(mcpCall('s-1'));
+    expect(refs).toHaveLength(2);
+    expect(refs[1]).toMatch(/^zap-[0-9a-f]{32}$/);
+    expect(refs[1]).not.toBe(refs[0]);
+    expect(out).toMatchObject({ status: 'booked', duplicate: false });
+    expect(scope.isDone()).toBe(true);
+  });
+
+  it('outside a conversation answers the cancelled booking, as a Zap does (a new reference books it again)', async () => {
+    const { refs, out } = await run(undefined);
+    expect(refs).toHaveLength(1);
+    expect(out).toMatchObject({ status: 'cancelled', duplicate: true });
+  });
+});
