@@ -122,7 +122,9 @@ describe('the same booking asked again after its cancellation', () => {
         $json: caller,
       }),
     });
-    const [[out]] = (await node.execute.call(context as never)) as [[{ json: Record<string, unknown> }]];
+    const [[out]] = (await node.execute.call(context as never)) as unknown as [
+      [{ json: Record<string, unknown> }],
+    ];
     return { refs, out: out.json, scope };
   };
 
