@@ -82,6 +82,8 @@ export interface ExecuteFunctions extends Common {
   getTimezone(): string;
   getWorkflowStaticData(type: 'node' | 'global'): Json;
   continueOnFail(): boolean;
+  /** True when an AI agent or n8n's MCP Server Trigger called the node as a tool (absent before n8n 1.x tools). */
+  isToolExecution?(): boolean;
 }
 
 export interface PollFunctions extends Omit<Common, 'getNodeParameter'> {

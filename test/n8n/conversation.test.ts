@@ -6,7 +6,7 @@
  */
 import { ClinicCashier } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashier/ClinicCashier.node';
 import { MCP_SESSION_HEADER } from '../../n8n-nodes-clinic-cashier/src/event-scope';
-import { reply } from '../fixtures';
+import { data, reply } from '../fixtures';
 import { clockAtRecording } from '../support/recorder';
 import { clinicApi, clinicPath, recordedPatientRead, useNock } from '../helpers';
 import { BOOKING_INPUT, hookContext } from './context';
@@ -141,5 +141,53 @@ describe('the same booking asked again after its cancellation', () => {
     const { refs, out } = await run(undefined);
     expect(refs).toHaveLength(1);
     expect(out).toMatchObject({ status: 'cancelled', duplicate: true });
+  });
+});
+
+describe('what a tool answers of a patient', () => {
+  const find = async (asTool: boolean) => {
+    clinicApi()
+      .get(clinicPath('/patients'))
+      .query({ phone: '+966501234567', per_page: '10' })
+      .reply(200, { data: [data('find-patient-by-id')], meta: {} });
+    const { context } = hookContext({ resource: 'patient', operation: 'find', phone: '0501234567' });
+    Object.assign(context, { isToolExecution: () => asTool });
+    const [[found]] = (await node.execute.call(context as never)) as unknown as [[{ json: object }]];
+    return found.json;
+  };
+
+  it('as a tool, the file, the names and the phone; never the birth date, national id, insurer or email', async () => {
+    const full = data('find-patient-by-id');
+    expect(full).toHaveProperty('birth_date');
+    expect(await find(true)).toEqual({
+      id: full.id,
+      file_no: full.file_no,
+      name_ar: full.name_ar,
+      name_en: full.name_en,
+      phone: full.phone,
+    });
+  });
+
+  it('as a workflow step, the whole patient, as a Zap’s', async () => {
+    expect(await find(false)).toMatchObject({ birth_date: data('find-patient-by-id').birth_date });
+  });
+
+  it('as a tool, an appointment’s patient narrowed alike', async () => {
+    clinicApi()
+      .post(clinicPath('/appointments'))
+      .reply(...reply('book-appointment'));
+    recordedPatientRead('book-appointment');
+    const { context } = hookContext(booking);
+    Object.assign(context, { isToolExecution: () => true });
+    const [[booked]] = (await node.execute.call(context as never)) as unknown as [
+      [{ json: { patient: object } }],
+    ];
+    expect(Object.keys(booked.json.patient).sort()).toEqual([
+      'file_no',
+      'name_ar',
+      'name_en',
+      'phone',
+      'status',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { loaderOf, loadersOf } from '../../dropdowns';
+import { forAssistant } from '../../assistant';
 import { ICON } from '../../icon';
 import { byName, hintOf, inputDataFrom, propertyOf, sentenceOf } from '../../fields';
 import { CREATE } from '../../../../lib/keys';
@@ -164,7 +165,8 @@ export class ClinicCashier implements INodeType {
           if (!scope) break;
           result = await runIn(scope);
         }
-        for (const json of result) {
+        const given = this.isToolExecution?.() ? forAssistant(op.resource, result) : result;
+        for (const json of given) {
           out.push({ json: json as Record<string, unknown>, pairedItem: { item: i } });
         }
       } catch (err) {
