@@ -1,8 +1,8 @@
 /*
  * Book Appointment called by an AI assistant as a tool (n8n's MCP Server Trigger, or an n8n AI Agent on the Chat
- * Trigger): the booking reference derived from the conversation and the inputs, so a call repeated in one
- * conversation books once, another conversation or another person books anew, and the same booking asked again
- * after its cancellation in the conversation is booked again.
+ * Trigger): the booking reference derived from the workflow, the node and the booking's canonical inputs, so a call
+ * repeated in one conversation, or after a reconnection in a new MCP session, books once; another person books
+ * anew; the same booking asked again after its cancellation is booked again; and what a tool answers of a patient.
  */
 import { ClinicCashier } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashier/ClinicCashier.node';
 import { MCP_SESSION_HEADER } from '../../n8n-nodes-clinic-cashier/src/event-scope';
@@ -27,16 +27,17 @@ const mcpCall = (session: string) => ({
 type Caller = Record<string, unknown> | undefined;
 
 /** Runs Book once per caller (the `$json` its tool call sees) and gives the reference each posted. */
-const refsOf = async (calls: Array<{ caller: Caller; params?: Record<string, unknown> }>) => {
+const refsOf = async (calls: Array<{ caller: Caller; params?: Record<string, unknown>; tool?: boolean }>) => {
   const refs: unknown[] = [];
   clinicApi()
     .post(clinicPath('/appointments'), (b: Record<string, unknown>) => refs.push(b.external_ref) > 0)
     .times(calls.length)
     .reply(...reply('book-appointment'));
   recordedPatientRead('book-appointment', calls.length);
-  for (const { caller, params } of calls) {
+  for (const { caller, params, tool } of calls) {
     const { context } = hookContext(params ?? booking);
     Object.assign(context, {
+      isToolExecution: () => !!tool,
       getWorkflowDataProxy: () => ({
         $: () => {
           throw new Error('No trigger of this package before a tool');
@@ -56,14 +57,20 @@ describe('a booking asked by an AI assistant', () => {
     expect(second).toBe(first);
   });
 
-  it('asked in another session, or outside a conversation, is another reference', async () => {
-    const [one, other, none] = await refsOf([
+  it('asked again in another MCP session (a reconnection, a later chat) meets the same booking', async () => {
+    const [one, other, told] = await refsOf([
       { caller: mcpCall('s-1') },
       { caller: mcpCall('s-2') },
-      { caller: undefined },
+      // n8n's own word that the node runs as a tool, where the request's headers do not reach it.
+      { caller: undefined, tool: true },
     ]);
-    expect(other).not.toBe(one);
-    expect(none).not.toBe(one);
+    expect(other).toBe(one);
+    expect(told).toBe(one);
+  });
+
+  it('a workflow step (no assistant) keeps the Zap’s reference, another than the assistant’s', async () => {
+    const [assistant, step] = await refsOf([{ caller: mcpCall('s-1') }, { caller: { id: 'form-1' } }]);
+    expect(step).not.toBe(assistant);
   });
 
   it('two people in one session (another phone and name) are two references', async () => {
@@ -83,16 +90,12 @@ describe('a booking asked by an AI assistant', () => {
     expect(reemAgain).toBe(reem);
   });
 
-  it('reads the chat session of n8n’s Chat Trigger as the conversation too', async () => {
-    const [first, second, other, mcp] = await refsOf([
+  it('an n8n AI Agent on the Chat Trigger is an assistant too', async () => {
+    const [chat, mcp] = await refsOf([
       { caller: { sessionId: 'chat-7', chatInput: 'book me' } },
-      { caller: { sessionId: 'chat-7', chatInput: 'book me, please' } },
-      { caller: { sessionId: 'chat-8' } },
-      { caller: mcpCall('chat-7') },
+      { caller: mcpCall('s-1') },
     ]);
-    expect(second).toBe(first);
-    expect(other).not.toBe(first);
-    expect(mcp).not.toBe(first);
+    expect(chat).toBe(mcp);
   });
 });
 
@@ -128,7 +131,7 @@ describe('the same booking asked again after its cancellation', () => {
     return { refs, out: out.json, scope };
   };
 
-  it('in a conversation books it again, under a reference of its own, and answers the new booking', async () => {
+  it('asked by an assistant, books it again under a reference of its own, and answers the new booking', async () => {
     const { refs, out, scope } = await run(mcpCall('s-1'));
     expect(refs).toHaveLength(2);
     expect(refs[1]).toMatch(/^zap-[0-9a-f]{32}$/);
@@ -137,7 +140,7 @@ describe('the same booking asked again after its cancellation', () => {
     expect(scope.isDone()).toBe(true);
   });
 
-  it('outside a conversation answers the cancelled booking, as a Zap does (a new reference books it again)', async () => {
+  it('in a workflow step answers the cancelled booking, as a Zap does (a new reference books it again)', async () => {
     const { refs, out } = await run(undefined);
     expect(refs).toHaveLength(1);
     expect(out).toMatchObject({ status: 'cancelled', duplicate: true });
