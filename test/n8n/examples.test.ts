@@ -219,7 +219,7 @@ describe('ai-receptionist.json serves the clinic’s operations to an AI assista
     );
 
   test('an MCP Server Trigger that refuses a client without the clinic’s token, and hands its tools the request', () => {
-    // 2.1 is the version that hands connected tools the request's headers: the MCP session Book scopes its reference by.
+    // 2.1 hands its tools the request's headers, one of the ways the action node knows an assistant called it.
     expect(trigger.typeVersion).toBeGreaterThanOrEqual(2.1);
     expect(trigger.parameters.authentication).toBe('bearerAuth');
     expect(trigger.credentials).toEqual({ httpBearerAuth: { name: expect.any(String) } });
