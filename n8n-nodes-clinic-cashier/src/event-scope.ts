@@ -23,9 +23,9 @@ import type { ExecuteFunctions } from './n8n-types';
 const TRIGGER_TYPE = 'clinicCashierTrigger';
 
 /**
- * The writes whose derived reference follows the event or the conversation: Book Appointment (`external_ref` when none is given). Create
- * Order's reference is a required input the user maps, and Create Item's memory stays per workflow and inputs, as a
- * Zap's, so the same item asked for by two events is still made once.
+ * The writes whose derived reference follows the event or the assistant: Book Appointment (`external_ref` when none
+ * is given). Create Order's reference is a required input the user maps, and Create Item's memory stays per workflow
+ * and inputs, as a Zap's, so the same item asked for by two events is still made once.
  */
 export const EVENT_SCOPED: ReadonlySet<string> = new Set([CREATE.bookAppointment]);
 
@@ -104,8 +104,13 @@ export const REBOOK_LIMIT = 5;
  * follows the cancelled appointment too, and a repeat of that request meets the new booking. An event is never
  * re-scoped: a Retry of an event whose booking the clinic has since cancelled must not book it back.
  */
-export const rebookScope = (scope: string | undefined, result: unknown[]): string | undefined => {
-  if (!scope?.startsWith(ASSISTANT)) return undefined;
+export const rebookScope = (
+  scope: string | undefined,
+  inputData: Record<string, unknown>,
+  result: unknown[],
+): string | undefined => {
+  // A reference the caller gave is theirs: booking anew under it would meet the same cancelled booking.
+  if (!scope?.startsWith(ASSISTANT) || inputData.external_ref) return undefined;
   const [booked] = result as Array<Record<string, unknown> | undefined>;
   if (booked?.duplicate !== true || booked.status !== 'cancelled' || !nonEmpty(booked.id)) return undefined;
   return `${scope}\ncancelled:${String(booked.id)}`;

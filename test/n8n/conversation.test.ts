@@ -107,16 +107,16 @@ describe('the same booking asked again after its cancellation', () => {
     data: { ...repeat.data, status: 'cancelled', cancel_reason: 'patient_request' },
   };
 
-  const run = async (caller: Caller) => {
+  const run = async (caller: Caller, params: Record<string, unknown> = booking) => {
     const refs: unknown[] = [];
     const answers = [[200, cancelledRepeat, headers], reply('book-appointment')] as const;
     const scope = clinicApi()
       .post(clinicPath('/appointments'), (b: Record<string, unknown>) => refs.push(b.external_ref) > 0)
-      .times(caller ? 2 : 1)
+      .times(caller && !params.external_ref ? 2 : 1)
       .reply(() => answers[refs.length - 1]! as unknown as [number, object, Record<string, string>]);
     // Each answer is read with its patient, the cancelled one too.
-    recordedPatientRead('book-appointment', caller ? 2 : 1);
-    const { context } = hookContext(booking);
+    recordedPatientRead('book-appointment', caller && !params.external_ref ? 2 : 1);
+    const { context } = hookContext(params);
     Object.assign(context, {
       getWorkflowDataProxy: () => ({
         $: () => {
@@ -138,6 +138,12 @@ describe('the same booking asked again after its cancellation', () => {
     expect(refs[1]).not.toBe(refs[0]);
     expect(out).toMatchObject({ status: 'booked', duplicate: false });
     expect(scope.isDone()).toBe(true);
+  });
+
+  it('asked by an assistant under a reference it gave, answers the cancelled booking (the reference is the caller’s)', async () => {
+    const { refs, out } = await run(mcpCall('s-1'), { ...booking, external_ref: 'chat-42' });
+    expect(refs).toEqual(['chat-42']);
+    expect(out).toMatchObject({ status: 'cancelled', duplicate: true });
   });
 
   it('in a workflow step answers the cancelled booking, as a Zap does (a new reference books it again)', async () => {

@@ -161,7 +161,7 @@ export class ClinicCashier implements INodeType {
         let scope = createKey && EVENT_SCOPED.has(createKey) ? scopeOfItem(this, i) : undefined;
         let result = await runIn(scope);
         for (let again = 0; again < REBOOK_LIMIT; again += 1) {
-          scope = rebookScope(scope, result);
+          scope = rebookScope(scope, inputData, result);
           if (!scope) break;
           result = await runIn(scope);
         }
