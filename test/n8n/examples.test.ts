@@ -1,10 +1,12 @@
 /*
- * The example workflows docs/n8n.md links (n8n-nodes-clinic-cashier/examples/*.json) use only what exists: the
- * package's node types as a package install names them (`<package>.<node>`), with parameters the node shows for the chosen
- * resource and operation (every required one given, a fixed choice among its options), and the n8n base nodes
- * listed below. Credentials are referenced by name only, so an import matches the reader's own and no id or secret
- * is committed. Whether n8n runs them (the refusal's words on the form, the skipped reminder) is the walk-through docs/n8n.md
- * describes, against the sandbox; what this file holds is how they are wired.
+ * The example workflows docs/n8n.md and docs/n8n-assistants.md link (n8n-nodes-clinic-cashier/examples/*.json) use
+ * only what exists: the package's node types as a package install names them (`<package>.<node>`, the action node as
+ * an AI tool `<package>.<node>Tool`), with parameters the node shows for the chosen resource and operation (every
+ * required one given, a fixed choice among its options), and the n8n nodes listed below. Credentials are referenced
+ * by name only, so an import matches the reader's own and no id or secret is committed. Whether n8n runs them (the
+ * refusal's words on the form, the skipped reminder) is the walk-through docs/n8n.md describes, against the sandbox;
+ * the AI receptionist is run by the real-n8n lane's MCP check (scripts/n8n-lane/mcp-check.ts). What this file holds
+ * is how they are wired.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { traverseNodeParameters, type FromAIArgument } from 'n8n-workflow';
