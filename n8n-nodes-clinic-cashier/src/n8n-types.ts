@@ -72,12 +72,18 @@ export interface ExecuteFunctions extends Common {
   /** The workflow's nodes before `nodeName`, with their types. */
   getParentNodes(nodeName: string): Array<{ name: string; type: string }>;
   /** n8n's expression data for an input item: `$(node).item` follows the item's pairing back to that node. */
-  getWorkflowDataProxy(itemIndex: number): { $(nodeName: string): { item?: { json?: Json } } };
+  getWorkflowDataProxy(itemIndex: number): {
+    $(nodeName: string): { item?: { json?: Json } };
+    /** The item the node's expressions read as `$json`; for a tool, the item of the node that called it. */
+    $json?: Json;
+  };
   getInputData(): Array<{ json: Json } & Record<string, unknown>>;
   /** The workflow's timezone setting, else the instance's GENERIC_TIMEZONE (an IANA name). */
   getTimezone(): string;
   getWorkflowStaticData(type: 'node' | 'global'): Json;
   continueOnFail(): boolean;
+  /** True when an AI agent or n8n's MCP Server Trigger called the node as a tool (absent before n8n 1.x tools). */
+  isToolExecution?(): boolean;
 }
 
 export interface PollFunctions extends Omit<Common, 'getNodeParameter'> {

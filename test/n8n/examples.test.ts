@@ -1,13 +1,15 @@
 /*
- * The example workflows docs/n8n.md imports and docs/n8n-maintaining.md describes
- * (n8n-nodes-clinic-cashier/examples/*.json) use only what exists: the
- * package's node types as a package install names them (`<package>.<node>`), with parameters the node shows for the chosen
- * resource and operation (every required one given, a fixed choice among its options), and the n8n base nodes
- * listed below. Credentials are referenced by name only, so an import matches the reader's own and no id or secret
- * is committed. Whether n8n runs them (the refusal's words on the form, the skipped reminder) is the walk-through docs/n8n.md
- * describes, against the sandbox; what this file holds is how they are wired.
+ * The example workflows docs/n8n.md and docs/n8n-assistants.md link and docs/n8n-maintaining.md describes (n8n-nodes-clinic-cashier/examples/*.json) use
+ * only what exists: the package's node types as a package install names them (`<package>.<node>`, the action node as
+ * an AI tool `<package>.<node>Tool`), with parameters the node shows for the chosen resource and operation (every
+ * required one given, a fixed choice among its options), and the n8n nodes listed below. Credentials are referenced
+ * by name only, so an import matches the reader's own and no id or secret is committed. Whether n8n runs them (the
+ * refusal's words on the form, the skipped reminder) is the walk-through docs/n8n.md describes, against the sandbox;
+ * the AI receptionist is run by the real-n8n lane's MCP check (scripts/n8n-lane/mcp-check.ts). What this file holds
+ * is how they are wired.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { traverseNodeParameters, type FromAIArgument } from 'n8n-workflow';
 import { join } from 'node:path';
 import { ClinicCashier } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashier/ClinicCashier.node';
 import { ClinicCashierStartingSoonTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierStartingSoonTrigger/ClinicCashierStartingSoonTrigger.node';
@@ -24,17 +26,51 @@ const BASE_NODES = new Set([
   'n8n-nodes-base.if',
   'n8n-nodes-base.set',
   'n8n-nodes-base.httpRequest',
+  '@n8n/n8n-nodes-langchain.mcpTrigger',
 ]);
 
 const PACKAGE = (JSON.parse(readFileSync(join(EXAMPLES, '..', 'package.json'), 'utf8')) as { name: string })
   .name;
 
+/**
+ * The action node as n8n offers it to AI agents and its MCP Server Trigger (`usableAsTool`): `<name>Tool`, with the
+ * tool description n8n adds (Set Automatically, or the one given).
+ */
+const asTool = (d: NodeDescription): NodeDescription => ({
+  ...d,
+  name: `${d.name}Tool`,
+  properties: [
+    {
+      displayName: 'Tool Description',
+      name: 'descriptionType',
+      type: 'options',
+      default: 'auto',
+      options: [
+        { name: 'Set Automatically', value: 'auto' },
+        { name: 'Set Manually', value: 'manual' },
+      ],
+    },
+    {
+      displayName: 'Description',
+      name: 'toolDescription',
+      type: 'string',
+      default: d.description,
+      displayOptions: { show: { descriptionType: ['manual'] } },
+    },
+    ...d.properties,
+  ] as NodeProperty[],
+});
+
+const action = new ClinicCashier().description;
+
 /** The package's nodes by the type a package install gives them (`n8n-nodes-clinic-cashier.<name>`). */
 const PACKAGE_NODES = new Map<string, NodeDescription>(
-  [new ClinicCashier(), new ClinicCashierTrigger(), new ClinicCashierStartingSoonTrigger()].map((n) => [
-    `${PACKAGE}.${n.description.name}`,
-    n.description,
-  ]),
+  [
+    action,
+    asTool(action),
+    new ClinicCashierTrigger().description,
+    new ClinicCashierStartingSoonTrigger().description,
+  ].map((d) => [`${PACKAGE}.${d.name}`, d]),
 );
 
 interface WorkflowNode {
@@ -48,7 +84,7 @@ interface WorkflowNode {
 interface Workflow {
   name: string;
   nodes: WorkflowNode[];
-  connections: Record<string, { main: Array<Array<{ node: string }>> }>;
+  connections: Record<string, Record<string, Array<Array<{ node: string; type: string }>>>>;
 }
 
 const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.json'));
@@ -64,8 +100,8 @@ const shownFor = (description: NodeDescription, params: Record<string, unknown>)
 
 const isExpression = (v: unknown) => typeof v === 'string' && v.startsWith('=');
 
-test('the two examples the docs link are there', () => {
-  expect(files.sort()).toEqual(['book-from-form.json', 'reminder.json']);
+test('the examples the docs link are there', () => {
+  expect(files.sort()).toEqual(['ai-receptionist.json', 'book-from-form.json', 'reminder.json']);
 });
 
 describe.each(examples)('%s', (_file, workflow) => {
@@ -80,10 +116,13 @@ describe.each(examples)('%s', (_file, workflow) => {
 
   test('connections join nodes of the workflow', () => {
     const names = new Set(workflow.nodes.map((n) => n.name));
-    for (const [from, { main }] of Object.entries(workflow.connections)) {
+    for (const [from, byType] of Object.entries(workflow.connections)) {
       expect(names.has(from)).toBe(true);
-      for (const to of main.flat())
-        expect([from, to.node, names.has(to.node)]).toEqual([from, to.node, true]);
+      for (const [type, outputs] of Object.entries(byType)) {
+        for (const to of outputs.flat()) {
+          expect([from, to.node, to.type, names.has(to.node)]).toEqual([from, to.node, type, true]);
+        }
+      }
     }
   });
 
@@ -122,7 +161,9 @@ describe.each(examples)('%s', (_file, workflow) => {
 
 /** The nodes that `from`'s output `index` leads to. */
 const next = (workflow: Workflow, from: string, index: number): WorkflowNode[] =>
-  (workflow.connections[from]?.main[index] ?? []).map((c) => workflow.nodes.find((n) => n.name === c.node)!);
+  (workflow.connections[from]?.main?.[index] ?? []).map((c) =>
+    workflow.nodes.find((n) => n.name === c.node)!,
+  );
 const named = (workflow: Workflow, name: string) => workflow.nodes.find((n) => n.name === name)!;
 const example = (file: string) => examples.find(([f]) => f === file)![1];
 
@@ -161,5 +202,87 @@ describe('reminder.json', () => {
     const [skipped] = next(workflow, check.name, 1);
     expect(skipped!.type).toBe('n8n-nodes-base.set');
     expect(JSON.stringify(skipped!.parameters)).toMatch(/No reminder for the appointment/);
+  });
+});
+
+describe('ai-receptionist.json serves the clinic’s operations to an AI assistant', () => {
+  const workflow = example('ai-receptionist.json');
+  const trigger = workflow.nodes.find((n) => n.type === '@n8n/n8n-nodes-langchain.mcpTrigger')!;
+  const tools = workflow.nodes.filter((n) => n !== trigger);
+  const tool = (name: string) => named(workflow, name);
+  /** The values a tool's parameters take from the assistant (`$fromAI`), by parameter. */
+  const fromAi = (node: WorkflowNode) =>
+    Object.fromEntries(
+      Object.entries(node.parameters).flatMap(([name, value]) => {
+        const found: FromAIArgument[] = [];
+        traverseNodeParameters(value as never, found);
+        return found.map((a) => [name, a] as const);
+      }),
+    );
+
+  test('an MCP Server Trigger that refuses a client without the clinic’s token, and hands its tools the request', () => {
+    // 2.1 hands its tools the request's headers, one of the ways the action node knows an assistant called it.
+    expect(trigger.typeVersion).toBeGreaterThanOrEqual(2.1);
+    expect(trigger.parameters.authentication).toBe('bearerAuth');
+    expect(trigger.credentials).toEqual({ httpBearerAuth: { name: expect.any(String) } });
+    expect(trigger.parameters.instructions).toMatch(/only what they asked for/);
+  });
+
+  test('four tools, each the package’s action node as a tool, connected to the trigger, with its own description', () => {
+    expect(tools.map((n) => [n.name, n.parameters.resource, n.parameters.operation])).toEqual([
+      ['Find Patient', 'patient', 'find'],
+      ['Find Appointment', 'appointment', 'find'],
+      ['Book Appointment', 'appointment', 'book'],
+      ['Cancel Appointment', 'appointment', 'cancel'],
+    ]);
+    for (const n of tools) {
+      expect(n.type).toBe(`${PACKAGE}.clinicCashierTool`);
+      expect(workflow.connections[n.name]).toEqual({
+        ai_tool: [[{ node: trigger.name, type: 'ai_tool', index: 0 }]],
+      });
+      expect(n.parameters.descriptionType).toBe('manual');
+    }
+  });
+
+  test('what the person gives is filled by the assistant, each under its own name, saying what to ask for', () => {
+    expect(Object.fromEntries(tools.map((n) => [n.name, Object.keys(fromAi(n))]))).toEqual({
+      'Find Patient': ['phone'],
+      'Find Appointment': ['patient_id', 'from', 'to'],
+      'Book Appointment': ['starts_at', 'patient_phone', 'patient_name'],
+      'Cancel Appointment': ['appointment_id'],
+    });
+    for (const n of tools) {
+      for (const [name, arg] of Object.entries(fromAi(n))) {
+        expect([n.name, arg.key, arg.type]).toEqual([n.name, name, 'string']);
+        expect([n.name, name, /Ask|[Nn]ever guess|the last day/.test(arg.description ?? '')]).toEqual([
+          n.name,
+          name,
+          true,
+        ]);
+      }
+    }
+  });
+
+  test('the clinic’s own choices stay fixed; Book derives its reference from the conversation', () => {
+    expect(tool('Book Appointment').parameters).toMatchObject({
+      branch_id: expect.any(String),
+      appointment_type_id: expect.any(String),
+    });
+    expect(tool('Book Appointment').parameters).not.toHaveProperty('external_ref');
+    expect(tool('Cancel Appointment').parameters.reason).toBe('patient_request');
+  });
+
+  test('nothing more of the patient than the conversation needs: found by the person’s own phone, appointments by their file', () => {
+    expect(tool('Find Patient').parameters).not.toHaveProperty('file_no');
+    expect(tool('Find Patient').parameters).not.toHaveProperty('patient_id');
+    // Without a patient Find Appointment lists every patient's appointments of the range: never for an assistant.
+    expect(fromAi(tool('Find Appointment')).patient_id?.description).toMatch(/Never guess/);
+  });
+
+  test('Cancel asks for the appointment the person chose, never the first one found', () => {
+    expect(fromAi(tool('Cancel Appointment')).appointment_id?.description).toMatch(
+      /the person chose.*never pick one for them/,
+    );
+    expect(tool('Cancel Appointment').parameters.toolDescription).toMatch(/cancel only after they confirm/);
   });
 });

@@ -1,10 +1,11 @@
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { loaderOf, loadersOf } from '../../dropdowns';
+import { forAssistant } from '../../assistant';
 import { ICON } from '../../icon';
 import { byName, hintOf, inputDataFrom, propertyOf, sentenceOf } from '../../fields';
 import { CREATE } from '../../../../lib/keys';
 import { languageOf } from '../../../../lib/i18n';
-import { eventOfItem, runIdOf } from '../../event-scope';
+import { EVENT_SCOPED, REBOOK_LIMIT, rebookScope, runIdOf, scopeOfItem } from '../../event-scope';
 import { connectionOf, lockKeyOf, underLock } from '../../in-process';
 import type { ExecuteFunctions, INodeType, NodeDescription, NodeProperty } from '../../n8n-types';
 import {
@@ -144,20 +145,28 @@ export class ClinicCashier implements INodeType {
         const createKey = op.kind === 'search' ? undefined : op.parts[op.parts.length - 1]?.key;
         const refusal = holdsHere(store) ? undefined : unsharedRefusal(createKey, inputData);
         if (refusal) throw noSharedStoreForWrite(languageOf({ authData }), refusal);
-        const { z, bundle } = seam({
-          authData,
-          inputData,
-          workflowId: runIdOf(this.getWorkflow().id, createKey, this.getNode().name, () =>
-            eventOfItem(this, i),
-          ),
-          cache: cacheOver(store, connectionOf(authData)),
-        });
         // Zapier's lock, where the app declares one, also held in this n8n process (src/in-process.ts); across
         // processes the core's own claims and locks hold through the store.
         const runCreate: RunCreate = ({ operation: { lock } }, perform) =>
           lock ? underLock(lockKeyOf(lock, inputData, authData), lock.timeout ?? 60, perform) : perform();
-        const result = await runOperation(op, z, bundle, runCreate);
-        for (const json of result) {
+        const runIn = (scope: string | undefined) => {
+          const { z, bundle } = seam({
+            authData,
+            inputData,
+            workflowId: runIdOf(this.getWorkflow().id, createKey, this.getNode().name, () => scope),
+            cache: cacheOver(store, connectionOf(authData)),
+          });
+          return runOperation(op, z, bundle, runCreate);
+        };
+        let scope = createKey && EVENT_SCOPED.has(createKey) ? scopeOfItem(this, i) : undefined;
+        let result = await runIn(scope);
+        for (let again = 0; again < REBOOK_LIMIT; again += 1) {
+          scope = rebookScope(scope, inputData, result);
+          if (!scope) break;
+          result = await runIn(scope);
+        }
+        const given = this.isToolExecution?.() ? forAssistant(op.resource, result) : result;
+        for (const json of given) {
           out.push({ json: json as Record<string, unknown>, pairedItem: { item: i } });
         }
       } catch (err) {
