@@ -27,7 +27,6 @@ import {
   storeUnreachable,
 } from '../../shared-state';
 import { cacheOver } from '../../store';
-import { inN8nError, inN8nErrors } from '../../wording';
 
 /** The inputs of a row of the event table: its filters, then what its extensions ask (Include Patient Details). */
 const fieldsOf = (def: HookEvent): ZapierField[] => [
@@ -152,7 +151,7 @@ export class ClinicCashierTrigger implements INodeType {
         const targetUrl = this.getNodeWebhookUrl('default') ?? '';
         const authData = await authDataFrom(this);
         const { z, bundle } = seam({ authData, inputData: inputsOf(this, def), extra: { targetUrl } });
-        const { secret, ...data } = await inN8nErrors(() => makePerformSubscribe(def)(z, bundle));
+        const { secret, ...data } = await makePerformSubscribe(def)(z, bundle);
         const sealed = sealSecret(secret, authData, data.api, data.target_path);
         if (!sealed) throw new AppError(`No ${data.api} token to seal the signing secret with.`);
         keptOf(this).subscription = { ...data, sealed, target_url: targetUrl };
@@ -167,8 +166,7 @@ export class ClinicCashierTrigger implements INodeType {
         });
         try {
           await makePerformUnsubscribe(def)(z, bundle);
-        } catch (error) {
-          const err = inN8nError(error);
+        } catch (err) {
           // n8n treats false as "not removed"; the reason goes to its log, as the interface keeps delivering.
           this.logger.warn(
             `Could not remove the ${def.event} webhook ${String(kept.subscription?.id)}: ${err instanceof Error ? err.message : String(err)}`,
@@ -222,8 +220,7 @@ export class ClinicCashierTrigger implements INodeType {
     let items: Array<Record<string, unknown>>;
     try {
       items = (await makePerform(def)(z, bundle as never)) as Array<Record<string, unknown>>;
-    } catch (error) {
-      const err = inN8nError(error);
+    } catch (err) {
       // The core refuses a delivery with a HaltedError and nothing else of a delivery halts.
       if (err instanceof HaltedError) return answer(401, 'delivery_refused', err.message);
       throw err;
