@@ -1,6 +1,7 @@
 /**
  * n8n as the core's host (lib/host.ts): its rules, and the words the core's help and messages use for its things,
- * as n8n 2.41's editor names them (a workflow, its Executions list, unpublishing and publishing it). The seam hands
+ * as n8n 2.41's editor names them (a workflow, its Executions list, unpublishing and publishing it: its words for
+ * deactivating and activating). The seam hands
  * it to the core in `bundle.meta.host`; the nodes render the core's help with it when they build their properties.
  */
 import { defineHost } from '../../lib/host';
@@ -37,15 +38,15 @@ export const N8N = defineHost({
       ar: 'حاول مجددًا بعد قليل (إعداد Retry On Fail في العقدة يعيد المحاولة تلقائيًا).',
     },
     curliesRefused: { en: 'which the app does not send', ar: 'ولا يرسل التطبيق ذلك' },
-    reactivate: { en: 'deactivate and activate the workflow', ar: 'ألغِ تفعيل سير العمل وفعّله' },
-    activateAgain: { en: 'activate the workflow again', ar: 'فعّل سير العمل من جديد' },
+    reactivate: { en: 'unpublish and publish the workflow', ar: 'ألغِ نشر سير العمل وانشره' },
+    activateAgain: { en: 'publish the workflow again', ar: 'انشر سير العمل من جديد' },
     orphanDeleted: {
       en: '(the account owner deletes it in the back office’s developers area)',
       ar: '(يحذفه مالك الحساب من قسم المطورين في المكتب الخلفي)',
     },
     turnOffUnused: {
-      en: 'Deactivate workflows you no longer use',
-      ar: 'ألغِ تفعيل مسارات العمل غير المستخدمة',
+      en: 'Unpublish workflows you no longer use',
+      ar: 'ألغِ نشر مسارات العمل غير المستخدمة',
     },
     // Poll Times sets how far apart two polls are; the app allows up to the slowest.
     pollInterval: (slowest) => ({

@@ -3,10 +3,12 @@ import { EVENTS } from '../../../../lib/hooks/events';
 import { filterInputFields } from '../../../../lib/hooks/filters';
 import { makePerformSubscribe, makePerformUnsubscribe } from '../../../../lib/hooks/subscription';
 import type { HookEvent, SubscribeData } from '../../../../lib/hooks/types';
+import { capital } from '../../../../lib/host';
 import { languageOf, say } from '../../../../lib/i18n';
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { AppError, HaltedError } from '../../errors';
 import { byName, hintOf, propertyOf, type ZapierField } from '../../fields';
+import { N8N } from '../../host';
 import { ICON } from '../../icon';
 import { connectionOf } from '../../in-process';
 import type {
@@ -70,8 +72,8 @@ const subscribeDataOf = (sub: KeptSubscription, authData: Record<string, string>
 /** A delivery for a subscription sealed under another credential: activation again subscribes with this one. */
 const credentialChanged = (lang: ReturnType<typeof languageOf>) =>
   say(lang, {
-    en: 'Delivery refused: the connection of this trigger changed since the workflow was activated, and the signing secret kept then does not open with it. Deactivate and activate the workflow to subscribe again with this connection.',
-    ar: 'رُفض التسليم: تغيّر اتصال هذا المشغّل منذ تفعيل سير العمل، ولا يُفتح سر التوقيع المحفوظ حينها به. أوقف سير العمل وفعّله من جديد ليشترك مجددًا بهذا الاتصال.',
+    en: `Delivery refused: the connection of this trigger changed since the workflow was activated, and the signing secret kept then does not open with it. ${capital(N8N.words.reactivate.en)} to subscribe again with this connection.`,
+    ar: `رُفض التسليم: تغيّر اتصال هذا المشغّل منذ تفعيل سير العمل، ولا يُفتح سر التوقيع المحفوظ حينها به. ${N8N.words.reactivate.ar} من جديد ليشترك مجددًا بهذا الاتصال.`,
   });
 
 const inputsOf = (ctx: HookFunctions | WebhookFunctions, def: HookEvent) =>
