@@ -2,6 +2,7 @@
 import { capital, defineHost, helpIn, hostHelp, hostOf, ZAPIER } from '../lib/host';
 import { N8N } from '../n8n-nodes-clinic-cashier/src/host';
 import { seam } from '../n8n-nodes-clinic-cashier/src/seam';
+import { explain } from '../lib/errors';
 
 describe('hostOf', () => {
   it('is Zapier when nothing names a host, as on Zapier itself', () => {
@@ -49,5 +50,17 @@ describe('help in the host’s words', () => {
 
   it('stays out of the definition’s JSON', () => {
     expect(JSON.parse(JSON.stringify({ key: 'k', ...help }))).toEqual({ key: 'k', helpText: help.helpText });
+  });
+});
+
+describe('a message in the host’s words', () => {
+  it('says what is true in the host of the call: who retries after a rate limit', () => {
+    expect(explain('rate_limited', 'clinic', 429, undefined).text).toEqual({
+      en: "The clinic interface's rate limit (120 requests a minute) was reached; Zapier will retry shortly.",
+      ar: 'بلغت واجهة العيادة حد الطلبات (120 طلبًا في الدقيقة)؛ سيعيد Zapier المحاولة قريبًا.',
+    });
+    expect(explain('rate_limited', 'clinic', 429, undefined, N8N.words).text.en).toBe(
+      "The clinic interface's rate limit (120 requests a minute) was reached; try again shortly (the node’s Retry On Fail setting retries by itself).",
+    );
   });
 });
