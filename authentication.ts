@@ -1,3 +1,4 @@
+import { hostHelp } from './lib/host';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor, unwrapOne } from './lib/http';
 import { languageOf, say } from './lib/i18n';
@@ -86,14 +87,20 @@ export const authentication = {
       label: 'Clinic API Token',
       type: 'password' as const,
       required: false,
-      helpText: `The token of a clinic API client. Where to find it: the clinic's account owner signs in to the clinic back office, opens **Developers → API clients**, creates a client (or opens an existing one) and copies its token, which is shown only once. Give the client the abilities your Zaps need, plus \`webhooks\` for instant triggers. Leave blank if you only use the cashier.`,
+      ...hostHelp(
+        (w) =>
+          `The token of a clinic API client. Where to find it: the clinic's account owner signs in to the clinic back office, opens **Developers → API clients**, creates a client (or opens an existing one) and copies its token, which is shown only once. Give the client the abilities your ${w.flows} need, plus \`webhooks\` for instant triggers. Leave blank if you only use the cashier.`,
+      ),
     },
     {
       key: 'cashier_api_token',
       label: 'Cashier API Token',
       type: 'password' as const,
       required: false,
-      helpText: `The token of a cashier (point-of-sale) API client. Where to find it: the account owner signs in to the cashier back office, opens **Developers → API clients**, creates a client (or opens an existing one) and copies its token, which is shown only once. Give the client \`pos:read\`, \`pos:write\`, \`pos:orders\` and \`pos:webhooks\` as your Zaps need. Leave blank if you only use the clinic.`,
+      ...hostHelp(
+        (w) =>
+          `The token of a cashier (point-of-sale) API client. Where to find it: the account owner signs in to the cashier back office, opens **Developers → API clients**, creates a client (or opens an existing one) and copies its token, which is shown only once. Give the client \`pos:read\`, \`pos:write\`, \`pos:orders\` and \`pos:webhooks\` as your ${w.flows} need. Leave blank if you only use the clinic.`,
+      ),
     },
     {
       key: 'language',

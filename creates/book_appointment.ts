@@ -1,3 +1,4 @@
+import { hostHelp } from '../lib/host';
 import { defineCreate } from 'zapier-platform-core';
 import { invalidFields, isDocumented, type OwnAnswers, type OwnWords } from '../lib/errors';
 import { derivedBookingRef, writeResult } from '../lib/idempotency';
@@ -36,7 +37,10 @@ const inputs = declareInputs(
     starts_at: input.upcoming({
       group: 'visit',
       label: 'Start Time',
-      helpText: `First set the Zap’s timezone to Asia/Riyadh (Zap settings → Timezone): a time without an offset (such as 2026-11-24 10:30 or "tomorrow 10:30am") is read in it, and the clinic’s branches keep Riyadh time (+03:00, no daylight saving). Then map the time from an earlier step, or type it with its offset, e.g. 2026-11-24T10:30:00+03:00. It must be at least ${START_LEAD_MINUTES} minutes ahead: a time in the past is refused, and so is one closer than that, because Zapier turns a date it cannot read (such as 30 February) into the current time. The slot must be free. The result shows the booked time in words, so a wrong hour shows at a glance in the Zap history.`,
+      ...hostHelp(
+        (w) =>
+          `First set the ${w.flow}’s timezone to Asia/Riyadh (${w.timezoneSetting}): a time without an offset (${w.offsetlessExamples}) is read in it, and the clinic’s branches keep Riyadh time (+03:00, no daylight saving). Then map the time from an earlier step, or type it with its offset, e.g. 2026-11-24T10:30:00+03:00. It must be at least ${START_LEAD_MINUTES} minutes ahead: a time in the past is refused, and so is one closer than that${w.unreadableDateHelp}. The slot must be free. The result shows the booked time in words, so a wrong hour shows at a glance in ${w.history}.`,
+      ),
       placeholder: '2026-11-24T10:30:00+03:00',
       required: true,
     }),
@@ -80,8 +84,10 @@ const inputs = declareInputs(
     external_ref: input.maxChars(100)({
       group: 'visit',
       label: 'Booking Reference',
-      helpText:
-        'Your own unique reference for this booking, e.g. the form entry or lead number. The clinic never books the same reference twice. Leave blank and the app makes one from this Zap and every booking field (patient or phone, patient name, branch, type, practitioner, start time and note), so a replayed step cannot book twice while bookings that differ in any of them (e.g. a parent booking two children on one phone) stay separate. To book the very same booking again from this Zap (after a cancellation), give a new reference.',
+      ...hostHelp(
+        (w) =>
+          `Your own unique reference for this booking, e.g. the form entry or lead number. The clinic never books the same reference twice. Leave blank and the app makes one from this ${w.flow} and every booking field (patient or phone, patient name, branch, type, practitioner, start time and note), so a replayed step cannot book twice while bookings that differ in any of them (e.g. a parent booking two children on one phone) stay separate. To book the very same booking again from this ${w.flow} (after a cancellation), give a new reference.`,
+      ),
     }),
   },
   [

@@ -12,6 +12,7 @@ import { path } from '../lib/path';
 import { item } from '../lib/resources/cashier';
 import { existingVariantsInput, itemInputs } from './item_fields';
 import { throttleOn } from '../lib/throttle';
+import { hostOf, type HostWords } from '../lib/host';
 
 const inputs = declareInputs(
   {
@@ -50,9 +51,9 @@ const inputs = declareInputs(
 );
 
 /** The step fails, changing nothing, when another run holds the item past the wait; Zapier replays action steps. */
-const busy = (id: number) => ({
-  en: `Another Update Item run is changing item ${id} right now, so this run changed nothing; replayed, this step reads the item as that run left it and makes this change. Zapier replays it by itself when Autoreplay is on. Replay this run from the Zap history.`,
-  ar: `يعدّل تشغيلٌ آخر لخطوة Update Item الصنف ${id} الآن، فلم يغيّر هذا التشغيل شيئًا؛ وعند إعادة تشغيل هذه الخطوة تقرأ الصنف كما تركه ذلك التشغيل وتجري هذا التغيير. يعيدها Zapier تلقائيًا عند تفعيل Autoreplay. أعد تشغيل هذه العملية من سجل الزاب.`,
+const busy = (id: number, words: HostWords) => ({
+  en: `Another Update Item run is changing item ${id} right now, so this run changed nothing; replayed, this step reads the item as that run left it and makes this change. ${words.autoReplay.en} ${words.replayRun.en}`,
+  ar: `يعدّل تشغيلٌ آخر لخطوة Update Item الصنف ${id} الآن، فلم يغيّر هذا التشغيل شيئًا؛ وعند إعادة تشغيل هذه الخطوة تقرأ الصنف كما تركه ذلك التشغيل وتجري هذا التغيير. ${words.autoReplay.ar} ${words.replayRun.ar}`,
 });
 
 /*
@@ -83,8 +84,11 @@ const update = async (input: Parsed<typeof inputs.declared>, client: ApiClient) 
 
 // The lock is keyed by the id as parsed, as the interface knows it: 311, " 311" and "0311" are one item.
 export const performUpdateItem = performOn('cashier', inputs, (z, bundle, input, client) =>
-  holdLock(z, bundle, { action: CREATE.updateItem, id: input.item_id, busy: busy(input.item_id) }, () =>
-    update(input, client),
+  holdLock(
+    z,
+    bundle,
+    { action: CREATE.updateItem, id: input.item_id, busy: busy(input.item_id, hostOf(bundle).words) },
+    () => update(input, client),
   ),
 );
 

@@ -1,5 +1,6 @@
 import type { Bundle, HttpResponse, ZObject } from 'zapier-platform-core';
 import { APIS, connectionTokens, type Api } from './partner-apis';
+import { capital, hostOf, ZAPIER, type Host, type HostWords } from './host';
 import { AppMessageError, languageOf, say, type Bilingual, type Lang } from './i18n';
 import { labelOf } from './labels';
 import { invalidFields, parseEnvelope, retryAfterSeconds, withoutSecrets } from './error-body';
@@ -42,10 +43,10 @@ interface Explained {
   text: Bilingual;
 }
 
-const ownerWebhooks: Bilingual = {
-  en: 'Only the account owner manages webhooks. Ask the owner to create the API client (or reconnect with the owner’s token), then turn the Zap on again.',
-  ar: 'إدارة الويب هوك مقصورة على مالك الحساب. اطلب من المالك إنشاء عميل الواجهة (أو أعد الربط برمز المالك)، ثم شغّل الزاب من جديد.',
-};
+const ownerWebhooks = (words: HostWords): Bilingual => ({
+  en: `Only the account owner manages webhooks. Ask the owner to create the API client (or reconnect with the owner’s token), then ${words.activateAgain.en}.`,
+  ar: `إدارة الويب هوك مقصورة على مالك الحساب. اطلب من المالك إنشاء عميل الواجهة (أو أعد الربط برمز المالك)، ثم ${words.activateAgain.ar}.`,
+});
 
 /** The app's own explanation of an error code (CONTRACT §6), in both languages. */
 export const explain = (
@@ -53,6 +54,7 @@ export const explain = (
   api: Api,
   status: number,
   details: Record<string, unknown> | undefined,
+  words: HostWords = ZAPIER.words,
 ): Explained => {
   const n = APIS[api].name;
   const t = APIS[api].tokenLabel;
@@ -95,7 +97,7 @@ export const explain = (
       };
     }
     case 'forbidden':
-      return { kind: 'error', text: ownerWebhooks };
+      return { kind: 'error', text: ownerWebhooks(words) };
     case 'tenant_inactive':
       return {
         kind: 'error',
@@ -128,32 +130,32 @@ export const explain = (
       return {
         kind: 'error',
         text: {
-          en: `The ${n.en} interface does not know this event. Update the app to its latest version, then turn the Zap off and on.`,
-          ar: `واجهة ${n.ar} لا تعرف هذا الحدث. حدّث التطبيق إلى آخر إصدار، ثم أوقف الزاب وشغّله.`,
+          en: `The ${n.en} interface does not know this event. Update the app to its latest version, then ${words.reactivate.en}.`,
+          ar: `واجهة ${n.ar} لا تعرف هذا الحدث. حدّث التطبيق إلى آخر إصدار، ثم ${words.reactivate.ar}.`,
         },
       };
     case 'url_not_allowed':
       return {
         kind: 'error',
         text: {
-          en: `The ${n.en} interface refused the Zap's webhook address (it accepts HTTPS on a public address only). Turn the Zap off and on; if it persists, contact support.`,
-          ar: `رفضت واجهة ${n.ar} عنوان الويب هوك الخاص بالزاب (تقبل HTTPS على عنوان عام فقط). أوقف الزاب وشغّله؛ وإن تكرر فتواصل مع الدعم.`,
+          en: `The ${n.en} interface refused the ${words.flow}'s webhook address (it accepts HTTPS on a public address only). ${capital(words.reactivate.en)}; if it persists, contact support.`,
+          ar: `رفضت واجهة ${n.ar} عنوان الويب هوك الخاص ب${words.theFlowAr} (تقبل HTTPS على عنوان عام فقط). ${words.reactivate.ar}؛ وإن تكرر فتواصل مع الدعم.`,
         },
       };
     case 'webhook_limit':
       return {
         kind: 'error',
         text: {
-          en: `The ${n.en} account has too many webhook subscriptions. Turn off Zaps you no longer use (or delete old subscriptions in the back office), then try again.`,
-          ar: `لدى حساب ${n.ar} اشتراكات ويب هوك كثيرة. أوقف الزابات غير المستخدمة (أو احذف الاشتراكات القديمة من المكتب الخلفي) ثم حاول مجددًا.`,
+          en: `The ${n.en} account has too many webhook subscriptions. ${words.turnOffUnused.en} (or delete old subscriptions in the back office), then try again.`,
+          ar: `لدى حساب ${n.ar} اشتراكات ويب هوك كثيرة. ${words.turnOffUnused.ar} (أو احذف الاشتراكات القديمة من المكتب الخلفي) ثم حاول مجددًا.`,
         },
       };
     case 'webhook_disabled':
       return {
         kind: 'error',
         text: {
-          en: `The ${n.en} webhook subscription is switched off (too many failed deliveries). Turn the Zap off and on to subscribe again.`,
-          ar: `اشتراك الويب هوك في ${n.ar} متوقف (فشل التسليم مرات كثيرة). أوقف الزاب وشغّله للاشتراك من جديد.`,
+          en: `The ${n.en} webhook subscription is switched off (too many failed deliveries). ${capital(words.reactivate.en)} to subscribe again.`,
+          ar: `اشتراك الويب هوك في ${n.ar} متوقف (فشل التسليم مرات كثيرة). ${words.reactivate.ar} للاشتراك من جديد.`,
         },
       };
     case 'appointment_locked':
@@ -192,8 +194,8 @@ export const explain = (
       return {
         kind: 'throttle',
         text: {
-          en: `The ${n.en} interface's rate limit (120 requests a minute) was reached; Zapier will retry shortly.`,
-          ar: `بلغت واجهة ${n.ar} حد الطلبات (120 طلبًا في الدقيقة)؛ سيعيد Zapier المحاولة قريبًا.`,
+          en: `The ${n.en} interface's rate limit (120 requests a minute) was reached; ${words.retrySoon.en}`,
+          ar: `بلغت واجهة ${n.ar} حد الطلبات (120 طلبًا في الدقيقة)؛ ${words.retrySoon.ar}`,
         },
       };
     case 'not_found':
@@ -278,6 +280,7 @@ export const toZapierError = (
   lang: Lang,
   own?: OwnAnswers,
   secrets: readonly string[] = [],
+  host: Host = ZAPIER,
 ): Error => {
   // The connection's tokens never reach a message, whatever the interface quotes of them.
   const envelope = withoutSecrets(parseEnvelope(response), secrets);
@@ -292,6 +295,7 @@ export const toZapierError = (
       api,
       response.status,
       envelope.details,
+      host.words,
     );
   const server = envelope.message;
   const ours = say(lang, explained.text);
@@ -353,5 +357,13 @@ export const mapErrors = (response: HttpResponse, z: ZObject, bundle: Bundle): H
   if (handling && response.status < 400) throw redirected(handling.api, response.status, languageOf(bundle));
   if (response.status < 400) return response;
   if (!handling || handling.handle?.includes(response.status)) return response;
-  throw toZapierError(z, response, handling.api, languageOf(bundle), undefined, connectionTokens(bundle));
+  throw toZapierError(
+    z,
+    response,
+    handling.api,
+    languageOf(bundle),
+    undefined,
+    connectionTokens(bundle),
+    hostOf(bundle),
+  );
 };

@@ -1,6 +1,7 @@
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
 import { requestTimeoutMs, SETTINGS } from './config';
 import { errorHandlingOf, toZapierError, type OwnAnswers } from './errors';
+import { hostOf } from './host';
 import { AppMessageError, joined, languageOf, say, type Bilingual, type Lang } from './i18n';
 import { APIS, connectionTokens, requireBaseUrl, requireToken, type Api } from './partner-apis';
 
@@ -169,7 +170,7 @@ export const clientFor = (
       throw describeTransportError(err, api, lang, timeoutMs);
     }
     if (ownStatuses.includes(response.status))
-      throw toZapierError(z, response, api, lang, options.own, connectionTokens(bundle));
+      throw toZapierError(z, response, api, lang, options.own, connectionTokens(bundle), hostOf(bundle));
     return response;
   };
 

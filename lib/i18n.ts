@@ -1,4 +1,5 @@
 import type { Bundle } from 'zapier-platform-core';
+import { ZAPIER, type HostWords } from './host';
 
 export type Lang = 'en' | 'ar';
 
@@ -52,7 +53,10 @@ export class BilingualError extends AppMessageError {
 /** What a start-time rule (lib/input-times.ts) tells its message: the time it read, in words, and the margin. */
 interface TimeIssue {
   params?: unknown;
+  /** The words of the host the input came through (lib/host.ts), given where the message is written. */
+  words?: HostWords;
 }
+const hostWords = (issue: { words?: HostWords }): HostWords => issue.words ?? ZAPIER.words;
 const timeParams = (issue: TimeIssue) =>
   (issue.params ?? {}) as { read?: Bilingual; minutes?: number; days?: number; offset?: string };
 /** The horizon of a start too far ahead, in whole years (366 days each, so a leap day never makes it one more). */
@@ -62,9 +66,10 @@ const horizonYears = (issue: TimeIssue): number | string =>
 const offsetHint = (issue: TimeIssue): Bilingual => {
   const { offset } = timeParams(issue);
   if (!offset || offset === '+03:00') return { en: '', ar: '' };
+  const words = hostWords(issue);
   return {
-    en: `. It came with the offset ${offset}, not Riyadh's +03:00. A time typed without an offset is read in the Zap's timezone: set it to Asia/Riyadh, or write the offset`,
-    ar: `. وصل بفرق التوقيت ${offset} لا بفرق الرياض +03:00. الوقت المكتوب بلا فرق توقيت يُقرأ بمنطقة الزاب الزمنية: اضبطها على Asia/Riyadh، أو اكتب فرق التوقيت`,
+    en: `. It came with the offset ${offset}, not Riyadh's +03:00. A time typed without an offset is read in the ${words.flow}'s timezone: set it to Asia/Riyadh, or write the offset`,
+    ar: `. وصل بفرق التوقيت ${offset} لا بفرق الرياض +03:00. الوقت المكتوب بلا فرق توقيت يُقرأ ب${words.flowTimezoneAr}: اضبطها على Asia/Riyadh، أو اكتب فرق التوقيت`,
   };
 };
 const readAs = (issue: TimeIssue): Bilingual => timeParams(issue).read ?? { en: '?', ar: '?' };
@@ -133,14 +138,17 @@ export const INPUT_MESSAGES = {
     en: `is more than ${horizonYears(issue)} years ahead (read as ${readAs(issue).en}, Riyadh time): check the year. The app books at most that far ahead, so a mistyped year is never booked`,
     ar: `بعد أكثر من ${horizonYears(issue) === 2 ? 'سنتين' : `${horizonYears(issue)} سنوات`} من الآن (قُرئ ${readAs(issue).ar} بتوقيت الرياض): تحقق من السنة. لا يحجز التطبيق أبعد من ذلك، كي لا يُحجز موعد بسنة مكتوبة خطأً`,
   }),
-  too_soon: (issue: TimeIssue) => ({
-    en: `is within ${lead(issue)} minutes of now (read as ${readAs(issue).en}, Riyadh time), too soon to book: Zapier turns a date it cannot read, such as 30 February, into the current time. Give a real date and time at least ${lead(issue)} minutes ahead`,
-    ar: `في حدود ${lead(issue)} دقائق من الآن (قُرئ ${readAs(issue).ar} بتوقيت الرياض)، وهذا أقرب من أن يُحجز: يحوّل Zapier التاريخ الذي لا يفهمه، مثل 30 فبراير، إلى الوقت الحالي. أدخل تاريخًا ووقتًا حقيقيين بعد ${lead(issue)} دقائق على الأقل`,
-  }),
-  curlies: {
-    en: 'holds "{{bundle.…}}" or "{{process.…}}", which Zapier does not let an app send; remove the double curly braces, or map the value from an earlier step instead',
-    ar: 'يحتوي "{{bundle.…}}" أو "{{process.…}}"، ولا يسمح Zapier للتطبيق بإرسال ذلك؛ احذف الأقواس المزدوجة، أو اربط القيمة من خطوة سابقة بدلًا منها',
+  too_soon: (issue: TimeIssue) => {
+    const words = hostWords(issue);
+    return {
+      en: `is within ${lead(issue)} minutes of now (read as ${readAs(issue).en}, Riyadh time), too soon to book${words.unreadableDate.en} Give a real date and time at least ${lead(issue)} minutes ahead`,
+      ar: `في حدود ${lead(issue)} دقائق من الآن (قُرئ ${readAs(issue).ar} بتوقيت الرياض)، وهذا أقرب من أن يُحجز${words.unreadableDate.ar} أدخل تاريخًا ووقتًا حقيقيين بعد ${lead(issue)} دقائق على الأقل`,
+    };
   },
+  curlies: (issue: { words?: HostWords }) => ({
+    en: `holds "{{bundle.…}}" or "{{process.…}}", ${hostWords(issue).curliesRefused.en}; remove the double curly braces, or map the value from an earlier step instead`,
+    ar: `يحتوي "{{bundle.…}}" أو "{{process.…}}"، ${hostWords(issue).curliesRefused.ar}؛ احذف الأقواس المزدوجة، أو اربط القيمة من خطوة سابقة بدلًا منها`,
+  }),
   at_least_one_line: { en: 'add at least one line', ar: 'أضف بندًا واحدًا على الأقل' },
   later_than: (issue: { than?: unknown }) => ({
     en: `must be later than ${String(issue.than)}`,

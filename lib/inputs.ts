@@ -1,6 +1,7 @@
 import type { z as Zod } from 'zod';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { ChoicesPage } from './dropdowns';
+import { hostOf, type HostWords } from './host';
 import { INPUT_MESSAGES, joined, languageOf, say, type Bilingual, type InputMessage } from './i18n';
 import { boundInstant, date, dateOrDatetime, datetime, upcoming } from './input-times';
 import {
@@ -254,7 +255,12 @@ const isBilingual = (v: unknown): v is Bilingual =>
   typeof (v as Bilingual).ar === 'string';
 
 /** The words of an issue: its own (a money or phone error), its message key's, or zod's own text. */
-const wordsOf = (issue: Zod.core.$ZodIssue, input: unknown, labels: Record<string, string>): Bilingual => {
+const wordsOf = (
+  issue: Zod.core.$ZodIssue,
+  input: unknown,
+  labels: Record<string, string>,
+  host: HostWords,
+): Bilingual => {
   if (issue.code === 'invalid_type' && isBlank(valueAt(input, issue.path))) return INPUT_MESSAGES.required;
   const params: Record<string, unknown> = (issue.code === 'custom' && issue.params) || {};
   if (isBilingual(params.words)) return params.words;
@@ -262,7 +268,7 @@ const wordsOf = (issue: Zod.core.$ZodIssue, input: unknown, labels: Record<strin
   if (!Object.hasOwn(INPUT_MESSAGES, key)) return { en: key, ar: key };
   const words = INPUT_MESSAGES[key as InputMessage];
   const than = typeof params.than === 'string' ? (labels[params.than] ?? params.than) : undefined;
-  return typeof words === 'function' ? words({ ...(issue as object), than }) : words;
+  return typeof words === 'function' ? words({ ...(issue as object), than, words: host }) : words;
 };
 
 /** Labels as a list of alternatives: "A, B or C", "A، B أو C". */
@@ -278,6 +284,7 @@ const describeIssue = (
   issue: Zod.core.$ZodIssue,
   labels: Record<string, string>,
   input: unknown,
+  host: HostWords,
 ): Bilingual => {
   const [head, index, leaf] = issue.path;
   const label = labels[String(head)] ?? String(head ?? 'Input');
@@ -286,7 +293,7 @@ const describeIssue = (
     typeof index === 'number' && leaf !== undefined
       ? listed([`${label} #${index + 1}, ${labels[String(leaf)] ?? String(leaf)}`])
       : listed([label, ...also.map((k: unknown) => labels[String(k)] ?? String(k))]);
-  const { en, ar } = wordsOf(issue, input, labels);
+  const { en, ar } = wordsOf(issue, input, labels, host);
   return { en: `${where.en}: ${en.replace(/\.$/, '')}`, ar: `${where.ar}: ${ar.replace(/\.$/, '')}` };
 };
 
@@ -328,7 +335,7 @@ export const declareInputs = <D extends Record<string, Input>>(
       const result = schema.safeParse(given ?? {});
       if (result.success) return result.data as Parsed<D>;
       const problems = joined(
-        result.error.issues.map((i) => describeIssue(i, labels, given)),
+        result.error.issues.map((i) => describeIssue(i, labels, given, hostOf(bundle).words)),
         { en: '; ', ar: '؛ ' },
       );
       throw new z.errors.Error(

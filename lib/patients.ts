@@ -1,6 +1,6 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { SETTINGS } from './config';
-import { hostOf } from './host';
+import { hostHelp, hostOf } from './host';
 import { clientFor } from './http';
 import { ULID } from './input-rules';
 import { fieldOf, input } from './inputs';
@@ -60,8 +60,10 @@ export const INCLUDE_PATIENT_FIELD = fieldOf(
     label: 'Include Patient Details',
     default: 'true',
     altersDynamicFields: false,
-    helpText:
-      'Adds the patient’s name, phone, email and file number to each item (one extra request). The API client needs the `patients:read` ability; without it the patient fields stay empty and the Zap still runs. Contact fields follow the patient’s consent and are empty after an erasure. Patient Details Status says whether they were read (found) or why not (not_found, no_access, off, or unavailable: the clinic could not answer in time): filter on it before a step that writes to the patient.',
+    ...hostHelp(
+      (w) =>
+        `Adds the patient’s name, phone, email and file number to each item (one extra request). The API client needs the \`patients:read\` ability; without it the patient fields stay empty and the ${w.flow} still runs. Contact fields follow the patient’s consent and are empty after an erasure. Patient Details Status says whether they were read (found) or why not (not_found, no_access, off, or unavailable: the clinic could not answer in time): filter on it before a step that writes to the patient.`,
+    ),
   }),
 );
 

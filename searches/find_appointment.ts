@@ -1,3 +1,4 @@
+import { hostHelp } from '../lib/host';
 import { defineSearch } from 'zapier-platform-core';
 import { SETTINGS } from '../lib/config';
 import { LIST } from '../lib/dropdown-lists';
@@ -41,13 +42,17 @@ const inputs = declareInputs(
     }),
     from: input.dateOrDatetime({
       label: 'Starts From',
-      helpText:
-        'Only appointments starting at or after this date or time, e.g. 2026-11-24 or 2026-11-24T08:00:00+03:00. Without an Appointment or a Patient, this finds every appointment of the range (with Starts Before: "today’s appointments at Olaya" is Starts From today, Starts Before tomorrow, Branch Olaya). A date or time without an offset is read in the Zap’s timezone; the clinic’s branches keep Riyadh time (+03:00).',
+      ...hostHelp(
+        (w) =>
+          `Only appointments starting at or after this date or time, e.g. 2026-11-24 or 2026-11-24T08:00:00+03:00. Without an Appointment or a Patient, this finds every appointment of the range (with Starts Before: "today’s appointments at Olaya" is Starts From today, Starts Before tomorrow, Branch Olaya). ${w.offsetlessRead}; the clinic’s branches keep Riyadh time (+03:00).`,
+      ),
     }),
     to: input.dateOrDatetime({
       label: 'Starts Before',
-      helpText:
-        'Only appointments starting before this date or time, e.g. 2026-12-01 or 2026-11-24T18:00:00+03:00. A date or time without an offset is read in the Zap’s timezone; the clinic’s branches keep Riyadh time (+03:00).',
+      ...hostHelp(
+        (w) =>
+          `Only appointments starting before this date or time, e.g. 2026-12-01 or 2026-11-24T18:00:00+03:00. ${w.offsetlessRead}; the clinic’s branches keep Riyadh time (+03:00).`,
+      ),
     }),
     branch_id: input.positiveInt({
       label: 'Branch',

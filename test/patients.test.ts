@@ -22,6 +22,7 @@ import {
 import { recentLimit, recentPath, recentPick } from './support/hooks';
 import { nxCache } from './support/nx-cache';
 import { clockAtRecording } from './support/recorder';
+import { N8N } from '../n8n-nodes-clinic-cashier/src/host';
 
 useNock();
 
@@ -96,7 +97,7 @@ type Fn = (z: unknown, bundle: unknown) => unknown;
 type Failure = 'a 429' | 'a 500' | 'a time-out' | 'a connection reset';
 const FAILURES: Failure[] = ['a 429', 'a 500', 'a time-out', 'a connection reset'];
 const NOURA_ID = String(NOURA.id);
-const ON_N8N = { host: 'n8n' };
+const ON_N8N = { host: N8N };
 
 /** The patient read of `id` answered `times` times with the failure (the 429 and 500 as recorded from the sandbox). */
 const failing = (id: string, failure: Failure, times = 1) => {

@@ -3,6 +3,7 @@ import { defineTrigger } from 'zapier-platform-core';
 import { SETTINGS } from '../lib/config';
 import { APPOINTMENT_FILTERS, filterInputFields, passes } from '../lib/hooks/filters';
 import { clientFor } from '../lib/http';
+import { hostOf } from '../lib/host';
 import { languageOf, say } from '../lib/i18n';
 import { fieldOf, input } from '../lib/inputs';
 import {
@@ -47,10 +48,11 @@ export const performStartingSoon = async (z: ZObject, bundle: Bundle) => {
   // poll falls in (S - P, S], so every appointment is found if and only if minutes >= P, whatever the poll's phase.
   const least = SETTINGS.slowestPollMinutes;
   if (!Number.isInteger(minutes) || minutes < least || minutes > 10080) {
+    const interval = hostOf(bundle).words.pollInterval(least);
     throw new z.errors.Error(
       say(languageOf(bundle), {
-        en: `Minutes Before Start must be a whole number from ${least} to 10080 (one week). Zapier checks for appointments every 1 to ${least} minutes depending on the plan, so with fewer minutes an appointment could start between two checks and its reminder never be sent.`,
-        ar: `يجب أن تكون Minutes Before Start عددًا صحيحًا من ${least} إلى 10080 (أسبوع). يتحقق Zapier من المواعيد كل 1 إلى ${least} دقيقة حسب الخطة، فبدقائق أقل قد يبدأ موعد بين فحصين ولا يُرسل تذكيره أبدًا.`,
+        en: `Minutes Before Start must be a whole number from ${least} to 10080 (one week). ${interval.en}, so with fewer minutes an appointment could start between two checks and its reminder never be sent.`,
+        ar: `يجب أن تكون Minutes Before Start عددًا صحيحًا من ${least} إلى 10080 (أسبوع). ${interval.ar}، فبدقائق أقل قد يبدأ موعد بين فحصين ولا يُرسل تذكيره أبدًا.`,
       }),
       'invalid_input',
       400,

@@ -1,7 +1,8 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { SETTINGS } from '../config';
 import { clientFor, isLastPage, type Query } from '../http';
-import { AppMessageError, languageOf, say } from '../i18n';
+import { hostHelp, hostOf, type HostWords } from '../host';
+import { AppMessageError, languageOf, say, type Bilingual } from '../i18n';
 import { fieldOf, input } from '../inputs';
 import type { HookExtension, Item } from './types';
 
@@ -42,17 +43,18 @@ const ALLOWED = Object.entries(CONSENT_CHANNELS)
   .map(([key, label]) => `${key} (${label})`)
   .join(', ');
 
-const REFUSAL = {
-  en: `Consent Channel must name one channel: ${ALLOWED}, in any case; or be left blank to fire for every new customer. The value given names no single channel, so nothing fires until it is corrected (firing for everyone could message customers who did not agree).`,
-  ar: `يجب أن تسمّي Consent Channel قناة واحدة: ${ALLOWED}، بأي حالة أحرف؛ أو تُترك فارغة ليعمل الزاب لكل عميل جديد. القيمة المعطاة لا تسمّي قناة واحدة، فلن يعمل الزاب حتى تُصحَّح (العمل للجميع قد يراسل عملاء لم يوافقوا).`,
-};
+const REFUSAL_EN = `Consent Channel must name one channel: ${ALLOWED}, in any case; or be left blank to fire for every new customer. The value given names no single channel, so nothing fires until it is corrected (firing for everyone could message customers who did not agree).`;
+const refusal = (words: HostWords): Bilingual => ({
+  en: REFUSAL_EN,
+  ar: `يجب أن تسمّي Consent Channel قناة واحدة: ${ALLOWED}، بأي حالة أحرف؛ أو تُترك فارغة ليعمل ${words.theFlowAr} لكل عميل جديد. القيمة المعطاة لا تسمّي قناة واحدة، فلن يعمل ${words.theFlowAr} حتى تُصحَّح (العمل للجميع قد يراسل عملاء لم يوافقوا).`,
+});
 
 /** The chosen channel, or undefined when blank; a value that names no single channel is refused. */
 export const requireChannel = (z: ZObject, bundle: Pick<Bundle, 'authData' | 'inputData'>) => {
   const channel = channelOf(bundle.inputData);
   if (channel === 'blank') return undefined;
   if (channel !== 'unknown') return channel;
-  throw new z.errors.Error(say(languageOf(bundle), REFUSAL), 'invalid_input', 400);
+  throw new z.errors.Error(say(languageOf(bundle), refusal(hostOf(bundle).words)), 'invalid_input', 400);
 };
 
 /**
@@ -74,10 +76,11 @@ const consents = async (z: ZObject, bundle: Bundle, channel: Channel, id: unknow
     if (isLastPage(page, data, meta)) return false;
   }
   const scanned = SETTINGS.consentCheckMaxPages * perPage;
+  const { words } = hostOf(bundle);
   throw new z.errors.Error(
     say(languageOf(bundle), {
-      en: `The consent of customer ${String(id)} could not be checked: more than ${scanned} customers with consent changed around the same time. Replay this run from the Zap history.`,
-      ar: `تعذّر التحقق من موافقة العميل ${String(id)}: تغيّر أكثر من ${scanned} عميل موافق في الوقت نفسه. أعد تشغيل هذه العملية من سجل الزاب.`,
+      en: `The consent of customer ${String(id)} could not be checked: more than ${scanned} customers with consent changed around the same time. ${words.replayRun.en}`,
+      ar: `تعذّر التحقق من موافقة العميل ${String(id)}: تغيّر أكثر من ${scanned} عميل موافق في الوقت نفسه. ${words.replayRun.ar}`,
     }),
     'consent_check_incomplete',
     503,
@@ -95,8 +98,10 @@ export const CONSENT_CHANNEL: HookExtension = {
       input.choice(CONSENT_CHANNELS, {
         label: 'Consent Channel',
         altersDynamicFields: false,
-        helpText:
-          'Only fire for customers who agreed to marketing on this channel, so an SMS or email list Zap never messages someone who did not agree to it (one extra request per customer, more when many customers changed at once). One channel: sms, whatsapp, email or push (its label, such as WhatsApp or Push Notification, in any case, works too); any other value stops the Zap with an error rather than fire for everyone. Leave blank to fire for every new customer; name, phone and email are then empty for customers without consent.',
+        ...hostHelp(
+          (w) =>
+            `Only fire for customers who agreed to marketing on this channel, so an SMS or email list ${w.flow} never messages someone who did not agree to it (one extra request per customer, more when many customers changed at once). One channel: sms, whatsapp, email or push (its label, such as WhatsApp or Push Notification, in any case, works too); any other value stops the ${w.flow} with an error rather than fire for everyone. Leave blank to fire for every new customer; name, phone and email are then empty for customers without consent.`,
+        ),
       }),
     ),
   ],
@@ -107,7 +112,7 @@ export const CONSENT_CHANNEL: HookExtension = {
     const channel = channelOf(input);
     if (channel === 'blank') return {};
     // `check` refuses an unknown value before any list is read; should a caller skip it, the list is not widened.
-    if (channel === 'unknown') throw new AppMessageError(REFUSAL.en);
+    if (channel === 'unknown') throw new AppMessageError(REFUSAL_EN);
     return { consented_only: true, consent_channel: channel };
   },
   async apply(z, bundle, item, at) {

@@ -4,7 +4,8 @@
  */
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { deliveryKey, isNew, rememberWrite } from '../dedupe';
-import { languageOf, say } from '../i18n';
+import { hostOf, type HostWords } from '../host';
+import { languageOf, say, type Bilingual } from '../i18n';
 import { APIS } from '../partner-apis';
 import { verify, type VerifyFailure } from '../signature';
 import { checkInputs } from './extensions';
@@ -44,10 +45,9 @@ export const partnerHeaders = (headers: Record<string, string | string[] | undef
   return found;
 };
 
-const REFUSALS: Record<
-  VerifyFailure | 'no_subscription' | 'not_json' | 'event_id_mismatch',
-  { en: string; ar: string }
-> = {
+type Refusal = VerifyFailure | 'no_subscription' | 'not_json' | 'event_id_mismatch';
+
+const refusals = (words: HostWords): Record<Refusal, Bilingual> => ({
   missing_signature: { en: 'it has no X-Partner-Signature header', ar: 'لا تحمل ترويسة X-Partner-Signature' },
   missing_timestamp: { en: 'it has no X-Partner-Timestamp header', ar: 'لا تحمل ترويسة X-Partner-Timestamp' },
   bad_timestamp: { en: 'its timestamp is not a number of seconds', ar: 'طابعها الزمني ليس عددًا من الثواني' },
@@ -64,24 +64,30 @@ const REFUSALS: Record<
     ar: 'توقيعها ليس بالصيغة sha256=<64 خانة ست عشرية>',
   },
   mismatch: {
-    en: 'its signature does not match this Zap’s signing secret',
-    ar: 'توقيعها لا يطابق سر التوقيع الخاص بهذا الزاب',
+    en: `its signature does not match this ${words.flow}’s signing secret`,
+    ar: `توقيعها لا يطابق سر التوقيع الخاص ب${words.thisFlowAr}`,
   },
-  no_subscription: { en: 'this Zap holds no signing secret for it', ar: 'لا يحمل هذا الزاب سر توقيع لها' },
+  no_subscription: {
+    en: `this ${words.flow} holds no signing secret for it`,
+    ar: `لا يحمل ${words.thisFlowAr} سر توقيع لها`,
+  },
   not_json: { en: 'its body is not a JSON event envelope', ar: 'محتواها ليس غلاف حدث بصيغة JSON' },
   event_id_mismatch: {
     en: 'its X-Partner-Event-Id header differs from the event id in its body',
     ar: 'ترويسة X-Partner-Event-Id تختلف عن معرّف الحدث في المحتوى',
   },
-};
+});
 
-const refuse = (z: ZObject, bundle: Pick<Bundle, 'authData'>, reason: keyof typeof REFUSALS): Error =>
-  new z.errors.HaltedError(
+const refuse = (z: ZObject, bundle: Pick<Bundle, 'authData'>, reason: Refusal): Error => {
+  const { words } = hostOf(bundle);
+  const why = refusals(words)[reason];
+  return new z.errors.HaltedError(
     say(languageOf(bundle), {
-      en: `Delivery refused: ${REFUSALS[reason].en}. If the signing secret was rotated, turn the Zap off and on again to subscribe with the new one.`,
-      ar: `رُفض التسليم: ${REFUSALS[reason].ar}. إن غُيِّر سر التوقيع فأوقف الزاب وشغّله من جديد ليشترك بالسر الجديد.`,
+      en: `Delivery refused: ${why.en}. If the signing secret was rotated, ${words.reactivate.en} again to subscribe with the new one.`,
+      ar: `رُفض التسليم: ${why.ar}. إن غُيِّر سر التوقيع ف${words.reactivate.ar} من جديد ليشترك بالسر الجديد.`,
     }),
   );
+};
 
 /** An instant trigger run outside Zapier (`zapier-platform invoke`): where to see its items instead. */
 const notADelivery = (z: ZObject, bundle: Pick<Bundle, 'authData'>, def: HookEvent): Error =>

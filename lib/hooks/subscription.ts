@@ -1,5 +1,6 @@
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientFor, type ApiClient } from '../http';
+import { capital, hostOf } from '../host';
 import { AppMessageError, languageOf, say } from '../i18n';
 import { APIS } from '../partner-apis';
 import { path } from '../path';
@@ -104,10 +105,11 @@ export const subscribe = async (
       () => false,
     ));
   const name = APIS[def.api].name;
+  const { words } = hostOf(bundle);
   throw new z.errors.Error(
     say(languageOf(bundle), {
-      en: `The ${name.en} interface accepted the subscription but did not return its id and signing secret, ${removed ? 'so the app deleted it again' : 'and the app could not delete it (turning the Zap on again deletes it)'}. Turn the Zap off and on again.`,
-      ar: `قبلت واجهة ${name.ar} الاشتراك لكنها لم تُرجع معرّفه وسر التوقيع، ${removed ? 'فحذفه التطبيق' : 'ولم يتمكن التطبيق من حذفه (يحذفه تشغيل الزاب من جديد)'}. أوقف الزاب وشغّله من جديد.`,
+      en: `The ${name.en} interface accepted the subscription but did not return its id and signing secret, ${removed ? 'so the app deleted it again' : `and the app could not delete it ${words.orphanDeleted.en}`}. ${capital(words.reactivate.en)} again.`,
+      ar: `قبلت واجهة ${name.ar} الاشتراك لكنها لم تُرجع معرّفه وسر التوقيع، ${removed ? 'فحذفه التطبيق' : `ولم يتمكن التطبيق من حذفه ${words.orphanDeleted.ar}`}. ${words.reactivate.ar} من جديد.`,
     }),
     'subscribe_incomplete',
     502,
@@ -121,10 +123,11 @@ export const unsubscribe = async (z: ZObject, bundle: SubscriptionBundle, def: H
   const id = subscriptionId(stored);
   if (id === undefined) {
     const name = APIS[def.api].name;
+    const { words } = hostOf(bundle);
     throw new AppMessageError(
       say(languageOf(bundle), {
-        en: `The ${name.en} subscription this Zap holds has no valid id (a whole number), so nothing was deleted. If it still sends deliveries, the account owner deletes it in the back office's developers area.`,
-        ar: `لا يحمل اشتراك ${name.ar} المحفوظ في هذا الزاب معرّفًا صالحًا (عددًا صحيحًا)، فلم يُحذف شيء. إن ظل يرسل تسليمات فليحذفه مالك الحساب من قسم المطورين في المكتب الخلفي.`,
+        en: `The ${name.en} subscription this ${words.flow} holds has no valid id (a whole number), so nothing was deleted. If it still sends deliveries, the account owner deletes it in the back office's developers area.`,
+        ar: `لا يحمل اشتراك ${name.ar} المحفوظ في ${words.thisFlowAr} معرّفًا صالحًا (عددًا صحيحًا)، فلم يُحذف شيء. إن ظل يرسل تسليمات فليحذفه مالك الحساب من قسم المطورين في المكتب الخلفي.`,
       }),
     );
   }

@@ -1,6 +1,5 @@
 import { testAuth } from '../../authentication';
 import { authDataOf, seam } from './seam';
-import { inN8nError } from './wording';
 
 export const CREDENTIAL = 'clinicCashierApi';
 export const CREDENTIAL_TEST = 'clinicCashierApiTest';
@@ -12,8 +11,7 @@ export const testConnection = async (credential: { data?: Record<string, unknown
     await testAuth(z, bundle);
     return { status: 'OK' as const, message: 'Connection tested successfully' };
   } catch (error) {
-    const err = inN8nError(error);
-    return { status: 'Error' as const, message: err instanceof Error ? err.message : String(err) };
+    return { status: 'Error' as const, message: error instanceof Error ? error.message : String(error) };
   }
 };
 

@@ -14,7 +14,6 @@ import type { LoaderOf, ZapierField } from './fields';
 import type { LoadOptionsFunctions, NodeOption } from './n8n-types';
 import { fieldsOfDefinition, type Definition } from './operations';
 import { inputDataOf, seam } from './seam';
-import { inN8nErrors } from './wording';
 
 /** Pages a loader reads at most (of the interface's largest page, 100 options each). */
 export const LOAD_PAGES = 5;
@@ -81,7 +80,7 @@ const loaderFor = (field: ZapierField, reader: NonNullable<ReturnType<typeof rea
     for (let n = 0; meta && n < LOAD_PAGES; n += 1) {
       const at: Meta = meta;
       const { z, bundle } = seam({ authData, inputData, meta: { isFillingDynamicDropdown: true, ...at } });
-      const page: { options: Option[]; next?: Meta } = await inN8nErrors(() => reader.read(z, bundle, at));
+      const page: { options: Option[]; next?: Meta } = await reader.read(z, bundle, at);
       options.push(...page.options);
       meta = page.next;
     }

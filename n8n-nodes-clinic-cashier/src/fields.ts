@@ -3,16 +3,19 @@
  * lib/hooks/filters.ts), with their labels and help, and nothing is declared twice; and the node's parameters back
  * as the inputData the app's perform reads.
  */
+import { helpIn, HOST_HELP, type HostHelp } from '../../lib/host';
 import { CHOICES_READ } from '../../lib/keys';
 import type { NodeProperty } from './n8n-types';
 import { inputDataOf } from './seam';
+import { N8N } from './host';
 import { withOffsetIn } from './times';
-import { inN8nWords } from './wording';
 
 export interface ZapierField {
   key: string;
   label?: string;
   helpText?: string;
+  /** The help as a function of the host's words, where it speaks of the host's things (lib/host.ts). */
+  [HOST_HELP]?: HostHelp;
   type?: string;
   required?: boolean;
   default?: unknown;
@@ -60,9 +63,9 @@ const plain = (text: string | undefined) => (text ?? '').replace(/\*\*|`/g, '');
  * sentence case. The words stay the app's.
  */
 
-/** Zapier help text as an n8n description: in n8n's words (src/wording.ts), plain text; one sentence loses its final period. */
+/** Zapier help text as an n8n description: plain text; one sentence loses its final period. */
 export const hintOf = (text: string | undefined): string => {
-  const hint = inN8nWords(plain(text)).trim();
+  const hint = plain(text).trim();
   return hint.replace('e.g.', '').split('. ').length === 1 ? hint.replace(/\.$/, '') : hint;
 };
 
@@ -86,7 +89,9 @@ const readsOf = (field: ZapierField): string[] =>
 
 export const propertyOf = (field: ZapierField, show?: Show, loaderOf?: LoaderOf): NodeProperty => {
   const options = optionsOf(field.choices);
-  const description = hintOf(field.helpText);
+  // A help that speaks of the host's things is rendered in n8n's words (src/host.ts).
+  const help = helpIn(N8N, field);
+  const description = hintOf(help);
   const base = {
     displayName: field.label ?? field.key,
     name: field.key,
@@ -117,9 +122,7 @@ export const propertyOf = (field: ZapierField, show?: Show, loaderOf?: LoaderOf)
     return {
       ...base,
       // n8n accepts an expression in any options field: a mapped id works as on Zapier.
-      description: hintOf(
-        `${field.helpText ?? ''} Choose from the list, or specify an ID using an expression.`,
-      ),
+      description: hintOf(`${help ?? ''} Choose from the list, or specify an ID using an expression.`),
       type: 'options',
       default: '',
       typeOptions: { loadOptionsMethod: loader, ...(reads.length ? { loadOptionsDependsOn: reads } : {}) },

@@ -8,6 +8,7 @@
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
 import { afterResponse } from '../../lib/middleware';
 import { errors } from './errors';
+import { N8N } from './host';
 import { cacheOver, memoryStore, type SeamCache } from './store';
 
 /** What a node's memory holds of a remembered key: when it expires (ms since the epoch). */
@@ -180,7 +181,7 @@ export const seam = (parts: SeamParts): { z: ZObject; bundle: Bundle } => {
       isLoadingSample: false,
       isFillingDynamicDropdown: false,
       zap: { id: parts.workflowId ?? '' },
-      host: 'n8n', // lib/host.ts: the node answers the interface, so a failed delivery comes again
+      host: N8N, // lib/host.ts: n8n's rules and words (src/host.ts)
       ...parts.meta,
     },
     ...parts.extra,

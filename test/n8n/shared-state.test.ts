@@ -197,7 +197,9 @@ describe('a delivery', () => {
       status: 401,
       body: {
         error: 'delivery_refused',
-        message: expect.stringMatching(/connection of this trigger changed.*Deactivate and activate/),
+        message: expect.stringMatching(
+          /connection of this trigger changed.*Unpublish and publish the workflow/,
+        ),
       },
     });
   });

@@ -1,12 +1,14 @@
 /*
  * The nodes speak n8n's words: no description, hint or option of a node or of the credentials mentions a Zap or
- * Zapier, whatever the app's help says; each phrase the wording table turns is one the app's help really uses.
+ * Zapier, whatever the app's help says; a help that speaks of the host's things is written once, as a function of
+ * the host's words (lib/host.ts), and reads Zapier's in the Zapier app and n8n's (src/host.ts) in the nodes.
  */
 import { ClinicCashier } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashier/ClinicCashier.node';
 import { ClinicCashierTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
 import { ClinicCashierStartingSoonTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierStartingSoonTrigger/ClinicCashierStartingSoonTrigger.node';
 import { ClinicCashierApi } from '../../n8n-nodes-clinic-cashier/src/credentials/ClinicCashierApi.credentials';
-import { N8N_WORDING } from '../../n8n-nodes-clinic-cashier/src/wording';
+import { N8N } from '../../n8n-nodes-clinic-cashier/src/host';
+import { HOST_HELP, ZAPIER, type HostHelp, type HostWords } from '../../lib/host';
 import { App } from '../helpers';
 
 /** Every string under `o`, with where it is. */
@@ -35,14 +37,34 @@ describe('the n8n nodes’ words', () => {
     expect(shown.filter(([, text]) => /\bzap(s|’s|'s)?\b|zapier/i.test(text))).toEqual([]);
   });
 
-  it('turn only phrases the app’s help uses, each into n8n’s', () => {
-    const appText = stringsOf(App, 'app')
-      .map(([, text]) => text)
-      .join('\n');
-    for (const [zapier, n8n] of N8N_WORDING) {
-      expect({ zapier, used: appText.includes(zapier) }).toEqual({ zapier, used: true });
-      expect(n8n).not.toMatch(/zap/i);
+  it('render each help written in the host’s words: Zapier’s in the app, n8n’s in the nodes', () => {
+    const worded: Array<{ helpText: string; [HOST_HELP]: HostHelp }> = [];
+    const visit = (o: unknown) => {
+      if (Array.isArray(o)) o.forEach(visit);
+      else if (o && typeof o === 'object') {
+        if (HOST_HELP in o) worded.push(o as (typeof worded)[number]);
+        Object.values(o).forEach(visit);
+      }
+    };
+    visit(App);
+    // Book Appointment's two, Find Appointment's two, Consent Channel, Include Patient Details, the two tokens.
+    expect(worded.length).toBeGreaterThanOrEqual(8);
+    for (const field of worded) {
+      expect(field.helpText).toBe(field[HOST_HELP](ZAPIER.words));
+      const inN8n = field[HOST_HELP](N8N.words);
+      expect(inN8n).not.toMatch(/\bzap(s|’s|'s)?\b|zapier/i);
+      expect(shown.some(([, text]) => text.startsWith(inN8n.replace(/\*\*|`/g, '').replace(/\.$/, '')))).toBe(
+        true,
+      );
     }
+  });
+
+  it('have n8n words that never speak of a Zap, in English or Arabic', () => {
+    const said = (w: HostWords) =>
+      Object.values(w).flatMap((v: unknown) => stringsOf(typeof v === 'function' ? v(15) : v, 'word'));
+    expect(said(N8N.words).filter(([, text]) => /zap|زاب/i.test(text))).toEqual([]);
+    // Every word of Zapier's has n8n's own: no key left to fall back on.
+    expect(Object.keys(N8N.words).sort()).toEqual(Object.keys(ZAPIER.words).sort());
   });
 
   it('tell where n8n reads a time without an offset, and what the derived reference is made from', () => {

@@ -21,7 +21,6 @@ import { REDIS_CREDENTIAL } from '../../redis-store';
 import { seam } from '../../seam';
 import { ADD_REDIS, holdsHere, noSharedStoreForWrite, storeOf } from '../../shared-state';
 import { cacheOver } from '../../store';
-import { inN8nError } from '../../wording';
 
 export { OPERATIONS };
 
@@ -170,10 +169,9 @@ export class ClinicCashier implements INodeType {
           out.push({ json: json as Record<string, unknown>, pairedItem: { item: i } });
         }
       } catch (err) {
-        const shown = inN8nError(err);
-        if (!this.continueOnFail()) throw shown;
+        if (!this.continueOnFail()) throw err;
         out.push({
-          json: { error: shown instanceof Error ? shown.message : String(shown) },
+          json: { error: err instanceof Error ? err.message : String(err) },
           pairedItem: { item: i },
         });
       }

@@ -13,7 +13,6 @@ import { ICON } from '../../icon';
 import type { INodeType, NodeDescription, NodeProperty, PollFunctions } from '../../n8n-types';
 import { pollGap } from '../../poll-times';
 import { hydrator, inputDataOf, rememberAll, seam, type Remembered } from '../../seam';
-import { inN8nError, inN8nErrors } from '../../wording';
 
 type Item = Record<string, unknown>;
 
@@ -133,7 +132,7 @@ export class ClinicCashierStartingSoonTrigger implements INodeType {
       bundle.inputData.minutes_before,
       languageOf(bundle),
     );
-    const due = (await inN8nErrors(() => performStartingSoon(z, bundle))) as Item[];
+    const due = (await performStartingSoon(z, bundle)) as Item[];
     // A manual test shows the newest and keeps nothing, as a Zap's test does not fill its dedupe.
     const wanted = manual ? due.slice(0, SAMPLE_SIZE) : due.filter((item) => !(keyOf(item) in seen));
     const hydrate = hydrator(z, bundle);
@@ -144,7 +143,7 @@ export class ClinicCashierStartingSoonTrigger implements INodeType {
       } catch (err) {
         // A patient read failing (a 429 of a long window's first poll) stops here: the items done so far run and
         // are remembered, the rest are still new to the next poll, which meets the error again if it persists.
-        if (!items.length) throw inN8nError(err);
+        if (!items.length) throw err;
         break;
       }
     }

@@ -3,10 +3,12 @@ import { EVENTS } from '../../../../lib/hooks/events';
 import { deliveryInputFields } from '../../../../lib/hooks/filters';
 import { makePerformSubscribe, makePerformUnsubscribe } from '../../../../lib/hooks/subscription';
 import type { HookEvent, SubscribeData } from '../../../../lib/hooks/types';
+import { capital } from '../../../../lib/host';
 import { languageOf, say } from '../../../../lib/i18n';
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
 import { AppError, HaltedError } from '../../errors';
 import { byName, hintOf, propertyOf } from '../../fields';
+import { N8N } from '../../host';
 import { ICON } from '../../icon';
 import { connectionOf } from '../../in-process';
 import type {
@@ -27,7 +29,6 @@ import {
   storeUnreachable,
 } from '../../shared-state';
 import { cacheOver } from '../../store';
-import { inN8nError, inN8nErrors } from '../../wording';
 
 const eventOf = (key: unknown): HookEvent => {
   const def = EVENTS.find((e) => e.key === key);
@@ -65,8 +66,8 @@ const subscribeDataOf = (sub: KeptSubscription, authData: Record<string, string>
 /** A delivery for a subscription sealed under another credential: activation again subscribes with this one. */
 const credentialChanged = (lang: ReturnType<typeof languageOf>) =>
   say(lang, {
-    en: 'Delivery refused: the connection of this trigger changed since the workflow was activated, and the signing secret kept then does not open with it. Deactivate and activate the workflow to subscribe again with this connection.',
-    ar: 'رُفض التسليم: تغيّر اتصال هذا المشغّل منذ تفعيل سير العمل، ولا يُفتح سر التوقيع المحفوظ حينها به. أوقف سير العمل وفعّله من جديد ليشترك مجددًا بهذا الاتصال.',
+    en: `Delivery refused: the connection of this trigger changed since the workflow was activated, and the signing secret kept then does not open with it. ${capital(N8N.words.reactivate.en)} to subscribe again with this connection.`,
+    ar: `رُفض التسليم: تغيّر اتصال هذا المشغّل منذ تفعيل سير العمل، ولا يُفتح سر التوقيع المحفوظ حينها به. ${N8N.words.reactivate.ar} من جديد ليشترك مجددًا بهذا الاتصال.`,
   });
 
 const inputsOf = (ctx: HookFunctions | WebhookFunctions, def: HookEvent) =>
@@ -148,7 +149,7 @@ export class ClinicCashierTrigger implements INodeType {
         const targetUrl = this.getNodeWebhookUrl('default') ?? '';
         const authData = await authDataFrom(this);
         const { z, bundle } = seam({ authData, inputData: inputsOf(this, def), extra: { targetUrl } });
-        const { secret, ...data } = await inN8nErrors(() => makePerformSubscribe(def)(z, bundle));
+        const { secret, ...data } = await makePerformSubscribe(def)(z, bundle);
         const sealed = sealSecret(secret, authData, data.api, data.target_path);
         if (!sealed) throw new AppError(`No ${data.api} token to seal the signing secret with.`);
         keptOf(this).subscription = { ...data, sealed, target_url: targetUrl };
@@ -163,8 +164,7 @@ export class ClinicCashierTrigger implements INodeType {
         });
         try {
           await makePerformUnsubscribe(def)(z, bundle);
-        } catch (error) {
-          const err = inN8nError(error);
+        } catch (err) {
           // n8n treats false as "not removed"; the reason goes to its log, as the interface keeps delivering.
           this.logger.warn(
             `Could not remove the ${def.event} webhook ${String(kept.subscription?.id)}: ${err instanceof Error ? err.message : String(err)}`,
@@ -218,8 +218,7 @@ export class ClinicCashierTrigger implements INodeType {
     let items: Array<Record<string, unknown>>;
     try {
       items = (await makePerform(def)(z, bundle as never)) as Array<Record<string, unknown>>;
-    } catch (error) {
-      const err = inN8nError(error);
+    } catch (err) {
       // The core refuses a delivery with a HaltedError and nothing else of a delivery halts.
       if (err instanceof HaltedError) return answer(401, 'delivery_refused', err.message);
       throw err;
