@@ -1,13 +1,11 @@
 /**
- * What the action node can give of Zapier's shared state: a write memory (z.cache) and Zapier's `lock`, both held in
- * the n8n process. Within one process they are what Zapier's are: the cache's nx write is atomic (no await between
- * its read and its write) and a lock lets one run at a time through. They are not shared between processes (n8n's
- * queue mode runs executions on several workers) and are lost when n8n restarts; docs/n8n.md says what that leaves.
+ * Zapier's declared `lock`, held in the n8n process: within one process a lock lets one run at a time through. It is
+ * not shared between processes; what must hold across queue workers is a claim or lock of the core in z.cache, which
+ * the node's store shares (src/store.ts). Also the connection's scope, as Zapier's `auth` scope keys its cache.
  */
 import { createHash } from 'node:crypto';
 // eslint-disable-next-line @n8n/community-nodes/no-restricted-imports -- types only, erased by the build
 import type { LockObject } from 'zapier-platform-core';
-import type { Remembered } from './seam';
 
 /** A connection, as Zapier's `auth` scope keys it: its tokens and addresses, hashed (no secret is kept). */
 export const connectionOf = (authData: Record<string, string>): string =>
@@ -15,24 +13,6 @@ export const connectionOf = (authData: Record<string, string>): string =>
     .update(JSON.stringify(Object.entries(authData).sort(([a], [b]) => a.localeCompare(b))))
     .digest('hex')
     .slice(0, 32);
-
-/** A connection's write memory: until when each key lives, and what was written under it. */
-interface Memory {
-  memory: Remembered;
-  values: Map<string, unknown>;
-}
-
-const memories = new Map<string, Memory>();
-
-/** The write memory of a connection, for every execution of the process (Zapier scopes it to the connection). */
-export const memoryOf = (authData: Record<string, string>): Memory => {
-  const id = connectionOf(authData);
-  const found = memories.get(id);
-  if (found) return found;
-  const made: Memory = { memory: {}, values: new Map() };
-  memories.set(id, made);
-  return made;
-};
 
 /**
  * The key of a declared lock for these inputs, as Zapier renders it (`{{bundle.inputData.x}}`), scoped to the

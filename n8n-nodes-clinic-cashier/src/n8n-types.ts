@@ -46,7 +46,7 @@ interface Common {
   getNodeParameter(name: string, itemIndex?: number, fallback?: unknown): unknown;
   getCredentials(name: string): Promise<Json>;
   getWorkflow(): { id?: string };
-  getNode(): { parameters: Json };
+  getNode(): { name?: string; parameters: Json; credentials?: Json };
 }
 
 export interface HookFunctions extends Common {
@@ -56,6 +56,7 @@ export interface HookFunctions extends Common {
 }
 
 export interface WebhookFunctions extends Common {
+  logger: { warn(message: string): void };
   getWorkflowStaticData(type: 'node' | 'global'): Json;
   getRequestObject(): {
     headers: Record<string, string | string[] | undefined>;
@@ -66,6 +67,10 @@ export interface WebhookFunctions extends Common {
 }
 
 export interface ExecuteFunctions extends Common {
+  /** The workflow's nodes before `nodeName`, with their types. */
+  getParentNodes(nodeName: string): Array<{ name: string; type: string }>;
+  /** n8n's expression data for an input item: `$(node).item` follows the item's pairing back to that node. */
+  getWorkflowDataProxy(itemIndex: number): { $(nodeName: string): { item?: { json?: Json } } };
   getInputData(): Array<{ json: Json } & Record<string, unknown>>;
   /** The workflow's timezone setting, else the instance's GENERIC_TIMEZONE (an IANA name). */
   getTimezone(): string;

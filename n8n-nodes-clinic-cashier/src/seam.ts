@@ -8,13 +8,14 @@
 import type { Bundle, HttpRequestOptions, HttpResponse, ZObject } from 'zapier-platform-core';
 import { mapErrors } from '../../lib/errors';
 import { errors } from './errors';
+import { cacheOver, memoryStore, type SeamCache } from './store';
 
 /** What a node's memory holds of a remembered key: when it expires (ms since the epoch). */
 export type Remembered = Record<string, number>;
 
 /**
- * The most keys a node remembers. Workflow static data is saved with the workflow on every execution, so it must
- * stay small; a partner redelivers within hours, well inside this many events of one trigger.
+ * The most keys a polling node remembers in its workflow's static data, which is saved with the workflow, so it
+ * must stay small.
  */
 export const MEMORY_LIMIT = 2000;
 
@@ -31,50 +32,6 @@ export const rememberAll = (store: Remembered, entries: Remembered) => {
     store[key] = until;
   }
   bound(store);
-};
-
-/** The keys of `after` that are new or renewed since `before`. */
-export const rememberedSince = (before: Remembered, after: Remembered): Remembered =>
-  Object.fromEntries(Object.entries(after).filter(([key, until]) => before[key] !== until));
-
-/**
- * z.cache over a plain object the caller keeps (an n8n trigger's workflow static data), with Zapier's nx write:
- * the first write of a key answers true, a later one false while the first has not expired. Oldest keys go first
- * when the limit is reached. `values` keeps what was written under each live key, for a caller that reads it back
- * (the write memory's records); a key remembered without its value reads as 1.
- */
-export const memoryCache = (
-  store: Remembered,
-  now: () => number = Date.now,
-  values: Map<string, unknown> = new Map(),
-) => {
-  const live = (key: string) => {
-    const until = store[key];
-    if (until !== undefined && until > now()) return true;
-    delete store[key];
-    values.delete(key);
-    return false;
-  };
-  return {
-    async get(key: string) {
-      return live(key) ? (values.get(key) ?? 1) : null;
-    },
-    async set(key: string, value: unknown, ttl = 3600, _scope?: unknown, nx = false) {
-      if (nx && live(key)) return false;
-      delete store[key];
-      store[key] = now() + ttl * 1000;
-      values.set(key, value);
-      bound(store);
-      for (const k of values.keys()) if (!(k in store)) values.delete(k);
-      return true;
-    },
-    async delete(key: string) {
-      const had = live(key);
-      delete store[key];
-      values.delete(key);
-      return had;
-    },
-  };
 };
 
 /** A transport failure as node-fetch names it, which is what lib/http.ts explains to the user. */
@@ -203,10 +160,11 @@ export interface SeamParts {
   inputData?: Record<string, unknown>;
   /** The workflow, where Zapier gives the Zap: a derived booking reference is per workflow as it is per Zap. */
   workflowId?: string;
-  /** What the core remembers (dedupe, write memory); a fresh object when the node keeps nothing between runs. */
-  memory?: Remembered;
-  /** What was written under the memory's keys, when the memory outlives the call (the action's write memory). */
-  values?: Map<string, unknown>;
+  /**
+   * The core's z.cache (dedupe, write memory, locks) over the node's store (src/store.ts); a memory of this call
+   * alone when none is given.
+   */
+  cache?: SeamCache;
   /** Members of bundle.meta besides the Zap (a dropdown's page). */
   meta?: Record<string, unknown>;
   extra?: Partial<Bundle>;
@@ -232,7 +190,7 @@ export const seam = (parts: SeamParts): { z: ZObject; bundle: Bundle } => {
       () => bundle,
     ),
     errors,
-    cache: memoryCache(parts.memory ?? {}, Date.now, parts.values),
+    cache: parts.cache ?? cacheOver(memoryStore(), ''),
     console: { log() {}, error() {}, warn() {} },
     JSON,
     dehydrate: (fn: Hydrator, inputData: Record<string, unknown>) => new Pointer(fn, inputData),

@@ -14,6 +14,27 @@ export const BOOKING_INPUT = {
   external_ref: 'web-5501',
 };
 
+/** Static data as n8n keeps it: whether anything wrote to it (n8n saves it only then, whole). */
+export const watchedStaticData = (initial: Record<string, unknown> = {}) => {
+  const writes: string[] = [];
+  const watch = <T extends object>(target: T, path: string): T =>
+    new Proxy(target, {
+      get: (t, k) => {
+        const v = Reflect.get(t, k) as unknown;
+        return v && typeof v === 'object' ? watch(v, `${path}.${String(k)}`) : v;
+      },
+      set: (t, k, v) => {
+        writes.push(`${path}.${String(k)}`);
+        return Reflect.set(t, k, v);
+      },
+      deleteProperty: (t, k) => {
+        writes.push(`${path}.${String(k)}`);
+        return Reflect.deleteProperty(t, k);
+      },
+    });
+  return { staticData: watch(structuredClone(initial), 'node'), writes };
+};
+
 export const hookContext = (
   params: Record<string, unknown>,
   options: {
@@ -22,6 +43,10 @@ export const hookContext = (
     request?: { headers: Record<string, string>; rawBody: Buffer };
     /** The workflow's timezone; n8n's own default when the workflow and GENERIC_TIMEZONE set none. */
     timezone?: string;
+    /** The node's credentials when they differ from `credentials` (a changed token). */
+    credentials?: Record<string, unknown>;
+    /** A Redis credential set on the node (n8n's type `redis`). */
+    redis?: Record<string, unknown>;
   } = {},
 ) => {
   const staticData = options.staticData ?? {};
@@ -30,9 +55,18 @@ export const hookContext = (
   const context = {
     logger: { warn: (message: string) => warnings.push(message) },
     getNodeParameter: (name: string, _i?: number, fallback?: unknown) => params[name] ?? fallback,
-    getCredentials: async () => credentials,
+    getCredentials: async (name: string) =>
+      name === 'redis' ? options.redis : (options.credentials ?? credentials),
     getWorkflow: () => ({ id: 'wf-1' }),
-    getNode: () => ({ parameters: params }),
+    getNode: () => ({
+      name: 'Clinic & Cashier',
+      parameters: params,
+      credentials: {
+        clinicCashierApi: { id: '1', name: 'Clinic' },
+        ...(options.redis ? { redis: { id: '2', name: 'Redis' } } : {}),
+      },
+    }),
+    getParentNodes: () => [] as Array<{ name: string; type: string }>,
     getNodeWebhookUrl: () => options.webhookUrl,
     getWorkflowStaticData: () => staticData,
     getRequestObject: () => options.request ?? { headers: {}, rawBody: Buffer.from('') },

@@ -232,12 +232,53 @@ describe('the time between two polls', () => {
     [[{ mode: 'everyX', value: 30, unit: 'hours' }], 1440],
     [[{ mode: 'everyDay', hour: 9, minute: 0 }], 1440],
     [[{ mode: 'everyDay' }, { mode: 'everyX', value: 20, unit: 'minutes' }], 20],
-    [[{ mode: 'custom', cronExpression: '0 */7 * * * *' }, { mode: 'everyHour' }], 60],
-    [[{ mode: 'custom', cronExpression: '0 */7 * * * *' }], undefined],
+    [[{ mode: 'custom', cronExpression: '0 */7 * * * *' }, { mode: 'everyHour' }], 7],
+    [[{ mode: 'custom', cronExpression: '0 */7 * * * *' }], 7], // :00, :07 … :56, then :00
+    [[{ mode: 'custom', cronExpression: '*/15 * * * *' }], 15],
+    [[{ mode: 'custom', cronExpression: '0 9 * * *' }], 1440], // the daily cron
+    [[{ mode: 'custom', cronExpression: '0 8,14 * * *' }], 1080], // 14:00 to 08:00 the next day
+    [[{ mode: 'custom', cronExpression: '*/10 8-17 * * 0-4' }], 3 * 1440 - 9 * 60 - 50], // Thursday 17:50 to Sunday 08:00
+    [[{ mode: 'custom', cronExpression: '0 0 * * mon' }], 10_080],
+    [[{ mode: 'custom', cronExpression: '@hourly' }], 60],
+    [[{ mode: 'custom', cronExpression: '0 0 1,15 * 1' }], 7 * 1440], // the 1st, the 15th or a Monday
+    [[{ mode: 'custom', cronExpression: '0 0 0 1 * *' }], 31 * 1440],
+    [[{ mode: 'custom', cronExpression: '0 0 29 2 *' }], Infinity], // once in four years
+    [[{ mode: 'custom', cronExpression: '0 0 31 2 *' }], Infinity], // never
     [[{ mode: 'everyX', value: 0, unit: 'minutes' }], undefined],
+    [[{ mode: 'custom', cronExpression: '0 9 * *' }], undefined],
+    [[{ mode: 'custom', cronExpression: '0 9 * * foo' }], undefined],
+    [[{ mode: 'custom', cronExpression: '0 25 * * *' }], undefined],
+    [
+      [
+        { mode: 'custom', cronExpression: '0 9 * * *' },
+        { mode: 'custom', cronExpression: '0 L * * *' },
+      ],
+      undefined,
+    ],
     [[], undefined],
   ])('Poll Times %j: at most %p minutes', (item, gap) => {
     expect(longestPollGap({ item })).toBe(gap);
+  });
+
+  it('refuses a daily Custom cron with Minutes Before Start 15, before any request', async () => {
+    const daily = { pollTimes: { item: [{ mode: 'custom', cronExpression: '0 9 * * *' }] } };
+    await expect(poll({ ...daily, minutes_before: '15' })).rejects.toThrow(
+      /^Minutes Before Start \(15\) is less than the time between two polls \(1440 minutes, from Poll Times\).*set Minutes Before Start to 1440 or more\./,
+    );
+  });
+
+  it('refuses a Custom cron it cannot read, saying how to write one', async () => {
+    const odd = { pollTimes: { item: [{ mode: 'custom', cronExpression: '0 9 * *' }] } };
+    await expect(poll({ ...odd, minutes_before: '60' })).rejects.toThrow(
+      /^Poll Times cannot be checked against Minutes Before Start: the Custom cron expression “0 9 \* \*” cannot be read: it has 4 fields, where 5 or 6 are read\. .*e\.g\. \*\/15 \* \* \* \*/,
+    );
+  });
+
+  it('refuses a cron that polls on one day of four years, whatever Minutes Before Start', async () => {
+    const leap = { pollTimes: { item: [{ mode: 'custom', cronExpression: '0 0 29 2 *' }] } };
+    await expect(poll({ ...leap, minutes_before: '10080' })).rejects.toThrow(
+      /\(years: it polls on one day at most, from Poll Times\).*Poll more often\.$/,
+    );
   });
 });
 

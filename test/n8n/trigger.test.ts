@@ -1,21 +1,23 @@
 /*
- * The n8n trigger (n8n-nodes-clinic-cashier): subscribing and unsubscribing through /webhooks, each delivery checked
- * as a Zap's is (refused: 401 and no run), each event id once, and the item the Zap gets.
+ * The n8n trigger (n8n-nodes-clinic-cashier): subscribing and unsubscribing through /webhooks with the signing secret
+ * sealed, each delivery checked as a Zap's is (refused: 401 and no run), each event id once through the node's store,
+ * the item the Zap gets, and static data written by activation alone.
  */
 import { signDelivery } from '../../sandbox/webhooks';
-import {
-  ClinicCashierTrigger,
-  REMEMBERED,
-} from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
-import { MEMORY_LIMIT } from '../../n8n-nodes-clinic-cashier/src/seam';
+import { ClinicCashierTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
+import { sealSecret } from '../../n8n-nodes-clinic-cashier/src/sealed-secret';
+import { processStore } from '../../n8n-nodes-clinic-cashier/src/store';
 import { EVENTS } from '../../lib/hooks/events';
 import { delivered } from '../fixtures';
 import { expectPatientCall, forgetDeliveries, op, run } from '../support/hooks';
 import { AUTH, clinicApi, clinicPath, useNock } from '../helpers';
-import { hookContext } from './context';
+import { credentials, hookContext, watchedStaticData } from './context';
 
 useNock();
-beforeEach(forgetDeliveries);
+beforeEach(() => {
+  forgetDeliveries();
+  (processStore as typeof processStore & { clear(): void }).clear();
+});
 
 const node = new ClinicCashierTrigger();
 const def = EVENTS.find((e) => e.key === 'appointment_created')!;
@@ -23,14 +25,15 @@ const HOOK_URL = 'https://n8n.clinic.example/webhook/7f3c/webhook';
 const HOOK_PATH = new URL(HOOK_URL).pathname;
 const SECRET = 'whsec_n8n_test_secret_0123456789abcdef';
 
-const subscription = {
-  id: 77,
-  secret: SECRET,
-  target_path: HOOK_PATH,
-  event: def.event,
-  api: 'clinic',
-  target_url: HOOK_URL,
+/** What the core's subscribe returns. */
+const subscribed = { id: 77, secret: SECRET, target_path: HOOK_PATH, event: def.event, api: 'clinic' };
+
+/** What activation keeps: the subscription with its secret sealed by the node's credential. */
+const kept = (authData: Record<string, string> = credentials) => {
+  const { secret, ...rest } = subscribed;
+  return { ...rest, target_url: HOOK_URL, sealed: sealSecret(secret, authData, 'clinic', HOOK_PATH)! };
 };
+const subscription = kept();
 
 /** A delivery as the clinic sends it: the body, signed now by the sandbox's own signer. */
 const deliveryOf = (body: string, overrides: Record<string, string> = {}) => {
@@ -65,7 +68,10 @@ describe('subscription', () => {
     const { context, staticData } = hookContext({ event: def.key }, { webhookUrl: HOOK_URL });
     await expect(node.webhookMethods.default.checkExists.call(context as never)).resolves.toBe(false);
     await expect(node.webhookMethods.default.create.call(context as never)).resolves.toBe(true);
-    expect(staticData.subscription).toEqual(subscription);
+    expect(staticData.subscription).toEqual({ ...subscription, sealed: expect.any(Object) });
+    // Nothing of the secret in what the workflow holds, which n8n stores in clear and shows to its readers.
+    expect(JSON.stringify(staticData)).not.toContain(SECRET);
+    expect(JSON.stringify(staticData)).not.toContain(SECRET.slice(6, 22));
     await expect(node.webhookMethods.default.checkExists.call(context as never)).resolves.toBe(true);
     list.done();
     post.done();
@@ -114,46 +120,36 @@ describe('a delivery', () => {
     const patientId = String(envelope.data.patient_id);
     // The n8n run, the Zap's, and the redelivery: the core makes the item before it knows the id is a repeat.
     for (let i = 0; i < 3; i += 1) expectPatientCall(patientId);
-    const staticData: Record<string, unknown> = { subscription };
+    const { staticData, writes } = watchedStaticData({ subscription });
     const first = await receive(deliveryOf(body), staticData).result;
     const zap = await run<unknown[]>(op(def.key).perform, {
       authData: AUTH,
       inputData: {},
-      subscribeData: subscription,
+      subscribeData: subscribed,
       rawRequest: { method: 'POST', headers: deliveryOf(body).headers, content: body, querystring: '' },
     });
-    const key = `delivery:clinic:77:${envelope.id}`;
-    expect(first).toEqual({
-      workflowData: [[{ json: zap[0], [REMEMBERED]: { [key]: expect.any(Number) } }]],
-    });
+    expect(first).toEqual({ workflowData: [[{ json: zap[0] }]] });
     // A redelivery of the event, freshly signed: verified, and not run twice.
     await expect(receive(deliveryOf(body), staticData).result).resolves.toEqual({});
-    expect(Object.keys(staticData.delivered as object)).toEqual([key]);
+    // The claim is in the node's store, not in the workflow: a delivery writes no static data.
+    expect(writes).toEqual([]);
   });
 
-  it('keeps the remembered id through the execution it starts, whose static data n8n saves', async () => {
-    // n8n 2.41 drops the webhook phase's static data change when the delivery starts an execution: the execution
-    // begins from the static data saved before the delivery, and only its own change is saved.
-    expectPatientCall(String(envelope.data.patient_id));
-    const saved = () => ({ subscription });
-    const first = (await receive(deliveryOf(body), saved()).result) as {
-      workflowData: Array<Array<{ json: Record<string, unknown> } & Record<string, unknown>>>;
+  it('starts one execution for two copies arriving at the same instant', async () => {
+    const patientId = String(envelope.data.patient_id);
+    for (let i = 0; i < 2; i += 1) expectPatientCall(patientId);
+    const copies = await Promise.all(
+      [0, 1].map(() => receive(deliveryOf(body), { subscription }).result as Promise<object>),
+    );
+    expect(copies.filter((c) => 'workflowData' in c)).toHaveLength(1);
+    expect(copies.filter((c) => !('workflowData' in c))).toEqual([{}]);
+  });
+
+  it('passes items on in the execution without reading or writing static data', async () => {
+    const execution = hookContext({ event: def.key });
+    execution.context.getWorkflowStaticData = () => {
+      throw new Error('static data read in an execution');
     };
-    const items = first.workflowData[0]!;
-    const execution = hookContext({ event: def.key }, { staticData: saved() });
-    execution.context.getInputData = () => items as never;
-    const out = await node.execute.call(execution.context as never);
-    // The workflow's items are the Zap's: the remembered ids stay behind.
-    expect(out).toEqual([[{ json: items[0]!.json, pairedItem: { item: 0 } }]]);
-    expect(execution.staticData.delivered).toEqual(items[0]![REMEMBERED]);
-    // What the execution saved answers the redelivery: verified, and not run twice.
-    const again = { subscription, delivered: execution.staticData.delivered };
-    expectPatientCall(String(envelope.data.patient_id));
-    await expect(receive(deliveryOf(body), again).result).resolves.toEqual({});
-  });
-
-  it('passes items on untouched when they remember nothing (a manual run), keeping the memory as it was', async () => {
-    const execution = hookContext({ event: def.key }, { staticData: { delivered: { k: 1 } } });
     execution.context.getInputData = () => [{ json: { id: 'a' } }, { json: { id: 'b' } }] as never;
     await expect(node.execute.call(execution.context as never)).resolves.toEqual([
       [
@@ -161,7 +157,20 @@ describe('a delivery', () => {
         { json: { id: 'b' }, pairedItem: { item: 1 } },
       ],
     ]);
-    expect(execution.staticData).toEqual({ delivered: { k: 1 } });
+  });
+
+  it('keeps the subscription through any number of deliveries, refused ones included', async () => {
+    const { staticData, writes } = watchedStaticData({ subscription });
+    for (let i = 0; i < 3; i += 1) {
+      const { result, answered } = receive(
+        deliveryOf(body, { 'x-partner-signature': `sha256=${'0'.repeat(64)}` }),
+        staticData,
+      );
+      await result;
+      expect(answered.status).toBe(401);
+    }
+    expect(writes).toEqual([]);
+    expect(staticData).toEqual({ subscription });
   });
 
   it.each([
@@ -178,7 +187,7 @@ describe('a delivery', () => {
       error: 'delivery_refused',
       message: expect.stringMatching(/^Delivery refused/),
     });
-    expect(staticData.delivered).toBeUndefined();
+    expect(staticData).toEqual({ subscription });
   });
 
   it('is refused when the node holds no subscription', async () => {
@@ -203,19 +212,4 @@ describe('a delivery', () => {
     };
     expect(out.workflowData[0]![0]!.json.patient).toMatchObject({ name_en: null });
   });
-});
-
-it('remembers at most MEMORY_LIMIT event ids in the workflow’s static data, the oldest forgotten first', async () => {
-  const { memoryCache } = await import('../../n8n-nodes-clinic-cashier/src/seam');
-  const store = {};
-  const cache = memoryCache(store);
-  for (let i = 0; i <= MEMORY_LIMIT; i += 1) await cache.set(`k${i}`, 1, 3600, [], true);
-  expect(Object.keys(store)).toHaveLength(MEMORY_LIMIT);
-  await expect(cache.set('k0', 1, 3600, [], true)).resolves.toBe(true);
-  await expect(cache.set(`k${MEMORY_LIMIT}`, 1, 3600, [], true)).resolves.toBe(false);
-  // What an execution keeps (rememberAll) is bounded the same way.
-  const { rememberAll } = await import('../../n8n-nodes-clinic-cashier/src/seam');
-  rememberAll(store, { fresh: 1 });
-  expect(Object.keys(store)).toHaveLength(MEMORY_LIMIT);
-  expect(Object.keys(store).at(-1)).toBe('fresh');
 });

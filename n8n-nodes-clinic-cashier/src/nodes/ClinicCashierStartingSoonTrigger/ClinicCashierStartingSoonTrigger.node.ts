@@ -11,7 +11,7 @@ import { propertyOf, type ZapierField } from '../../fields';
 import { AppError } from '../../errors';
 import { ICON } from '../../icon';
 import type { INodeType, NodeDescription, NodeProperty, PollFunctions } from '../../n8n-types';
-import { longestPollGap } from '../../poll-times';
+import { pollGap } from '../../poll-times';
 import { hydrator, inputDataOf, rememberAll, seam, type Remembered } from '../../seam';
 import { inN8nError, inN8nErrors } from '../../wording';
 
@@ -34,7 +34,7 @@ const KEEP_WITHOUT_START_MS = 10_080 * 60_000;
  * Zapier's help speaks of Zapier's polling; here the polls are the node's Poll Times, so the same rule reads as a
  * rule on them.
  */
-const MINUTES_HELP = `How long before an appointment starts the workflow should run for it, in minutes: ${SETTINGS.slowestPollMinutes} to 10080 (for example 60 for an hour, 1440 for a day). Each poll picks up the appointments starting within this many minutes, so Poll Times must poll at least that often (Every Minute, or Every X minutes up to this number): each appointment then runs once, between this many minutes and this many minus the poll interval before it starts. A longer interval is refused, as is fewer than ${SETTINGS.slowestPollMinutes} minutes: an appointment could start between two polls and get no reminder. A moved appointment runs again for its new time.`;
+const MINUTES_HELP = `How long before an appointment starts the workflow should run for it, in minutes: ${SETTINGS.slowestPollMinutes} to 10080 (for example 60 for an hour, 1440 for a day). Each poll picks up the appointments starting within this many minutes, so Poll Times must poll at least that often (Every Minute, or Every X minutes up to this number): each appointment then runs once, between this many minutes and this many minus the poll interval before it starts. A longer interval is refused (a Custom cron expression is checked too), as is fewer than ${SETTINGS.slowestPollMinutes} minutes: an appointment could start between two polls and get no reminder. A moved appointment runs again for its new time.`;
 
 const properties: NodeProperty[] = FIELDS.map((f) =>
   f.key === 'minutes_before'
@@ -52,16 +52,34 @@ const keepUntil = (item: Item, now: number) => {
 
 /**
  * The app's window finds every appointment only when Minutes Before Start is at least the time between two polls
- * (triggers/appointment_starting_soon.ts); on Zapier that time is the plan's, here it is the node's Poll Times.
+ * (triggers/appointment_starting_soon.ts); on Zapier that time is the plan's, here it is the node's Poll Times, every
+ * mode of them, Custom cron expressions included. A gap the node cannot work out is refused too: a reminder missed
+ * in silence is the one outcome the node must not allow.
  */
 const refuseSlowPolls = (pollTimes: unknown, minutesBefore: unknown, lang: ReturnType<typeof languageOf>) => {
-  const gap = longestPollGap(pollTimes);
+  const gap = pollGap(pollTimes);
+  if ('unreadable' in gap) {
+    throw new AppError(
+      say(lang, {
+        en: `Poll Times cannot be checked against Minutes Before Start: ${gap.unreadable}. Choose Every Minute or Every X, or write the Custom cron expression as 5 or 6 fields (second minute hour day month weekday), e.g. */15 * * * * for every 15 minutes.`,
+        ar: `تعذّرت مقارنة Poll Times بقيمة Minutes Before Start: ${gap.unreadable}. اختر Every Minute أو Every X، أو اكتب تعبير cron المخصص بخمسة حقول أو ستة (الثانية الدقيقة الساعة اليوم الشهر يوم الأسبوع)، مثل ‎*/15 * * * *‎ للفحص كل 15 دقيقة.`,
+      }),
+      'invalid_input',
+      400,
+    );
+  }
   const minutes = Number(minutesBefore);
-  if (gap === undefined || !Number.isFinite(minutes) || minutes >= gap) return;
+  if (!Number.isFinite(minutes) || minutes >= gap.minutes) return;
+  const between = Number.isFinite(gap.minutes)
+    ? { en: `${gap.minutes} minutes`, ar: `${gap.minutes} دقيقة` }
+    : { en: 'years: it polls on one day at most', ar: 'سنوات: فهو يفحص في يوم واحد على الأكثر' };
+  const finite = Number.isFinite(gap.minutes);
+  const atLeast = finite ? `, or set Minutes Before Start to ${gap.minutes} or more` : '';
+  const atLeastAr = finite ? `، أو اجعل Minutes Before Start ‏${gap.minutes} أو أكثر` : '';
   throw new AppError(
     say(lang, {
-      en: `Minutes Before Start (${minutes}) is less than the time between two polls (${gap} minutes, from Poll Times): an appointment could start between two polls and its reminder never be sent. Poll more often, or set Minutes Before Start to ${gap} or more.`,
-      ar: `قيمة Minutes Before Start ‏(${minutes}) أقل من المدة بين فحصين (${gap} دقيقة، حسب Poll Times): قد يبدأ موعد بين فحصين ولا يُرسل تذكيره أبدًا. اجعل الفحص أكثر تكرارًا، أو اجعل Minutes Before Start ‏${gap} أو أكثر.`,
+      en: `Minutes Before Start (${minutes}) is less than the time between two polls (${between.en}, from Poll Times): an appointment could start between two polls and its reminder never be sent. Poll more often${atLeast}.`,
+      ar: `قيمة Minutes Before Start ‏(${minutes}) أقل من المدة بين فحصين (${between.ar}، حسب Poll Times): قد يبدأ موعد بين فحصين ولا يُرسل تذكيره أبدًا. اجعل الفحص أكثر تكرارًا${atLeastAr}.`,
     }),
     'invalid_input',
     400,

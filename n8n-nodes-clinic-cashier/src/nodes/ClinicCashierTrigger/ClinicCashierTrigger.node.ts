@@ -3,10 +3,12 @@ import { EVENTS } from '../../../../lib/hooks/events';
 import { filterInputFields } from '../../../../lib/hooks/filters';
 import { makePerformSubscribe, makePerformUnsubscribe } from '../../../../lib/hooks/subscription';
 import type { HookEvent, SubscribeData } from '../../../../lib/hooks/types';
+import { languageOf, say } from '../../../../lib/i18n';
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
-import { HaltedError } from '../../errors';
+import { AppError, HaltedError } from '../../errors';
 import { byName, hintOf, propertyOf, type ZapierField } from '../../fields';
 import { ICON } from '../../icon';
+import { connectionOf } from '../../in-process';
 import type {
   ExecuteFunctions,
   HookFunctions,
@@ -14,14 +16,18 @@ import type {
   NodeDescription,
   WebhookFunctions,
 } from '../../n8n-types';
-import { inputDataOf, rememberAll, rememberedSince, seam, type Remembered } from '../../seam';
+import { REDIS_CREDENTIAL } from '../../redis-store';
+import { openSecret, sealSecret, type Sealed } from '../../sealed-secret';
+import { inputDataOf, seam } from '../../seam';
+import {
+  checkReachable,
+  holdsHere,
+  noSharedStoreForDeliveries,
+  storeOf,
+  storeUnreachable,
+} from '../../shared-state';
+import { cacheOver } from '../../store';
 import { inN8nError, inN8nErrors } from '../../wording';
-
-/**
- * Where an item carries, beside its json, the event ids its delivery remembered, from the webhook phase to the
- * execution (see `execute`). Not in `json`: the workflow gets the item the Zap gets.
- */
-export const REMEMBERED = 'clinicCashierRemembered';
 
 /** The inputs of a row of the event table: its filters, then what its extensions ask (Include Patient Details). */
 const fieldsOf = (def: HookEvent): ZapierField[] => [
@@ -35,14 +41,39 @@ const eventOf = (key: unknown): HookEvent => {
   return def;
 };
 
-/** What the node keeps in the workflow's static data between activation, deliveries and deactivation. */
+/**
+ * What activation keeps in the workflow's static data, and nothing else ever writes there: n8n saves static data
+ * whole from whichever process ends last, so a write during a delivery or an execution (on a worker, from the
+ * snapshot it loaded) could put back an older subscription or none. The signing secret is kept sealed
+ * (src/sealed-secret.ts); `secret` is only read, from a subscription an earlier version kept in clear.
+ */
+type KeptSubscription = Omit<SubscribeData, 'secret'> & {
+  target_url: string;
+  sealed?: Sealed;
+  secret?: string;
+};
+
 interface Kept {
-  subscription?: SubscribeData & { target_url: string };
-  delivered?: Remembered;
+  subscription?: KeptSubscription;
 }
 
+// n8n makes the node's entry on first read without marking the static data changed, so reading never saves it.
 const keptOf = (ctx: { getWorkflowStaticData(type: 'node'): Record<string, unknown> }) =>
   ctx.getWorkflowStaticData('node') as Kept;
+
+/** The subscription as the core reads it, with its secret opened by this credential (undefined if it opens none). */
+const subscribeDataOf = (sub: KeptSubscription, authData: Record<string, string>) => {
+  const { sealed, target_url: _url, secret: clear, ...rest } = sub;
+  const secret = sealed ? openSecret(sealed, authData, sub.api, sub.target_path) : clear;
+  return secret === undefined ? undefined : { ...rest, secret };
+};
+
+/** A delivery for a subscription sealed under another credential: activation again subscribes with this one. */
+const credentialChanged = (lang: ReturnType<typeof languageOf>) =>
+  say(lang, {
+    en: 'Delivery refused: the connection of this trigger changed since the workflow was activated, and the signing secret kept then does not open with it. Deactivate and activate the workflow to subscribe again with this connection.',
+    ar: 'رُفض التسليم: تغيّر اتصال هذا المشغّل منذ تفعيل سير العمل، ولا يُفتح سر التوقيع المحفوظ حينها به. أوقف سير العمل وفعّله من جديد ليشترك مجددًا بهذا الاتصال.',
+  });
 
 const inputsOf = (ctx: HookFunctions | WebhookFunctions, def: HookEvent) =>
   inputDataOf(Object.fromEntries(fieldsOf(def).map((f) => [f.key, ctx.getNodeParameter(f.key, 0, '')])));
@@ -66,7 +97,11 @@ export class ClinicCashierTrigger implements INodeType {
     defaults: { name: 'Clinic & Cashier Trigger' },
     inputs: [],
     outputs: ['main'],
-    credentials: [{ name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST }],
+    credentials: [
+      { name: CREDENTIAL, required: true, testedBy: CREDENTIAL_TEST },
+      // Where copies of one event meet when n8n runs several processes (queue mode): src/shared-state.ts.
+      { name: REDIS_CREDENTIAL, required: false },
+    ],
     webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
     properties: [
       {
@@ -90,21 +125,36 @@ export class ClinicCashierTrigger implements INodeType {
 
   webhookMethods = {
     default: {
+      /**
+       * Whether the kept subscription is this node's and opens with its credential. False for a changed credential or
+       * a secret kept in clear, so n8n subscribes again (the interface's subscription of the same address and event
+       * is replaced, lib/hooks/subscription.ts). In queue mode without a shared store, activation stops here.
+       */
       async checkExists(this: HookFunctions): Promise<boolean> {
+        const authData = await authDataFrom(this);
+        const lang = languageOf({ authData });
+        const store = await storeOf(this);
+        if (!holdsHere(store)) throw noSharedStoreForDeliveries(lang);
+        if (store.reach === 'shared') await checkReachable(store, lang);
         const sub = keptOf(this).subscription;
         const def = eventOf(this.getNodeParameter('event'));
-        return !!sub && sub.target_url === this.getNodeWebhookUrl('default') && sub.event === def.event;
+        return (
+          !!sub &&
+          !!sub.sealed &&
+          sub.target_url === this.getNodeWebhookUrl('default') &&
+          sub.event === def.event &&
+          subscribeDataOf(sub, authData) !== undefined
+        );
       },
       async create(this: HookFunctions): Promise<boolean> {
         const def = eventOf(this.getNodeParameter('event'));
         const targetUrl = this.getNodeWebhookUrl('default') ?? '';
-        const { z, bundle } = seam({
-          authData: await authDataFrom(this),
-          inputData: inputsOf(this, def),
-          extra: { targetUrl },
-        });
-        const data = await inN8nErrors(() => makePerformSubscribe(def)(z, bundle));
-        keptOf(this).subscription = { ...data, target_url: targetUrl };
+        const authData = await authDataFrom(this);
+        const { z, bundle } = seam({ authData, inputData: inputsOf(this, def), extra: { targetUrl } });
+        const { secret, ...data } = await inN8nErrors(() => makePerformSubscribe(def)(z, bundle));
+        const sealed = sealSecret(secret, authData, data.api, data.target_path);
+        if (!sealed) throw new AppError(`No ${data.api} token to seal the signing secret with.`);
+        keptOf(this).subscription = { ...data, sealed, target_url: targetUrl };
         return true;
       },
       async delete(this: HookFunctions): Promise<boolean> {
@@ -133,21 +183,38 @@ export class ClinicCashierTrigger implements INodeType {
   /**
    * A delivery, checked as a Zap's is. A refused one (bad signature, stale, not this subscription's) is answered
    * 401 and starts nothing; a repeated event id, or an event this trigger is not about, is answered 200 and starts
-   * nothing; otherwise the workflow gets the item a Zap would get.
+   * nothing; otherwise the workflow gets the item a Zap would get. The event id is claimed in the node's store
+   * (src/store.ts): copies arriving at once, at the main or a webhook processor, start one execution between them.
+   * When the store cannot be reached the delivery is answered 503 and starts nothing, so the interface delivers it
+   * again later. Static data is only read here.
    */
   async webhook(this: WebhookFunctions) {
     const def = eventOf(this.getNodeParameter('event'));
-    const kept = keptOf(this);
+    const sub = keptOf(this).subscription;
+    const authData = await authDataFrom(this);
+    const lang = languageOf({ authData });
+    const answer = (status: number, error: string, message: string) => {
+      this.getResponseObject().status(status).json({ error, message });
+      return { noWebhookResponse: true };
+    };
+    const subscribeData = sub && subscribeDataOf(sub, authData);
+    if (sub?.sealed && !subscribeData) return answer(401, 'delivery_refused', credentialChanged(lang));
+    const store = await storeOf(this);
+    if (!holdsHere(store)) {
+      this.logger.warn(
+        `${def.label}: n8n runs in queue mode and this trigger has no Redis credential, so copies of one event reaching two n8n processes may both run. Add a Redis credential to the trigger.`,
+      );
+    }
+    const cache = cacheOver(store, connectionOf(authData));
     const request = this.getRequestObject();
     // The signature covers the bytes as sent; n8n keeps them as rawBody for webhooks.
     const content = request.rawBody ? request.rawBody.toString('utf8') : JSON.stringify(request.body ?? {});
-    const memory: Remembered = { ...(kept.delivered ?? {}) };
     const { z, bundle } = seam({
-      authData: await authDataFrom(this),
+      authData,
       inputData: inputsOf(this, def),
-      memory,
+      cache,
       extra: {
-        subscribeData: kept.subscription,
+        subscribeData,
         rawRequest: { headers: request.headers, content, method: 'POST', querystring: '' },
       } as never,
     });
@@ -157,37 +224,23 @@ export class ClinicCashierTrigger implements INodeType {
     } catch (error) {
       const err = inN8nError(error);
       // The core refuses a delivery with a HaltedError and nothing else of a delivery halts.
-      if (err instanceof HaltedError) {
-        this.getResponseObject().status(401).json({ error: 'delivery_refused', message: err.message });
-        return { noWebhookResponse: true };
-      }
+      if (err instanceof HaltedError) return answer(401, 'delivery_refused', err.message);
       throw err;
     }
-    // Assigned anew, so n8n sees the static data changed. n8n saves it only when no execution starts (a repeat, an
-    // event filtered out): starting one rebuilds the workflow over the same static data, which clears the change
-    // mark before the webhook's save. So the new ids also travel with the items, and `execute` keeps them.
-    const remembered = rememberedSince(kept.delivered ?? {}, memory);
-    kept.delivered = memory;
+    // The core went ahead without its claim (fail open, as on Zapier, which has already answered the sender). Here
+    // the node still answers: refusing lets the interface deliver again once the store is back, doubling nothing.
+    if (cache.failed()) {
+      const err = storeUnreachable(lang, cache.failure());
+      this.logger.warn(`${def.label}: ${err.message}`);
+      return answer(503, 'store_unreachable', err.message);
+    }
     if (!items.length) return {};
-    return { workflowData: [items.map((json) => ({ json, [REMEMBERED]: remembered }))] };
+    return { workflowData: [items.map((json) => ({ json }))] };
   }
 
-  /**
-   * The first step of the execution a delivery started: passes its items on, and keeps the event ids their
-   * delivery remembered in the static data of the execution, which n8n saves when the execution ends. A
-   * redelivery arriving before then may run again (as two copies arriving in the same instant may).
-   */
+  /** The first step of the execution a delivery started: passes its items on, touching no static data. */
   async execute(this: ExecuteFunctions) {
     const items = this.getInputData();
-    const kept = keptOf(this);
-    const remembered: Remembered = {};
-    for (const item of items) Object.assign(remembered, item[REMEMBERED] ?? {});
-    if (Object.keys(remembered).length) {
-      const memory: Remembered = { ...(kept.delivered ?? {}) };
-      rememberAll(memory, remembered);
-      // Assigned anew, so n8n sees the change and saves the static data with the execution.
-      kept.delivered = memory;
-    }
     return [items.map((item, i) => ({ json: item.json, pairedItem: { item: i } }))];
   }
 }
