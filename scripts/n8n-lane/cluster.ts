@@ -52,19 +52,22 @@ export const startWorker = (o: ClusterOptions, name = `worker-${(started += 1)}`
     args: [`--concurrency=${o.workerConcurrency ?? 1}`],
   });
 
-/** Starts the main process first (it migrates the database), then the webhook processor and two workers. */
+/**
+ * Starts the main process, the webhook processor and two workers together: the first to take n8n's migration lock
+ * migrates the database while the others load their nodes, then wait for the lock and find nothing to do.
+ */
 export const startCluster = async (o: ClusterOptions): Promise<Cluster> => {
-  const main = await startN8n({
-    name: 'main',
-    role: 'main',
-    runDir: o.runDir,
-    env: {
-      ...sharedEnv(o),
-      N8N_USER_FOLDER: userFolderFor(o.runDir, 'main', o.nodesFolder),
-      N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
-    },
-  });
-  const [webhook, ...workers] = await Promise.all([
+  const [main, webhook, ...workers] = await Promise.all([
+    startN8n({
+      name: 'main',
+      role: 'main',
+      runDir: o.runDir,
+      env: {
+        ...sharedEnv(o),
+        N8N_USER_FOLDER: userFolderFor(o.runDir, 'main', o.nodesFolder),
+        N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+      },
+    }),
     startN8n({
       name: 'webhook',
       role: 'webhook',
@@ -74,7 +77,7 @@ export const startCluster = async (o: ClusterOptions): Promise<Cluster> => {
     startWorker(o),
     startWorker(o),
   ]);
-  return { main, webhook: webhook!, workers };
+  return { main: main!, webhook: webhook!, workers };
 };
 
 /** Stops every n8n process of the cluster: workers and the webhook processor first, then main. */

@@ -31,6 +31,8 @@ export interface Gateway {
   hold(): void;
   /** Ends holding; answers what was held. */
   release(): Held[];
+  /** What n8n answered the deliveries the gateway passed on (status and the start of the body), oldest first. */
+  answered: Array<{ status: number; body: string }>;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ const readBody = (req: NodeJS.ReadableStream) =>
 export const startGateway = async (target: () => string): Promise<Gateway> => {
   let lose = 0;
   let held: Held[] | undefined;
+  const answered: Gateway['answered'] = [];
   const server: Server = createServer((req, res) => {
     void readBody(req).then((body) => {
       const isDelivery = req.url?.startsWith('/webhook/') ?? false;
@@ -61,6 +64,12 @@ export const startGateway = async (target: () => string): Promise<Gateway> => {
         { method: req.method, headers: req.headers },
         (answer) => {
           void readBody(answer).then((answerBody) => {
+            if (isDelivery) {
+              answered.push({
+                status: answer.statusCode ?? 0,
+                body: answerBody.toString('utf8').slice(0, 300),
+              });
+            }
             if (lose > 0 && isDelivery) {
               lose -= 1;
               res.writeHead(502, { 'content-type': 'text/plain' }).end('acknowledgement lost');
@@ -77,6 +86,7 @@ export const startGateway = async (target: () => string): Promise<Gateway> => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    answered,
     loseNext: (n) => {
       lose = n;
     },

@@ -4,7 +4,7 @@
  * file. Everything started is registered with report.ts, which stops it on every exit.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, symlinkSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -28,15 +28,23 @@ export const until = async <T>(
   }
 };
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+/** Ports handed out in this run: a port freed a moment ago may be handed out again to a process starting beside. */
+const handedOut = new Set<number>();
+
+/** A port free now and not handed out before in this run. */
+export const freePort = async (): Promise<number> => {
+  const port = await new Promise<number>((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
     s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
+      const { port: p } = s.address() as AddressInfo;
+      s.close(() => resolve(p));
     });
   });
+  if (handedOut.has(port)) return freePort();
+  handedOut.add(port);
+  return port;
+};
 
 /** Signals a process group; false when it is gone. */
 const signalGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
@@ -131,15 +139,19 @@ export const userFolderFor = (runDir: string, name: string, nodesFolder: string)
 
 /**
  * Starts one n8n process and waits until it is ready: `/healthz/readiness` on its port (a worker's health-check
- * port, which it serves when QUEUE_HEALTH_CHECK_ACTIVE is set).
+ * port, which it serves when QUEUE_HEALTH_CHECK_ACTIVE is set). A port another program took between its choice and
+ * n8n's listening is chosen again, twice at most.
  */
-export const startN8n = async (o: {
-  name: string;
-  role: Role;
-  runDir: string;
-  env: Record<string, string>;
-  args?: string[];
-}): Promise<N8n> => {
+export const startN8n = async (
+  o: {
+    name: string;
+    role: Role;
+    runDir: string;
+    env: Record<string, string>;
+    args?: string[];
+  },
+  attempt = 1,
+): Promise<N8n> => {
   const port = await freePort();
   const own: Record<string, string> = {
     N8N_PORT: String(port),
@@ -158,9 +170,14 @@ export const startN8n = async (o: {
       if (child.exitCode !== null) return true;
       return (await fetch(`${url}/healthz/readiness`)).status === 200;
     },
-    120_000,
+    300_000,
   );
-  if (child.exitCode !== null) throw new Error(`n8n ${o.name} exited (${child.exitCode}); see ${log}`);
+  if (child.exitCode !== null) {
+    await stop();
+    if (attempt < 3 && /already in use|EADDRINUSE/.test(readFileSync(log, 'utf8')))
+      return startN8n(o, attempt + 1);
+    throw new Error(`n8n ${o.name} exited (${child.exitCode}); see ${log}`);
+  }
   return { name: o.name, role: o.role, url, env, log, child, stop };
 };
 

@@ -30,8 +30,8 @@ export const WRITES = {
   createItem:
     'queue: Create Item without a SKU started twice at once, on the two workers, leaves one item at the sandbox',
   killed:
-    'queue: a worker killed mid-booking leaves one appointment while n8n gives its execution up (~150 s, meanwhile the checks below run)',
-  retried: 'queue: n8n’s Retry of the killed execution books nothing more',
+    'queue: a worker killed mid-booking leaves one appointment once n8n has given its execution up (minutes later; the checks above ran meanwhile)',
+  retried: 'queue: n8n’s Retry of the killed execution leaves one appointment',
 };
 
 interface WritesContext {
@@ -81,6 +81,7 @@ export const createItemChecks = async (ctx: WritesContext) =>
         operation: 'create',
         name_ar: name,
         name_en: 'Lane item',
+        category_id: 4,
         default_price_sar: '9.00',
       },
       credentials: ctx.credentials,
@@ -219,11 +220,13 @@ export const killWorkerMidBooking = async (
         ),
       );
       const outcome = await finishedExecution(api, String(again.id), 120_000);
+      // n8n 2.41's Retry of an execution whose worker died resumes after the last node it recorded; a worker saves
+      // nothing before it ends, so none is recorded and the retry may end at once. What it ran is printed.
+      const ran = Object.keys(outcome.data.resultData?.runData ?? {});
+      console.log(`  the retry ${again.id} ended ${outcome.status}, nodes run: ${ran.join(', ') || 'none'}`);
       const at = await appointmentsAt();
       if (at.length !== 1)
         throw new Error(`${at.length} appointments at ${startsAt} after the retry (${outcome.status})`);
-      if (outcome.status !== 'success')
-        throw new Error(`the retry ended ${outcome.status}: ${errorOf(outcome)}`);
     });
   };
   return { retry };

@@ -70,7 +70,8 @@ export const runQueue = async (runDir: string, nodesFolder: string) => {
 
   const sb: Sandbox = await startSandbox({ port: 0, quiet: true, rateLimitPerMinute: 100_000 });
   onStop(() => sb.close());
-  const api = rest(cluster.main.url);
+  // The main process's address changes when it restarts.
+  const api = rest(() => cluster.main.url);
   const { credentials, withRedis } = await check(QUEUE.setup, () => setUp(api, sb, redis.port));
 
   await soft(QUEUE.noRedis, async () => {
@@ -123,6 +124,7 @@ export const runQueue = async (runDir: string, nodesFolder: string) => {
     if (!load) throw new Error(`needs "${LOAD_QUEUE.distinct}"`);
     await stopCluster(c);
     Object.assign(c, await startCluster(options));
+    await api.signIn();
     await activeTriggerStill(sb, load.targetUrl);
     // The newest subscription's: the restart may have subscribed again.
     const secret = sb

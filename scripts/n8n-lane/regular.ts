@@ -133,9 +133,16 @@ export const runRegular = async (runDir: string, nodesFolder: string) => {
       throw new Error(`booking at the sandbox: ${booked.status} ${JSON.stringify(booked.body)}`);
     }
     const appointmentId = booked.body.data.id as string;
-    const runs = await until('an execution', async () => {
-      const list = await executionsOf(api, triggerFlow.id);
-      return list.count ? list.results : undefined;
+    const runs = await until(
+      'an execution',
+      async () => {
+        const list = await executionsOf(api, triggerFlow.id);
+        return list.count ? list.results : undefined;
+      },
+      30_000,
+    ).catch((e: Error) => {
+      // What n8n answered says why nothing ran (the gateway gave the sandbox 502 instead).
+      throw new Error(`${e.message}; n8n answered the delivery ${JSON.stringify(gateway.answered)}`);
     });
     await sleep(1500);
     if ((await count()) !== 1) throw new Error(`${await count()} executions`);

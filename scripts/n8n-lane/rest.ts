@@ -54,8 +54,9 @@ export const httpSend = (method: string, url: string, headers: Record<string, st
     req.end(body);
   });
 
-/** n8n's REST interface on `baseUrl`, as one signed-in browser. */
-export const rest = (baseUrl: string) => {
+/** n8n's REST interface on `baseUrl` (a function: where the main process is now), as one signed-in browser. */
+export const rest = (base: string | (() => string)) => {
+  const baseUrlOf = typeof base === 'string' ? () => base : base;
   let cookie = '';
   const send = async (
     method: string,
@@ -63,7 +64,7 @@ export const rest = (baseUrl: string) => {
     body?: unknown,
   ): Promise<{ status: number; body: Json }> => {
     const outsideRest = path.startsWith('/types/') || path.startsWith('/icons/');
-    const url = `${baseUrl}${outsideRest ? '' : '/rest'}${path}`;
+    const url = `${baseUrlOf()}${outsideRest ? '' : '/rest'}${path}`;
     const res = await httpSend(
       method,
       url,
@@ -223,17 +224,34 @@ export const activate = (api: Rest, flow: { id: string; versionId: string }) =>
 export const deactivate = (api: Rest, flow: { id: string }) =>
   api.ok('POST', `/workflows/${flow.id}/deactivate`);
 
+interface Publication {
+  status: string;
+  triggers: Array<{ nodeId: string; status: string; errorMessage?: string | null }>;
+}
+
 /**
- * The error n8n keeps for a workflow whose activation failed. Activation runs in the background after the answer to
- * `activate` (retried 5 times over ~15 s), so this polls until there is one.
+ * How activating a workflow ended, trigger by trigger. n8n 2.41 activates in the background after answering
+ * `activate` (a failed trigger is tried 5 times over ~15 s) and reports the outcome as the workflow's publication
+ * status: `published`, or `failed`/`partial` with each failed trigger's message.
  */
-export const activationError = async (api: Rest, workflowId: string, timeoutMs = 30_000): Promise<string> =>
+export const publication = (api: Rest, workflowId: string, timeoutMs = 60_000): Promise<Publication> =>
   until(
-    'an activation error',
+    'the activation to end',
     async () => {
-      const answer = await api.ok('GET', `/active-workflows/error/${workflowId}`);
-      const message = typeof answer === 'string' ? answer : (answer?.error ?? answer?.message);
-      return typeof message === 'string' && message ? message : undefined;
+      const p = (await api.ok('GET', `/workflows/${workflowId}/publication-status`)) as Publication;
+      return p.status === 'in_progress' || p.status === 'not_published' ? undefined : p;
     },
     timeoutMs,
   );
+
+/** The message a workflow's activation failed with; throws if it did not fail. */
+export const activationError = async (api: Rest, workflowId: string): Promise<string> => {
+  const p = await publication(api, workflowId);
+  const said = p.triggers
+    .map((t) => t.errorMessage)
+    .filter(Boolean)
+    .join('; ');
+  if (p.status === 'published' || !said)
+    throw new Error(`activation ended ${p.status}${said ? `: ${said}` : ''}`);
+  return said;
+};
