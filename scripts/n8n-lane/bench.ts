@@ -17,7 +17,7 @@ import { startCluster } from './cluster';
 import { holdAll, sendAll, startGateway, type Gateway, type Held } from './deliveries';
 import { startN8n, userFolderFor } from './processes';
 import { check, plan, soft, stage } from './report';
-import { activate, awaitExecutions, createWorkflow, NODE_TYPES, rest, type Rest } from './rest';
+import { activate, awaitExecutions, createWorkflow, deactivate, NODE_TYPES, rest, type Rest } from './rest';
 import { setUp, type CredentialRefs } from './setup';
 import { startPostgres, startRedis, ensureStores } from './stores';
 
@@ -147,6 +147,8 @@ const measure = async (
         `${t.requests} requests to the interfaces (${t.reads} patient reads)${ratios}`,
     );
   }
+  // Unsubscribed, so the next mode's deliveries go to its own triggers only.
+  for (const t of [webhook, off, on]) await deactivate(api, t.flow);
   return { off, on };
 };
 
