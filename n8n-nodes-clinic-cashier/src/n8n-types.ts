@@ -50,6 +50,8 @@ interface Common {
 }
 
 export interface HookFunctions extends Common {
+  /** 'manual' for the editor's test webhook ("Listen for test event"), else the workflow's activation. */
+  getMode?(): string;
   getNodeWebhookUrl(name: string): string | undefined;
   logger: { warn(message: string): void };
   getWorkflowStaticData(type: 'node' | 'global'): Json;

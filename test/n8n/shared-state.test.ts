@@ -87,6 +87,13 @@ describe('activation', () => {
     );
   });
 
+  it('in queue mode without a Redis credential still listens for the editor’s test event', async () => {
+    process.env.EXECUTIONS_MODE = 'queue';
+    const { context } = hookContext({ event: def.key }, { webhookUrl: HOOK_URL });
+    Object.assign(context, { getMode: () => 'manual' });
+    await expect(trigger.webhookMethods.default.checkExists.call(context as never)).resolves.toBe(false);
+  });
+
   it('in queue mode with a Redis credential keeps the subscription it holds', async () => {
     process.env.EXECUTIONS_MODE = 'queue';
     await expect(

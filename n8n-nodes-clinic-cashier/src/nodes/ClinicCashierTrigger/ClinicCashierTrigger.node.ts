@@ -128,13 +128,14 @@ export class ClinicCashierTrigger implements INodeType {
       /**
        * Whether the kept subscription is this node's and opens with its credential. False for a changed credential or
        * a secret kept in clear, so n8n subscribes again (the interface's subscription of the same address and event
-       * is replaced, lib/hooks/subscription.ts). In queue mode without a shared store, activation stops here.
+       * is replaced, lib/hooks/subscription.ts). In queue mode without a shared store, activation stops here; the
+       * editor's test webhook goes on, as its one delivery is received and run by the main alone.
        */
       async checkExists(this: HookFunctions): Promise<boolean> {
         const authData = await authDataFrom(this);
         const lang = languageOf({ authData });
         const store = await storeOf(this);
-        if (!holdsHere(store)) throw noSharedStoreForDeliveries(lang);
+        if (!holdsHere(store) && this.getMode?.() !== 'manual') throw noSharedStoreForDeliveries(lang);
         if (store.reach === 'shared') await checkReachable(store, lang);
         const sub = keptOf(this).subscription;
         const def = eventOf(this.getNodeParameter('event'));
