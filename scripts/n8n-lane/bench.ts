@@ -105,6 +105,7 @@ const measure = async (
     label: 'n8n’s Webhook node',
     flow: webhookFlow,
     path: `/webhook/${hookPath}`,
+    sent: [],
   };
   const held = await holdAll(sb, gateway, DELIVERIES);
   for (const t of [off, on]) t.held = held.filter((d) => d.path === t.path);
