@@ -14,8 +14,18 @@ import { startGateway } from './deliveries';
 import { loadChecks, LOAD_REGULAR } from './load';
 import { pollingChecks, POLLING } from './polling';
 import { executeWorkflow, sleep, startN8n, until, userFolderFor } from './processes';
+import { checkMcp, MCP_CHECKS } from './mcp-check';
 import { check, onStop, plan, soft } from './report';
-import { activate, createWorkflow, deactivate, executionsOf, NODE_TYPES, outputOf, rest } from './rest';
+import {
+  activate,
+  createWorkflow,
+  deactivate,
+  executionsOf,
+  NODE_TYPES,
+  outputOf,
+  PACKAGE_NAME,
+  rest,
+} from './rest';
 import { connectionOf, setUp } from './setup';
 
 export const REGULAR = {
@@ -38,6 +48,7 @@ export const REGULAR = {
 /** The checks of regular mode, in the order they run. */
 export const planRegular = () => {
   plan(REGULAR);
+  plan(Object.fromEntries(MCP_CHECKS.map((name, i) => [`mcp${i}`, name])));
   plan(POLLING);
   plan(LOAD_REGULAR);
 };
@@ -102,6 +113,9 @@ export const runRegular = async (runDir: string, nodesFolder: string) => {
       throw new Error(`answered ${JSON.stringify(answer)}`);
     }
   });
+
+  // -- an AI assistant over MCP, before the trigger's workflow is active (its bookings would start it)
+  await checkMcp({ n8nUrl: n8n.url, rest: api.ok, typePrefix: `${PACKAGE_NAME}.`, connection, check: soft });
 
   // -- the trigger
   const webhookId = randomUUID();
