@@ -114,6 +114,16 @@ export const checkMcp = async (lane: McpLane): Promise<void> => {
     const example = exampleWith(lane.typePrefix, path, { clinicCashierApi: clinic, httpBearerAuth: bearer });
     const flow = await lane.rest('POST', '/workflows', { name: `Lane: ${path}`, active: false, ...example });
     await lane.rest('POST', `/workflows/${flow.id}/activate`, { versionId: flow.versionId });
+    // n8n 2.41 activates in the background after answering; its publication status says when and how it ended.
+    for (let look = 0; ; look++) {
+      const p = (await lane.rest('GET', `/workflows/${flow.id}/publication-status`)) as Json;
+      if (p.status === 'published') break;
+      if (p.status !== 'in_progress' && p.status !== 'not_published') {
+        throw new Error(`${path}: activation ended ${JSON.stringify(p)}`);
+      }
+      if (look >= 120) throw new Error(`${path}: not published after 60 s (${JSON.stringify(p)})`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
     return `${lane.n8nUrl}/mcp/${path}`;
   };
 
@@ -175,7 +185,8 @@ export const checkMcp = async (lane: McpLane): Promise<void> => {
   });
 
   const phone = `05${String(Date.now()).slice(-8)}`;
-  const slot = dayAhead(30, 10);
+  // Days no other check of the lane books (its deliveries take days 30 to about 40 ahead, scripts/n8n-lane/deliveries.ts).
+  const slot = dayAhead(90, 10);
   const visit = { starts_at: slot.at, patient_phone: phone, patient_name: 'Lane Assistant Patient' };
   const at = (path: string) =>
     call(`${lane.connection.clinic_base_url}${path}`, { token: lane.connection.clinic_api_token });
@@ -232,7 +243,7 @@ export const checkMcp = async (lane: McpLane): Promise<void> => {
     expectThat(past.isError && /Start Time/.test(past.text) && /past/.test(past.text), `past: ${past.text}`);
     const nameless = await assistant!.use('Book_Appointment', { ...visit, patient_name: '' });
     expectThat(nameless.isError && /Patient Name/.test(nameless.text), `nameless: ${nameless.text}`);
-    const full = dayAhead(31, 11);
+    const full = dayAhead(91, 11);
     for (let n = 0; n < 12; n += 1) {
       const answer = await assistant!.use('Book_Appointment', {
         starts_at: full.at,
