@@ -109,6 +109,20 @@ const memory = (moved: string | undefined) => {
   return set;
 };
 
+/**
+ * Whether `o` was moved already (it is then skipped); otherwise a movable object is remembered in `moved` as it is
+ * handed on, so a reschedule that brings it back into the list's unread part cannot move it twice.
+ */
+const movedBefore = (moved: Set<string>, order: { movable?: (o: Obj) => boolean }, o: Obj, key: Key) => {
+  const memo = memoOf(String(o.id ?? key.join(':')));
+  if (moved.has(memo)) return true;
+  if (order.movable?.(o)) {
+    if (moved.size >= MOVED_REMEMBERED) throw new MemoryFullError();
+    moved.add(memo);
+  }
+  return false;
+};
+
 const positiveIntOf = (v: unknown) => (Number.isInteger(v) && (v as number) > 0 ? (v as number) : undefined);
 const count = (v: unknown) => (Number.isInteger(v) && (v as number) >= 0 ? (v as number) : undefined);
 
@@ -219,12 +233,7 @@ export const readOn = async (
       const key = keys[i]!;
       if (after && compareKeys(key, after) <= 0) continue;
       after = key;
-      const memo = memoOf(String(o.id ?? key.join(':')));
-      if (moved.has(memo)) continue;
-      if (order.movable?.(o)) {
-        if (moved.size >= MOVED_REMEMBERED) throw new MemoryFullError();
-        moved.add(memo);
-      }
+      if (movedBefore(moved, order, o, key)) continue;
       fresh.push(o);
     }
     at = start + examined;
@@ -296,12 +305,7 @@ const readWhole = async (
     for (const { key, o } of rest) {
       if (handed.length === perPage) break;
       last = key;
-      const memo = memoOf(String(o.id ?? key.join(':')));
-      if (moved.has(memo)) continue;
-      if (order.movable?.(o)) {
-        if (moved.size >= MOVED_REMEMBERED) throw new MemoryFullError();
-        moved.add(memo);
-      }
+      if (movedBefore(moved, order, o, key)) continue;
       handed.push(o);
     }
     const next: Place | { done: true } =
