@@ -5,9 +5,8 @@
  * hears plain words for a taken slot, a past time and a missing name, and a wrong credential's message; the
  * endpoint refuses a client without the bearer token.
  *
- * The lane calls `checkMcp` with what it has (n8n's address, its REST session, the sandbox's connection, its own
- * way of recording a check). Run alone (`npx tsx scripts/n8n-lane/mcp-check.ts`), it starts the sandbox and an n8n
- * of its own on free ports, in a folder of its own, and stops both (scripts/n8n-lane/mcp-alone.ts).
+ * The lane's regular mode calls `checkMcp` with what it has (n8n's address, its REST session, the sandbox's
+ * connection, its own way of recording a check): `npm run test:n8n -- --regular` runs it.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -16,7 +15,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { call, type Json } from '../../harness/call';
 import { explain } from '../../lib/errors';
-import { runAlone } from './mcp-alone';
 
 const EXAMPLE = join(__dirname, '..', '..', 'n8n-nodes-clinic-cashier', 'examples', 'ai-receptionist.json');
 
@@ -271,13 +269,3 @@ export const checkMcp = async (lane: McpLane): Promise<void> => {
 
   await assistant?.close();
 };
-
-if (require.main === module) {
-  runAlone((lane) => checkMcp(lane), MCP_CHECKS).then(
-    (failed) => process.exit(failed ? 1 : 0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
