@@ -14,6 +14,7 @@ import { killN8n, until } from './processes';
 import { soft } from './report';
 import {
   activate,
+  bookingNode,
   awaitExecutions,
   createWorkflow,
   errorOf,
@@ -152,19 +153,7 @@ export const killWorkerMidBooking = async (
         parameters: { event: 'appointment_cancelled' },
         credentials: ctx.credentials,
       },
-      {
-        name: 'Book Appointment',
-        type: NODE_TYPES.action,
-        parameters: {
-          resource: 'appointment',
-          operation: 'book',
-          patient_id: patientId,
-          branch_id: '1',
-          appointment_type_id: '4',
-          starts_at: startsAt,
-        },
-        credentials: ctx.credentials,
-      },
+      bookingNode('Book Appointment', patientId, startsAt, ctx.credentials),
     ]);
     await activate(api, flow);
     const target = `${ctx.gatewayUrl}/webhook/${webhookId}/webhook`;

@@ -18,6 +18,7 @@ import { checkMcp, MCP_CHECKS } from './mcp-check';
 import { check, onStop, plan, soft } from './report';
 import {
   activate,
+  bookingNode,
   createWorkflow,
   deactivate,
   executionsOf,
@@ -221,19 +222,7 @@ export const runRegular = async (runDir: string, nodesFolder: string) => {
   const startsAt = slot(21, 11);
   const actionFlow = await createWorkflow(api, 'Lane: Book Appointment', [
     { name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
-    {
-      name: actionName,
-      type: NODE_TYPES.action,
-      parameters: {
-        resource: 'appointment',
-        operation: 'book',
-        patient_id: patientId,
-        branch_id: '1',
-        appointment_type_id: '4',
-        starts_at: startsAt,
-      },
-      credentials,
-    },
+    bookingNode(actionName, patientId, startsAt, credentials),
   ]);
 
   const bookingsAt = async () => {

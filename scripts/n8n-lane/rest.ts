@@ -24,6 +24,26 @@ export const NODE_TYPES = {
 };
 export const PACKAGE_NAME = PACKAGE.name;
 
+/** A Book Appointment node of the package for the sandbox's patient at `startsAt` (branch 1, appointment type 4). */
+export const bookingNode = (
+  name: string,
+  patientId: string,
+  startsAt: string,
+  credentials: NodeSpec['credentials'],
+): NodeSpec => ({
+  name,
+  type: NODE_TYPES.action,
+  parameters: {
+    resource: 'appointment',
+    operation: 'book',
+    patient_id: patientId,
+    branch_id: '1',
+    appointment_type_id: '4',
+    starts_at: startsAt,
+  },
+  credentials,
+});
+
 const BROWSER_ID = 'n8n-lane-browser';
 export const OWNER = {
   email: 'owner@clinic.example',
