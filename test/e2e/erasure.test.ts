@@ -1,5 +1,5 @@
 /**
- * What erasure does to what a Zap receives (README, "What the app promises over time"): the clinic removes the
+ * What erasure does to what a Zap receives (docs/security.md, "In short"): the clinic removes the
  * patient's contact fields and keeps the names and file number, so after erasure the patient of an appointment's
  * item has empty phone and email, and its names and file number still show.
  */
