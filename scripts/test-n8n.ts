@@ -31,7 +31,7 @@ const LANE_CHECKS = plan({
 const args = new Set(process.argv.slice(2));
 const bench = args.has('--bench');
 const only = args.has('--regular') ? 'regular' : args.has('--queue') ? 'queue' : undefined;
-if (bench) planBench();
+if (bench) planBench(only);
 else {
   if (only !== 'queue') planRegular();
   if (only !== 'regular') planQueue();
@@ -51,7 +51,7 @@ const main = async () => {
   mkdirSync(RUN_DIR, { recursive: true });
   await stage('build', () => check(LANE_CHECKS.build, async () => installNodes(RUN_DIR, NODES_FOLDER)));
   if (bench) {
-    await section('bench', () => runBench(RUN_DIR, NODES_FOLDER));
+    await section('bench', () => runBench(RUN_DIR, NODES_FOLDER, only));
     return;
   }
   if (only !== 'queue') await section('regular mode', () => runRegular(RUN_DIR, NODES_FOLDER));

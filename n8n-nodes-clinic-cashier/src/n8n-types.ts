@@ -27,7 +27,9 @@ export interface NodeDescription {
   name: string;
   icon?: string;
   group: string[];
-  version: number;
+  /** The versions n8n can run; a node added in the editor gets `defaultVersion`, else the highest. */
+  version: number | number[];
+  defaultVersion?: number;
   description: string;
   subtitle?: string;
   defaults: { name: string };

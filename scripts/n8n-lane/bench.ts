@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../sandbox';
 import { startCluster } from './cluster';
 import { holdAll, sendAll, startGateway, type Gateway, type Held } from './deliveries';
-import { startN8n, userFolderFor } from './processes';
+import { cpuSeconds, startN8n, userFolderFor, type N8n } from './processes';
 import { check, plan, soft, stage } from './report';
 import { activate, awaitExecutions, createWorkflow, deactivate, NODE_TYPES, rest, type Rest } from './rest';
 import { setUp, type CredentialRefs } from './setup';
@@ -33,9 +33,9 @@ const checksOf = (mode: Mode) => ({
 
 export const BENCH = { regular: checksOf('regular'), queue: checksOf('queue') };
 
-export const planBench = () => {
-  plan(BENCH.regular);
-  plan(BENCH.queue);
+export const planBench = (only?: Mode) => {
+  if (only !== 'queue') plan(BENCH.regular);
+  if (only !== 'regular') plan(BENCH.queue);
 };
 
 interface Target {
@@ -47,6 +47,8 @@ interface Target {
   held: Held[];
   sent: number[];
   seconds: number;
+  /** CPU seconds n8n's processes used for its deliveries and executions. */
+  cpu: number;
   reads: number;
   requests: number;
 }
@@ -59,7 +61,15 @@ const percentile = (values: number[], p: number) => {
 /** Sets up the three workflows on one n8n, makes the deliveries, and measures each. */
 const measure = async (
   mode: Mode,
-  o: { api: Rest; sb: Sandbox; gateway: Gateway; credentials: CredentialRefs; webhookBase: string },
+  o: {
+    api: Rest;
+    sb: Sandbox;
+    gateway: Gateway;
+    credentials: CredentialRefs;
+    webhookBase: string;
+    /** Every n8n process of the mode, whose CPU is counted. */
+    n8n: N8n[];
+  },
 ) => {
   const { api, sb, gateway } = o;
   const trigger = async (label: string, includePatient: boolean): Promise<Target> => {
@@ -85,7 +95,18 @@ const measure = async (
       };
       look();
     });
-    return { label, flow, path, secret: sub.secret, held: [], sent: [], seconds: 0, reads: 0, requests: 0 };
+    return {
+      label,
+      flow,
+      path,
+      secret: sub.secret,
+      held: [],
+      sent: [],
+      seconds: 0,
+      cpu: 0,
+      reads: 0,
+      requests: 0,
+    };
   };
   const hookPath = randomUUID();
   const webhookFlow = await createWorkflow(api, 'Bench: Webhook node', [
@@ -123,6 +144,7 @@ const measure = async (
       const reads = sb.requestCount({ method: 'GET', path: /\/patients\/[^/]+$/ });
       const requests = sb.requestCount();
       const started = Date.now();
+      const cpu = cpuSeconds(o.n8n);
       const answers = await sendAll(o.webhookBase, batch, {
         secret: t.secret,
         concurrency: CONCURRENCY,
@@ -130,6 +152,7 @@ const measure = async (
       });
       await awaitExecutions(api, t.flow.id, (part + 1) * half, 300_000);
       t.seconds += (Date.now() - started) / 1000;
+      t.cpu += cpuSeconds(o.n8n) - cpu;
       t.sent.push(...answers.map((a) => a.ms));
       t.reads += sb.requestCount({ method: 'GET', path: /\/patients\/[^/]+$/ }) - reads;
       t.requests += sb.requestCount() - requests;
@@ -138,13 +161,16 @@ const measure = async (
 
   const rate = (t: Target) => DELIVERIES / t.seconds;
   const p95 = (t: Target) => percentile(t.sent, 0.95) / 1000;
+  const cpuMs = (t: Target) => (1000 * t.cpu) / DELIVERIES;
   for (const t of [webhook, off, on]) {
     const ratios =
       t === webhook
         ? ''
-        : `: throughput ${(rate(t) / rate(webhook)).toFixed(2)}×, p95 ${(p95(t) / p95(webhook)).toFixed(2)}× the Webhook node's`;
+        : `: throughput ${(rate(t) / rate(webhook)).toFixed(2)}×, p95 ${(p95(t) / p95(webhook)).toFixed(2)}×, ` +
+          `CPU ${(cpuMs(t) / cpuMs(webhook)).toFixed(2)}× the Webhook node's`;
     console.log(
       `  bench ${mode}, ${t.label}: ${rate(t).toFixed(1)} executions/s, p95 answer ${p95(t).toFixed(2)} s, ` +
+        `n8n CPU ${cpuMs(t).toFixed(0)} ms a delivery, ` +
         `${t.requests} requests to the interfaces (${t.reads} patient reads)${ratios}`,
     );
   }
@@ -163,62 +189,71 @@ const requestsCheck = (name: string, r: { off: Target; on: Target }) =>
     }
   });
 
-export const runBench = async (runDir: string, nodesFolder: string) => {
+export const runBench = async (runDir: string, nodesFolder: string, only?: Mode) => {
   const sb = await startSandbox({ port: 0, quiet: true, rateLimitPerMinute: 1_000_000 });
   try {
-    await stage('bench regular mode', async () => {
-      let target = '';
-      const gateway = await startGateway(() => target);
-      const n8n = await startN8n({
-        name: 'bench-regular',
-        role: 'main',
-        runDir,
-        env: {
-          DB_TYPE: 'sqlite',
-          N8N_USER_FOLDER: userFolderFor(runDir, 'bench-regular', nodesFolder),
-          WEBHOOK_URL: `${gateway.url}/`,
-        },
-      });
-      target = n8n.url;
-      try {
-        const api = rest(n8n.url);
-        const { credentials } = await setUp(api, sb);
-        const r = await check(BENCH.regular.measured, () =>
-          measure('regular', { api, sb, gateway, credentials, webhookBase: n8n.url }),
-        );
-        await requestsCheck(BENCH.regular.requests, r);
-      } finally {
-        await n8n.stop();
-        await gateway.close();
-      }
-    }).catch(() => undefined);
-
-    await stage('bench queue mode', async () => {
-      ensureStores((line) => console.log(`  ${line}`));
-      const [pg, redis] = await Promise.all([startPostgres(runDir), startRedis(runDir)]);
-      const holder: { url?: string } = {};
-      const gateway = await startGateway(() => holder.url!);
-      try {
-        const cluster = await startCluster({
+    if (only !== 'queue')
+      await stage('bench regular mode', async () => {
+        let target = '';
+        const gateway = await startGateway(() => target);
+        const n8n = await startN8n({
+          name: 'bench-regular',
+          role: 'main',
           runDir,
-          nodesFolder,
-          postgresPort: pg.port,
-          database: pg.database,
-          redisPort: redis.port,
-          webhookUrl: `${gateway.url}/`,
-          workerConcurrency: 10,
+          env: {
+            DB_TYPE: 'sqlite',
+            N8N_USER_FOLDER: userFolderFor(runDir, 'bench-regular', nodesFolder),
+            WEBHOOK_URL: `${gateway.url}/`,
+          },
         });
-        holder.url = cluster.webhook.url;
-        const api = rest(cluster.main.url);
-        const { withRedis } = await setUp(api, sb, redis.port);
-        const r = await check(BENCH.queue.measured, () =>
-          measure('queue', { api, sb, gateway, credentials: withRedis, webhookBase: cluster.webhook.url }),
-        );
-        await requestsCheck(BENCH.queue.requests, r);
-      } finally {
-        await gateway.close();
-      }
-    });
+        target = n8n.url;
+        try {
+          const api = rest(n8n.url);
+          const { credentials } = await setUp(api, sb);
+          const r = await check(BENCH.regular.measured, () =>
+            measure('regular', { api, sb, gateway, credentials, webhookBase: n8n.url, n8n: [n8n] }),
+          );
+          await requestsCheck(BENCH.regular.requests, r);
+        } finally {
+          await n8n.stop();
+          await gateway.close();
+        }
+      }).catch(() => undefined);
+
+    if (only !== 'regular')
+      await stage('bench queue mode', async () => {
+        ensureStores((line) => console.log(`  ${line}`));
+        const [pg, redis] = await Promise.all([startPostgres(runDir), startRedis(runDir)]);
+        const holder: { url?: string } = {};
+        const gateway = await startGateway(() => holder.url!);
+        try {
+          const cluster = await startCluster({
+            runDir,
+            nodesFolder,
+            postgresPort: pg.port,
+            database: pg.database,
+            redisPort: redis.port,
+            webhookUrl: `${gateway.url}/`,
+            workerConcurrency: 10,
+          });
+          holder.url = cluster.webhook.url;
+          const api = rest(cluster.main.url);
+          const { withRedis } = await setUp(api, sb, redis.port);
+          const r = await check(BENCH.queue.measured, () =>
+            measure('queue', {
+              api,
+              sb,
+              gateway,
+              credentials: withRedis,
+              webhookBase: cluster.webhook.url,
+              n8n: [cluster.main, cluster.webhook, ...cluster.workers],
+            }),
+          );
+          await requestsCheck(BENCH.queue.requests, r);
+        } finally {
+          await gateway.close();
+        }
+      });
   } finally {
     await sb.close();
   }

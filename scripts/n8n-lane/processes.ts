@@ -4,7 +4,7 @@
  * file. Everything started is registered with report.ts, which stops it on every exit.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -108,6 +108,10 @@ export const n8nEnv = (settings: Record<string, string>): NodeJS.ProcessEnv =>
     N8N_LOG_OUTPUT: 'console',
     EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
     GENERIC_TIMEZONE: 'Asia/Riyadh',
+    // n8n's expression-engine settings, passed through so that the bench can measure them (docs/n8n-production.md).
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => k.startsWith('N8N_EXPRESSION_ENGINE_')),
+    ),
     ...settings,
   });
 
@@ -162,7 +166,17 @@ export const startN8n = async (
   };
   const env = n8nEnv({ ...o.env, ...own });
   const log = join(o.runDir, `n8n-${o.name}.log`);
-  const { child, stop } = spawnGroup(NODE_BIN, [N8N_BIN, COMMAND[o.role], ...(o.args ?? [])], env, log);
+  // N8N_LANE_CPU_PROFILE=<folder>: each n8n process writes a CPU profile there when it stops (docs/n8n-maintaining.md).
+  const profile = process.env.N8N_LANE_CPU_PROFILE;
+  const node = profile
+    ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, `--cpu-prof-name=${o.name}.cpuprofile`]
+    : [];
+  const { child, stop } = spawnGroup(
+    NODE_BIN,
+    [...node, N8N_BIN, COMMAND[o.role], ...(o.args ?? [])],
+    env,
+    log,
+  );
   const url = `http://127.0.0.1:${port}`;
   await until(
     `n8n ${o.name} /healthz/readiness`,
@@ -199,3 +213,28 @@ export const executeWorkflow = async (from: N8n, runDir: string, workflowId: str
   await stop();
   if (code !== '0') throw new Error(`n8n execute ended with ${code}: ${out.join('').slice(-600)}`);
 };
+
+/**
+ * CPU seconds (user and system) the process groups of these n8n processes have used so far: each process, its task
+ * runner and any other child, from /proc (Linux). A cost the machine's other load does not change, unlike a rate.
+ */
+export const cpuSeconds = (processes: N8n[]): number => {
+  const groups = new Set(processes.map((p) => p.child.pid));
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // Fields after the command's closing parenthesis: state, ppid, pgrp, … utime (14th field), stime (15th).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (groups.has(Number(fields[2]))) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / CLOCK_TICKS;
+};
+
+/** Linux's USER_HZ, the unit of /proc's CPU times. */
+const CLOCK_TICKS = 100;

@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Json } from '../../harness/call';
+import { ClinicCashierTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
 import { LANE } from './install';
 import { until } from './processes';
 
@@ -23,6 +24,8 @@ export const NODE_TYPES = {
   poller: `${PACKAGE.name}.clinicCashierStartingSoonTrigger`,
 };
 export const PACKAGE_NAME = PACKAGE.name;
+/** The trigger's version n8n gives a node added in the editor today. */
+const TRIGGER_VERSION = new ClinicCashierTrigger().description.defaultVersion ?? 1;
 
 /** A Book Appointment node of the package for the sandbox's patient at `startsAt` (branch 1, appointment type 4). */
 export const bookingNode = (
@@ -231,7 +234,7 @@ export const createWorkflow = async (api: Rest, name: string, nodes: NodeSpec[])
     connections,
     nodes: nodes.map((n, i) => ({
       id: randomUUID(),
-      typeVersion: 1,
+      typeVersion: n.type === NODE_TYPES.trigger ? TRIGGER_VERSION : 1,
       position: [i * 220, 0],
       ...n,
     })),

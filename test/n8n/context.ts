@@ -1,4 +1,5 @@
 /** Stand-ins of the `this` n8n gives a node's methods: parameters, credentials, static data, request and response. */
+import { createHash } from 'node:crypto';
 import { AUTH } from '../helpers';
 
 export const credentials = { ...AUTH, clinic_base_url: process.env.CLINIC_BASE_URL! };
@@ -35,6 +36,9 @@ export const watchedStaticData = (initial: Record<string, unknown> = {}) => {
   return { staticData: watch(structuredClone(initial), 'node'), writes };
 };
 
+const idOf = (data: Record<string, unknown>) =>
+  createHash('sha256').update(JSON.stringify(data)).digest('hex').slice(0, 12);
+
 export const hookContext = (
   params: Record<string, unknown>,
   options: {
@@ -61,9 +65,11 @@ export const hookContext = (
     getNode: () => ({
       name: 'Clinic & Cashier',
       parameters: params,
+      // Another credential is another id in n8n: a delivery's credential reads are shared by id
+      // (src/delivery-credentials.ts).
       credentials: {
-        clinicCashierApi: { id: '1', name: 'Clinic' },
-        ...(options.redis ? { redis: { id: '2', name: 'Redis' } } : {}),
+        clinicCashierApi: { id: idOf(options.credentials ?? credentials), name: 'Clinic' },
+        ...(options.redis ? { redis: { id: idOf(options.redis), name: 'Redis' } } : {}),
       },
     }),
     getParentNodes: () => [] as Array<{ name: string; type: string }>,

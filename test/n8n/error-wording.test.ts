@@ -27,9 +27,20 @@ const LANGUAGES = ['en', 'ar'] as const;
 type Lang = (typeof LANGUAGES)[number];
 
 /** A node method's `this`, its credentials in the given language. */
-const inLanguage = <C extends { getCredentials: unknown }>(context: C, language: Lang): C => ({
+/** The context with a credential of its own in `language` (another credential: another id, as in n8n). */
+const inLanguage = <C extends { getCredentials: unknown; getNode(): { credentials?: object } }>(
+  context: C,
+  language: Lang,
+): C => ({
   ...context,
   getCredentials: async () => ({ ...credentials, language }),
+  getNode: () => {
+    const node = context.getNode();
+    return {
+      ...node,
+      credentials: { ...node.credentials, clinicCashierApi: { id: `in-${language}`, name: language } },
+    };
+  },
 });
 
 const failure = async (run: () => Promise<unknown>): Promise<Error> => {

@@ -5,6 +5,7 @@
  */
 import { signDelivery } from '../../sandbox/webhooks';
 import { ClinicCashierTrigger } from '../../n8n-nodes-clinic-cashier/src/nodes/ClinicCashierTrigger/ClinicCashierTrigger.node';
+import { forgetDeliveryCredentials } from '../../n8n-nodes-clinic-cashier/src/delivery-credentials';
 import { sealSecret } from '../../n8n-nodes-clinic-cashier/src/sealed-secret';
 import { processStore } from '../../n8n-nodes-clinic-cashier/src/store';
 import { EVENTS } from '../../lib/hooks/events';
@@ -17,6 +18,7 @@ import { credentials, hookContext, watchedStaticData } from './context';
 useNock();
 beforeEach(() => {
   forgetDeliveries();
+  forgetDeliveryCredentials();
   (processStore as typeof processStore & { clear(): void }).clear();
 });
 
@@ -144,6 +146,32 @@ describe('a delivery', () => {
     );
     expect(copies.filter((c) => 'workflowData' in c)).toHaveLength(1);
     expect(copies.filter((c) => !('workflowData' in c))).toEqual([{}]);
+  });
+
+  it('reads its credentials once for deliveries arriving together (n8n resolves each read in an isolate of its own)', async () => {
+    const reads: string[] = [];
+    const distinct = Array.from({ length: 5 }, (_, i) => ({
+      ...delivered(def.event),
+      id: `evt_together_${i}`,
+    }));
+    const copies = distinct.map((envelope) => {
+      const { context } = hookContext(
+        { event: def.key, include_patient: false },
+        {
+          staticData: { subscription },
+          request: deliveryOf(JSON.stringify(envelope)),
+        },
+      );
+      const read = context.getCredentials;
+      context.getCredentials = async (name: string) => {
+        reads.push(name);
+        return read(name);
+      };
+      return node.webhook.call(context as never);
+    });
+    const results = await Promise.all(copies);
+    expect(results.filter((r) => 'workflowData' in r)).toHaveLength(5);
+    expect(reads).toEqual(['clinicCashierApi']);
   });
 
   it('passes items on in the execution without reading or writing static data', async () => {

@@ -6,6 +6,7 @@ import type { HookEvent, SubscribeData } from '../../../../lib/hooks/types';
 import { capital } from '../../../../lib/host';
 import { languageOf, say } from '../../../../lib/i18n';
 import { authDataFrom, CREDENTIAL, CREDENTIAL_TEST, testConnection } from '../../connection';
+import { deliveryCredentials } from '../../delivery-credentials';
 import { AppError, HaltedError } from '../../errors';
 import { byName, hintOf, propertyOf } from '../../fields';
 import { N8N } from '../../host';
@@ -87,7 +88,11 @@ export class ClinicCashierTrigger implements INodeType {
     name: 'clinicCashierTrigger',
     icon: ICON,
     group: ['trigger'],
-    version: 1,
+    // Version 2 is version 1 unchanged, for n8n's sake: to the body of every delivery to a version 1 webhook node,
+    // n8n 2.41 applies a check written for the first version of its own Webhook node, which evaluates an expression
+    // in a fresh isolate (parseRequestBody in n8n's webhook-helpers). Workflows keep the version they were built with.
+    version: [1, 2],
+    defaultVersion: 2,
     description:
       'Starts the workflow when the clinic or the cashier interface delivers an event (a booking, a payment, a receipt…).',
     subtitle: '={{$parameter["event"]}}',
@@ -188,7 +193,8 @@ export class ClinicCashierTrigger implements INodeType {
   async webhook(this: WebhookFunctions) {
     const def = eventOf(this.getNodeParameter('event'));
     const sub = keptOf(this).subscription;
-    const authData = await authDataFrom(this);
+    const credentials = deliveryCredentials(this);
+    const authData = await authDataFrom(credentials);
     const lang = languageOf({ authData });
     const answer = (status: number, error: string, message: string) => {
       this.getResponseObject().status(status).json({ error, message });
@@ -196,7 +202,7 @@ export class ClinicCashierTrigger implements INodeType {
     };
     const subscribeData = sub && subscribeDataOf(sub, authData);
     if (sub?.sealed && !subscribeData) return answer(401, 'delivery_refused', credentialChanged(lang));
-    const store = await storeOf(this);
+    const store = await storeOf(credentials);
     if (!holdsHere(store)) {
       this.logger.warn(
         `${def.label}: n8n runs in queue mode and this trigger has no Redis credential, so copies of one event reaching two n8n processes may both run. Add a Redis credential to the trigger.`,
