@@ -45,15 +45,18 @@ export const deliveryCredentials = (
     if (id === undefined) return ctx.getCredentials(name);
     const key = `${name}\u0000${id}`;
     const t = now();
-    for (const [k, h] of held) if (h.until <= t) held.delete(k);
     const found = held.get(key);
-    if (found) return found.data;
+    if (found && found.until > t) return found.data;
     const data = ctx.getCredentials(name);
     const entry = { until: t + HOLD_MS, data };
-    held.set(key, entry);
-    data.catch(() => {
+    const forget = () => {
       if (held.get(key) === entry) held.delete(key);
-    });
+    };
+    held.set(key, entry);
+    data.catch(forget);
+    // Not kept in memory past its time when no delivery comes to replace it.
+    // eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- a cleanup, not a wait: nothing awaits it
+    setTimeout(forget, HOLD_MS).unref();
     return data;
   },
 });
