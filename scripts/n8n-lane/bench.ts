@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { startCluster } from './cluster';
+import { clusterOn, startCluster } from './cluster';
 import { holdAll, sendAll, startGateway, type Gateway, type Held } from './deliveries';
 import { cpuSeconds, startN8n, userFolderFor, type N8n } from './processes';
 import { check, plan, soft, stage } from './report';
@@ -227,15 +227,9 @@ export const runBench = async (runDir: string, nodesFolder: string, only?: Mode)
         const holder: { url?: string } = {};
         const gateway = await startGateway(() => holder.url!);
         try {
-          const cluster = await startCluster({
-            runDir,
-            nodesFolder,
-            postgresPort: pg.port,
-            database: pg.database,
-            redisPort: redis.port,
-            webhookUrl: `${gateway.url}/`,
-            workerConcurrency: 10,
-          });
+          const cluster = await startCluster(
+            clusterOn({ runDir, nodesFolder, gatewayUrl: gateway.url }, pg, redis, 10),
+          );
           holder.url = cluster.webhook.url;
           const api = rest(cluster.main.url);
           const { withRedis } = await setUp(api, sb, redis.port);

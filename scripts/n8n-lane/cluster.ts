@@ -21,6 +21,22 @@ export interface ClusterOptions {
   workerConcurrency?: number;
 }
 
+/** A cluster's options on the lane's PostgreSQL and Redis, its deliveries arriving through the gateway at `gatewayUrl`. */
+export const clusterOn = (
+  o: { runDir: string; nodesFolder: string; gatewayUrl: string },
+  pg: { port: number; database: string },
+  redis: { port: number },
+  workerConcurrency?: number,
+): ClusterOptions => ({
+  runDir: o.runDir,
+  nodesFolder: o.nodesFolder,
+  postgresPort: pg.port,
+  database: pg.database,
+  redisPort: redis.port,
+  webhookUrl: `${o.gatewayUrl}/`,
+  workerConcurrency,
+});
+
 export interface Cluster {
   main: N8n;
   webhook: N8n;

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { startSandbox, type Sandbox } from '../../sandbox';
-import { startCluster, stopCluster, type Cluster, type ClusterOptions } from './cluster';
+import { clusterOn, startCluster, stopCluster, type Cluster } from './cluster';
 import { bookAtDesk, sendAll, startGateway } from './deliveries';
 import { loadChecks, LOAD_QUEUE } from './load';
 import { createItemChecks, killWorkerMidBooking, WRITES } from './queue-writes';
@@ -57,14 +57,7 @@ export const runQueue = async (runDir: string, nodesFolder: string) => {
   const live: { cluster?: Cluster } = {};
   const gateway = await startGateway(() => live.cluster!.webhook.url);
   onStop(() => gateway.close());
-  const options: ClusterOptions = {
-    runDir,
-    nodesFolder,
-    postgresPort: pg.port,
-    database: pg.database,
-    redisPort: redis.port,
-    webhookUrl: `${gateway.url}/`,
-  };
+  const options = clusterOn({ runDir, nodesFolder, gatewayUrl: gateway.url }, pg, redis);
   const cluster = await check(QUEUE.start, () => startCluster(options));
   live.cluster = cluster;
 
