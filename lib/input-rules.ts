@@ -1,6 +1,7 @@
 import type { z as Zod } from 'zod';
 import { holdsCoreTemplate } from './curlies';
-import { BilingualError, type InputMessage } from './i18n';
+import { BilingualError } from './i18n';
+import type { InputMessage } from './input-messages';
 import { sarToHalalas } from './money';
 import { toE164 } from './phone';
 import { zod } from './zod';

@@ -1,4 +1,4 @@
-import type { InputMessage } from './i18n';
+import type { InputMessage } from './input-messages';
 import { readableTimes } from './readable-time';
 import { saudiTime } from './time';
 import { zod } from './zod';

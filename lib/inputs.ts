@@ -2,7 +2,8 @@ import type { z as Zod } from 'zod';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import type { ChoicesPage } from './dropdowns';
 import { hostOf, type HostWords } from './host';
-import { INPUT_MESSAGES, joined, languageOf, say, type Bilingual, type InputMessage } from './i18n';
+import { joined, languageOf, say, type Bilingual } from './i18n';
+import { INPUT_MESSAGES, type InputMessage } from './input-messages';
 import { boundInstant, date, dateOrDatetime, datetime, upcoming } from './input-times';
 import {
   bool,

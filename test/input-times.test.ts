@@ -7,7 +7,7 @@ import {
   START_LEAD_MINUTES,
   upcoming,
 } from '../lib/input-times';
-import { INPUT_MESSAGES } from '../lib/i18n';
+import { INPUT_MESSAGES } from '../lib/input-messages';
 
 /* The inputs declared with these, through the app with their labels: test/creates.test.ts, test/hostile-writes.test.ts. */
 
