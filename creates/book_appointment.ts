@@ -10,7 +10,7 @@ import { CREATE, SEARCH, searchRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { carryingPatient, withPatient } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
-import { throttleOn } from '../lib/throttle';
+import { throttleOf } from '../lib/throttle';
 
 const inputs = declareInputs(
   {
@@ -172,7 +172,7 @@ export const bookAppointment = defineCreate({
       'Books an appointment in a free slot, for an existing patient or for a phone number and name (a new patient file is opened when the phone is unknown). Use it when a web form, a chat or another app asks for a visit. Returns the appointment, its start time in words and the patient; a replay with the same booking reference returns the same appointment (duplicate true) instead of booking twice.',
   },
   operation: {
-    throttle: throttleOn('clinic'),
+    throttle: throttleOf(performBookAppointment),
     inputFieldGroups: [
       { key: 'visit', label: 'Visit', emphasize: true },
       { key: 'patient', label: 'Patient' },

@@ -8,7 +8,7 @@ import { performOn } from '../lib/operation';
 import { path } from '../lib/path';
 import { carryingPatient, withPatient } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
-import { throttleOn } from '../lib/throttle';
+import { throttleOf } from '../lib/throttle';
 
 const inputs = declareInputs({
   appointment_id: input.ulid({
@@ -55,7 +55,7 @@ export const cancelAppointment = defineCreate({
       'Cancels an appointment with a reason (patient request, clinic, no-show, other). Use it when a patient cancels through another app. Returns the cancelled appointment and its patient; an appointment already cancelled stays as it is, and a completed or in-progress one is refused.',
   },
   operation: {
-    throttle: throttleOn('clinic'),
+    throttle: throttleOf(performCancelAppointment),
     inputFields: inputs.fields,
     perform: performCancelAppointment,
     sample: {

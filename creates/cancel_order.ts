@@ -5,7 +5,7 @@ import { CREATE, DROPDOWN, SEARCH, dynamicRef, searchRef } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { path } from '../lib/path';
 import { order } from '../lib/resources/cashier';
-import { throttleOn } from '../lib/throttle';
+import { throttleOf } from '../lib/throttle';
 
 const inputs = declareInputs({
   order_id: input.segmentId({
@@ -43,7 +43,7 @@ export const cancelOrder = defineCreate({
       'Cancels an order sent to a till and withdraws it from the incoming-orders panel. Use it when a web shop or delivery app cancels an order. Returns the order, now cancelled; a receipt the till already issued stays for the cashier to refund.',
   },
   operation: {
-    throttle: throttleOn('cashier'),
+    throttle: throttleOf(performCancelOrder),
     inputFields: inputs.fields,
     perform: performCancelOrder,
     sample: { ...order.sample, status: 'cancelled' },

@@ -13,7 +13,7 @@ import { languageOf, say } from '../lib/i18n';
 import { saudiTime } from '../lib/time';
 import { item } from '../lib/resources/cashier';
 import { itemInputs, variantsInput } from './item_fields';
-import { throttleOn } from '../lib/throttle';
+import { throttleOf } from '../lib/throttle';
 
 const inputs = declareInputs(
   {
@@ -146,7 +146,7 @@ export const createItem = defineCreate({
       'Creates a catalogue item with its variants (sizes, SKUs, barcodes, prices) for the tills. Use it to add products from a supplier sheet or another shop system; pair it with Find Item (Find or Create Item) to add only what is missing. Returns the item with its variants and their PLU codes.',
   },
   operation: {
-    throttle: throttleOn('cashier'),
+    throttle: throttleOf(performCreateItem),
     inputFields: inputs.fields,
     perform: performCreateItem,
     lock: writeLock(CREATE.createItem, 'name_ar'),

@@ -6,7 +6,7 @@ import { anyOf, declareInputs, input } from '../lib/inputs';
 import { CREATE } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { order } from '../lib/resources/cashier';
-import { throttleOn } from '../lib/throttle';
+import { throttleOf } from '../lib/throttle';
 
 const inputs = declareInputs({
   external_id: input.maxChars(100)({
@@ -108,7 +108,7 @@ export const createOrder = defineCreate({
       'Sends an order to a branch till’s incoming-orders panel, where the cashier accepts it and the receipt is issued (no payment is taken). Use it for orders from a web shop, a delivery app or a form. Returns the order with its status; a replay with the same Order Reference returns the same order (duplicate true).',
   },
   operation: {
-    throttle: throttleOn('cashier'),
+    throttle: throttleOf(performCreateOrder),
     inputFieldGroups: [
       { key: 'order', label: 'Order', emphasize: true },
       { key: 'customer', label: 'Customer' },

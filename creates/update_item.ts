@@ -11,7 +11,7 @@ import { performOn } from '../lib/operation';
 import { path } from '../lib/path';
 import { item } from '../lib/resources/cashier';
 import { existingVariantsInput, itemInputs } from './item_fields';
-import { throttleOn } from '../lib/throttle';
+import { throttleOf } from '../lib/throttle';
 import { hostOf, type HostWords } from '../lib/host';
 
 const inputs = declareInputs(
@@ -101,7 +101,7 @@ export const updateItem = defineCreate({
       'Updates a catalogue item’s names, category, price or variants; variants you do not mention are kept unless you ask to remove them. Use it to keep prices and variants in step with another system. Returns the item as stored after the change.',
   },
   operation: {
-    throttle: throttleOn('cashier'),
+    throttle: throttleOf(performUpdateItem),
     inputFields: inputs.fields,
     perform: performUpdateItem,
     lock: writeLock(CREATE.updateItem, 'item_id'),

@@ -5,20 +5,25 @@ import { clientFor, type ApiClient, type Query } from './http';
 import { declareInputs, type Input, type Inputs, type Parsed } from './inputs';
 import type { Api } from './partner-apis';
 import type { OutputField } from './resources/define';
-import { throttleOn } from './throttle';
+import { throttleOf } from './throttle';
+
+/** An operation's perform, carrying the interface it speaks to: its throttle is built from it (`throttleOf`). */
+export type Perform<T> = ((z: ZObject, bundle: Bundle) => Promise<T>) & { readonly api: Api };
 
 /**
  * An operation's perform: the interface it speaks to, stated once, and its inputs checked before any request (bad
  * input gets one clear error and nothing is sent).
  */
-export const performOn =
-  <D extends Record<string, Input>, T>(
-    api: Api,
-    inputs: Inputs<D>,
-    run: (z: ZObject, bundle: Bundle, input: Parsed<D>, client: ApiClient) => Promise<T>,
-  ) =>
-  async (z: ZObject, bundle: Bundle): Promise<T> =>
-    run(z, bundle, inputs.parse(z, bundle), clientFor(z, bundle, api));
+export const performOn = <D extends Record<string, Input>, T>(
+  api: Api,
+  inputs: Inputs<D>,
+  run: (z: ZObject, bundle: Bundle, input: Parsed<D>, client: ApiClient) => Promise<T>,
+): Perform<T> =>
+  Object.assign(
+    async (z: ZObject, bundle: Bundle): Promise<T> =>
+      run(z, bundle, inputs.parse(z, bundle), clientFor(z, bundle, api)),
+    { api },
+  );
 
 /** The object at `path` as the search's result, or nothing found when the interface answers 404. */
 export const findOne = async <T>(
@@ -67,16 +72,17 @@ export const searchById = <K extends string, I extends Input>(def: {
 }) => {
   const inputs = declareInputs(def.input);
   const [key] = Object.keys(def.input) as [K];
+  const perform = performOn(def.api, inputs, (_z, _bundle, input, client) =>
+    findOne(client, def.path(String(input[key])), (found) => def.resource.present(found), def.own),
+  );
   return defineSearch({
     key: def.key,
     noun: def.noun,
     display: def.display,
     operation: {
-      throttle: throttleOn(def.api),
+      throttle: throttleOf(perform),
       inputFields: inputs.fields,
-      perform: performOn(def.api, inputs, (_z, _bundle, input, client) =>
-        findOne(client, def.path(String(input[key])), (found) => def.resource.present(found), def.own),
-      ),
+      perform,
       sample: def.resource.sample,
       outputFields: def.resource.outputFields,
     },
@@ -104,29 +110,31 @@ export const searchByIdOrList = <D extends Record<string, Input>>(def: {
     bundle: Bundle,
     found: Array<Record<string, unknown>>,
   ) => Promise<Array<Record<string, unknown>>>;
-}) =>
-  defineSearch({
+}) => {
+  const perform = performOn(def.api, def.inputs, async (z, bundle, input, client) => {
+    const { [def.id]: _id, ...query } = def.inputs.request(input);
+    const id = input[def.id];
+    const found = await findOneOrList(
+      client,
+      id === undefined ? undefined : def.path(String(id)),
+      { path: def.list.path, query: { ...(query as Query), per_page: def.list.perPage } },
+      def.present,
+    );
+    return def.then ? def.then(z, bundle, found) : found;
+  });
+  return defineSearch({
     key: def.key,
     noun: def.noun,
     display: def.display,
     operation: {
-      throttle: throttleOn(def.api),
+      throttle: throttleOf(perform),
       inputFields: def.inputs.fields,
-      perform: performOn(def.api, def.inputs, async (z, bundle, input, client) => {
-        const { [def.id]: _id, ...query } = def.inputs.request(input);
-        const id = input[def.id];
-        const found = await findOneOrList(
-          client,
-          id === undefined ? undefined : def.path(String(id)),
-          { path: def.list.path, query: { ...(query as Query), per_page: def.list.perPage } },
-          def.present,
-        );
-        return def.then ? def.then(z, bundle, found) : found;
-      }),
+      perform,
       sample: def.shown.sample,
       outputFields: def.shown.outputFields,
     },
   });
+};
 
 /** What the registry reads of an action's or search's definition. */
 export interface StepDefinition {
@@ -136,11 +144,14 @@ export interface StepDefinition {
 }
 
 /**
- * The interface an action or search spends its requests on, as its definition declares it: its throttle's key
- * (lib/throttle.ts), the one part of the definition Zapier itself keys by interface.
+ * The interface an action or search spends its requests on, as its definition declares it: its throttle's key,
+ * which `throttleOf(perform)` (lib/throttle.ts) takes from the perform `performOn(api, …)` built; the one part of
+ * the definition Zapier itself keys by interface.
  */
 export const apiOf = (def: StepDefinition): Api => {
   const key = def.operation.throttle?.key;
   if (key === 'clinic' || key === 'cashier') return key;
-  throw new Error(`${def.key} declares no interface: give its operation \`throttle: throttleOn(api)\``);
+  throw new Error(
+    `${def.key} declares no interface: build its perform with \`performOn(api, inputs, …)\` (lib/operation.ts) and give its operation \`throttle: throttleOf(perform)\` (lib/throttle.ts)`,
+  );
 };

@@ -11,7 +11,7 @@ import { findOne, performOn } from '../lib/operation';
 import { path } from '../lib/path';
 import { carryingPatient, withPatients } from '../lib/patients';
 import { appointment } from '../lib/resources/clinic';
-import { throttleOn } from '../lib/throttle';
+import { throttleOf } from '../lib/throttle';
 
 /** Start time, then id for appointments starting together: the order a day's appointment book reads in. */
 const byStart = (a: Record<string, unknown>, b: Record<string, unknown>) =>
@@ -119,6 +119,26 @@ const FOUND_FIELDS = [
 
 const shown = carryingPatient(appointment);
 
+export const performFindAppointment = performOn('clinic', inputs, async (z, bundle, input, client) => {
+  const { appointment_id: id, ...query } = inputs.request(input);
+  if (id !== undefined) {
+    const one = await findOne(client, path`/appointments/${String(id)}`, appointment.present);
+    return withPatients(
+      z,
+      bundle,
+      one.map((a) => ({ ...a, found_total: 1, found_complete: true })),
+    );
+  }
+  const { found, total, complete } = await readAll(client, query as Query);
+  // Earliest first whatever order the list comes in; each distinct patient of the results read once.
+  const earliest = found
+    .map(appointment.present)
+    .sort(byStart)
+    .slice(0, SETTINGS.findAppointmentResults)
+    .map((a) => ({ ...a, found_total: total, found_complete: complete }));
+  return withPatients(z, bundle, earliest);
+});
+
 export const findAppointment = defineSearch({
   key: SEARCH.findAppointment,
   noun: 'Appointment',
@@ -127,27 +147,9 @@ export const findAppointment = defineSearch({
     description: `Finds an appointment by id, a patient’s appointments, or every appointment of a time range (e.g. today’s at one branch), filtered by status, branch and practitioner. Use it before cancelling or messaging, or to list a day’s bookings. Returns the earliest ${SETTINGS.findAppointmentResults} appointments, earliest first, each with its start time in words and its patient; Appointments Found (Total) says how many match, and All Appointments Read is false when the range holds more than the app reads (${SETTINGS.findAppointmentPages * SETTINGS.maxPerPage}): narrow it to be sure the first is the earliest.`,
   },
   operation: {
-    throttle: throttleOn('clinic'),
+    throttle: throttleOf(performFindAppointment),
     inputFields: inputs.fields,
-    perform: performOn('clinic', inputs, async (z, bundle, input, client) => {
-      const { appointment_id: id, ...query } = inputs.request(input);
-      if (id !== undefined) {
-        const one = await findOne(client, path`/appointments/${String(id)}`, appointment.present);
-        return withPatients(
-          z,
-          bundle,
-          one.map((a) => ({ ...a, found_total: 1, found_complete: true })),
-        );
-      }
-      const { found, total, complete } = await readAll(client, query as Query);
-      // Earliest first whatever order the list comes in; each distinct patient of the results read once.
-      const earliest = found
-        .map(appointment.present)
-        .sort(byStart)
-        .slice(0, SETTINGS.findAppointmentResults)
-        .map((a) => ({ ...a, found_total: total, found_complete: complete }));
-      return withPatients(z, bundle, earliest);
-    }),
+    perform: performFindAppointment,
     sample: { ...shown.sample, found_total: 1, found_complete: true },
     outputFields: [...shown.outputFields, ...FOUND_FIELDS],
   },

@@ -8,7 +8,7 @@ import { item, variantFields } from '../lib/resources/cashier';
 import { f, outputFieldsOf } from '../lib/resources/define';
 import { findOne, performOn } from '../lib/operation';
 import { path } from '../lib/path';
-import { throttleOn } from '../lib/throttle';
+import { throttleOf } from '../lib/throttle';
 
 const inputs = declareInputs(
   {
@@ -96,7 +96,7 @@ export const findItem = defineSearch({
       'Finds a catalogue item by the item chosen, an exact SKU or an exact barcode. Use it before Update Item, or with Create Item as Find or Create Item. Returns the item with its variants and, for a SKU or barcode, the variant that matched.',
   },
   operation: {
-    throttle: throttleOn('cashier'),
+    throttle: throttleOf(performFindItem),
     inputFields: inputs.fields,
     perform: performFindItem,
     // As found by the SKU of the sample's second variant, so the sample shows a matched variant.

@@ -5,7 +5,7 @@ import { anyOf, declareInputs, input } from '../lib/inputs';
 import { SEARCH } from '../lib/keys';
 import { performOn } from '../lib/operation';
 import { stockLevel } from '../lib/resources/cashier';
-import { throttleOn } from '../lib/throttle';
+import { throttleOf } from '../lib/throttle';
 
 const inputs = declareInputs(
   {
@@ -53,7 +53,7 @@ export const findStockLevel = defineSearch({
       'Finds a branch’s stock levels: what it holds of a variant, with its reorder point and suggested order. Use it before promising an item, or to list what is low at a branch. Returns one level per branch and variant.',
   },
   operation: {
-    throttle: throttleOn('cashier'),
+    throttle: throttleOf(performFindStockLevel),
     inputFields: inputs.fields,
     perform: performFindStockLevel,
     sample: stockLevel.sample,

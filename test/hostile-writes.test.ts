@@ -146,13 +146,26 @@ describe('item writes replayed after a lost answer leave the catalogue as one ru
     count('create_item SKU held by another item');
   });
 
-  it('without SKU or barcode: a pending record makes the replay look at recent items and not post again', async () => {
+  it.each([
+    {
+      title: 'a pending record makes the replay look at recent items and not post again',
+      counted: 'create_item replay without SKU (answer lost)',
+      beforeReplay: afterInFlight,
+    },
+    {
+      title: 'a replay right after the lost answer finds the item at once (the lost run ended)',
+      counted: 'create_item replay without SKU right after the answer was lost',
+      // No time passes: Zapier's autoreplay, or a hand replay straight after. A replay that waited on the lost run
+      // would wait this long, then refuse: not here.
+      beforeReplay: () => jest.replaceProperty(SETTINGS as { claimWaitMs: number }, 'claimWaitMs', 50),
+    },
+  ])('without SKU or barcode: $title', async ({ counted, beforeReplay }) => {
     // The app's clock at the recording's instant, so the look-back's updated_since is the one recorded.
     clockAtRecording();
     try {
       lostPost(sent('create-item-default-price'));
       expectLost((await outcome(runOp('creates', 'create_item', WATER_INPUT))).error);
-      afterInFlight();
+      beforeReplay();
 
       // 10:00 in Riyadh (when the lost run wrote its record) less the look-back.
       expect(SETTINGS.writeLookBackSeconds).toBe(15 * 60);
@@ -165,27 +178,7 @@ describe('item writes replayed after a lost answer leave the catalogue as one ru
     } finally {
       jest.useRealTimers();
     }
-    count('create_item replay without SKU (answer lost)');
-  });
-
-  it('without SKU or barcode: a replay right after the lost answer finds the item at once (the lost run ended)', async () => {
-    // A replay that waited on the lost run would wait this long, then refuse: not here.
-    jest.replaceProperty(SETTINGS as { claimWaitMs: number }, 'claimWaitMs', 50);
-    clockAtRecording();
-    try {
-      lostPost(sent('create-item-default-price'));
-      expectLost((await outcome(runOp('creates', 'create_item', WATER_INPUT))).error);
-      // No time passes: Zapier's autoreplay, or a hand replay straight after.
-      cashierApi()
-        .get(cashierPath('/items'))
-        .query({ updated_since: '2026-11-24T09:45:00+03:00', per_page: '100', page: '1' })
-        .reply(replay('create-item-recent'));
-      const again = await runOp('creates', 'create_item', WATER_INPUT);
-      expect(again).toMatchObject({ id: data('create-item-recent')[0].id, duplicate: true });
-    } finally {
-      jest.useRealTimers();
-    }
-    count('create_item replay without SKU right after the answer was lost');
+    count(counted);
   });
 
   it('without SKU or barcode: a replay after a run that was answered returns that item', async () => {

@@ -1,6 +1,7 @@
 import { errors, type ZObject } from 'zapier-platform-core';
 import { declareInputs, input } from '../lib/inputs';
-import { findOne, findOneOrList, performOn } from '../lib/operation';
+import { apiOf, findOne, findOneOrList, performOn } from '../lib/operation';
+import { throttleOf } from '../lib/throttle';
 
 /* Each search made of these, against recorded answers: test/searches.test.ts. */
 
@@ -41,5 +42,22 @@ describe('performOn', () => {
     await expect(perform(z, { authData: {}, inputData: { id: 'x' } } as never)).rejects.toThrow(/Order/);
     expect(run).not.toHaveBeenCalled();
     expect(request).not.toHaveBeenCalled();
+  });
+});
+
+describe('the interface a step names once (performOn, throttleOf, apiOf)', () => {
+  const inputs = declareInputs({ id: input.positiveInt({ label: 'Order', required: true }) });
+
+  it('the throttle is the perform’s interface, and the registry reads it back', () => {
+    const perform = performOn('clinic', inputs, jest.fn());
+    const step = { key: 'find_thing', noun: 'Thing', operation: { throttle: throttleOf(perform), perform } };
+    expect(step.operation.throttle.key).toBe('clinic');
+    expect(apiOf(step)).toBe('clinic');
+  });
+
+  it('a step that declares no interface fails loudly, saying what to write', () => {
+    expect(() => apiOf({ key: 'find_thing', noun: 'Thing', operation: {} })).toThrow(
+      'find_thing declares no interface: build its perform with `performOn(api, inputs, …)` (lib/operation.ts) and give its operation `throttle: throttleOf(perform)` (lib/throttle.ts)',
+    );
   });
 });

@@ -5,6 +5,7 @@
  */
 import { createAppTester } from 'zapier-platform-core';
 import { cursorStandIn, transferAll, transferPage } from '../../harness/transfer';
+import { clockAtRecording } from '../support/recorder';
 import { App, expectSarSiblings, frontDeskBooking, startWorld, type Json, type World } from './app-helpers';
 
 type Fn = (z: unknown, bundle: unknown) => unknown;
@@ -128,21 +129,7 @@ it('New Appointment moves an appointment rescheduled from ahead of the place to 
   const booked: Json[] = [];
   for (let i = 0; i < 30; i += 1) booked.push(await frontDeskBooking(w));
   // The transfer begins ten minutes later: only Date moves (the app's and the in-process sandbox's clocks alike).
-  jest.useFakeTimers({
-    now: Date.now() + 10 * 60_000,
-    doNotFake: [
-      'hrtime',
-      'nextTick',
-      'performance',
-      'queueMicrotask',
-      'setImmediate',
-      'clearImmediate',
-      'setInterval',
-      'clearInterval',
-      'setTimeout',
-      'clearTimeout',
-    ],
-  });
+  clockAtRecording(Date.now() + 10 * 60_000);
   try {
     const yesterday = new Date(Date.now() + 3 * 3_600_000 - 86_400_000).toISOString().slice(0, 10);
     const listed = async (): Promise<Json[]> =>

@@ -42,7 +42,8 @@ export { closeReceiver, RECORD_SANDBOX, receiverUrl, writeJsonFiles } from '../.
 
 /**
  * For a test whose request depends on the time ("upcoming", "the last 60 days"): the app's `Date` stands still at
- * the recordings' start (or at `at`, ms), timers run as usual. Undo with `jest.useRealTimers()`.
+ * the recordings' start (or at `at`, ms: an end-to-end test moves the app's and the sandbox's `Date` with it),
+ * timers run as usual. Undo with `jest.useRealTimers()`.
  */
 export const clockAtRecording = (at = Date.parse(String(RECORD_SANDBOX.startTime))) =>
   jest.useFakeTimers({
