@@ -34,6 +34,11 @@ const { checkBuild } = require('../../scripts/check-build') as {
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+// Each test waits for its Node process to exit, not for a time: on a loaded two-core machine a cold start of the
+// shipped app with coverage on took longer than jest's 30 s a test (jest.config.js), so the limit only guards against
+// a hang.
+jest.setTimeout(300_000);
+
 type Item = Record<string, unknown>;
 /** One call of the app: the method's path in the definition and its bundle, as Zapier's runtime sends them. */
 type Step = [method: string, bundle: object];
@@ -120,7 +125,7 @@ beforeAll(async () => {
   work = built.dir;
   unpacked = built.app.folder;
   sb = await startSandbox({ port: 0, quiet: true, holdBackMs: 0, rateLimitPerMinute: 1000 });
-}, 240_000);
+});
 
 afterAll(async () => {
   await sb?.close();
