@@ -23,38 +23,7 @@ const found = [http, https].map((module) => {
   return { m, request, get, ClientRequest, patched, logger };
 });
 
-/**
- * nock's interceptor (@mswjs/interceptors) makes two HTTP parsers of Node's for every request it answers and never
- * closes them. A parser is held by Node's binding until it is closed, so each one kept its callbacks, bound to the
- * interceptor of the file that sent the request, and with them that file's whole module registry: a worker's
- * memory grew with every file it ran, and its exit (V8 unmapping every page of the heap) outlasted jest's 500 ms
- * for a worker to end, hence its "failed to exit gracefully" on a green run. The parsers made through
- * `_http_common` while a file runs (Node's own client takes its parsers from its own pool, not from there) are
- * closed when it ends, after its last request.
- */
-type Parser = { close: () => void };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const common = require('_http_common') as { HTTPParser: new () => Parser };
-const NodeParser = common.HTTPParser;
-const parsersMade: Parser[] = [];
-common.HTTPParser = new Proxy(NodeParser, {
-  construct(target, args, newTarget) {
-    const parser = Reflect.construct(target, args, newTarget) as Parser;
-    parsersMade.push(parser);
-    return parser;
-  },
-});
-
-/** Closes the parsers made during this file and puts Node's constructor back (exported for its own test). */
-export const closeParsersMade = (): number => {
-  common.HTTPParser = NodeParser;
-  const made = parsersMade.splice(0);
-  for (const parser of made) parser.close();
-  return made.length;
-};
-
 afterAll(() => {
-  closeParsersMade();
   // A file that loaded nock (test/helpers.ts loads it for every importer, useNock or not) has it active until it is
   // restored: only nock's restore lets go of its interceptors, which keep the file's modules alive otherwise.
   // Required here, not imported: a file that never loaded nock must not load it (it would intercept its requests).
