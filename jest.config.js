@@ -34,6 +34,11 @@ module.exports = {
   // static checks beside jest on two cores) jest's default 5 s per test failed Transfer pages of 25 items with
   // patients and the shipped build's first deliveries, so a test has 30 s; a hang still fails.
   testTimeout: 30_000,
+  // A worker ends after its event loop empties; Node then unmaps the worker's whole V8 heap (200-300 MB after a run
+  // of files), which took 0.5-1.7 s at load 8-12 on two cores (perf: Heap::TearDown's munmap calls), past jest's
+  // 500 ms, so a green run printed "failed to exit gracefully". A handle a test leaks keeps a worker from ever
+  // ending, and still gets that warning, after this wait.
+  workerGracefulExitTimeout: 10_000,
   // A fresh clone's first run: the end-to-end files first (test/support/sequencer.js).
   testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [

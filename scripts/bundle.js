@@ -38,13 +38,38 @@ const partsApart = {
   },
 };
 
-/** Bundles the app into dist/ (ENTRIES); answers esbuild's metafile (what each input added to each output). */
+/**
+ * Bundles the app into dist/ (ENTRIES); answers esbuild's metafile (what each input added to each output). The files
+ * are written in a folder of their own and moved in one by one (a rename replaces a file at once): `npm test`
+ * validates dist/ while the shipped-build suite bundles again, and a dist/ emptied first was read as no app at all.
+ */
 const bundle = async () => {
-  fs.rmSync(dist, { recursive: true, force: true });
-  const result = await esbuild.build({
+  fs.mkdirSync(dist, { recursive: true });
+  const next = fs.mkdtempSync(path.join(dist, '.next-'));
+  try {
+    const result = await build(next);
+    const names = fs.readdirSync(next);
+    for (const name of fs.readdirSync(dist)) {
+      if (!names.includes(name) && !name.startsWith('.next-'))
+        fs.rmSync(path.join(dist, name), { recursive: true });
+    }
+    for (const name of names) fs.renameSync(path.join(next, name), path.join(dist, name));
+    const from = `${path.relative(root, next)}/`;
+    const outputs = Object.entries(result.metafile.outputs).map(([file, output]) => [
+      file.replace(from, 'dist/'),
+      output,
+    ]);
+    return { ...result.metafile, outputs: Object.fromEntries(outputs) };
+  } finally {
+    fs.rmSync(next, { recursive: true, force: true });
+  }
+};
+
+const build = (outdir) =>
+  esbuild.build({
     absWorkingDir: root,
     entryPoints: ENTRIES,
-    outdir: dist,
+    outdir,
     bundle: true,
     platform: 'node',
     target: 'node22',
@@ -58,8 +83,6 @@ const bundle = async () => {
     metafile: true,
     logLevel: 'warning',
   });
-  return result.metafile;
-};
 
 module.exports = { bundle, outfile, ENTRIES };
 

@@ -72,6 +72,12 @@ const zapierBuild = (dirs) => run(process.execPath, [__filename, '--zapier-build
 
 /** The build function the CLI's `build` command calls, with the command's flags; `dirs` one after another. */
 const zapierBuildHere = async (dirs) => {
+  // The build then loads the zip's zapierwrapper.js and index.js in a child process to check that they load, and
+  // kills it after 5 s: on a loaded two-core machine the load alone took longer, and a zip that loads failed the
+  // build. The same check here waits for the child to exit. (build.js takes runCommand from misc.js when it loads.)
+  const misc = require(require.resolve('zapier-platform-cli/src/utils/misc', { paths: [root] }));
+  const { runCommand } = misc;
+  misc.runCommand = (command, args, options) => runCommand(command, args, { ...options, timeout: undefined });
   const { buildAndOrUpload } = require(
     require.resolve('zapier-platform-cli/src/utils/build', { paths: [root] }),
   );

@@ -17,6 +17,10 @@ import { rpcCache, type RpcCall } from './support/zcache-rpc';
 
 useNock();
 
+// The runs wait on each other (gates opened when the other run has looked, not after a time), so this file's limit
+// only guards against a hang: on a loaded two-core machine the property runs took longer than jest's 30 s.
+jest.setTimeout(300_000);
+
 /** A tester of its own whose z.cache calls go to the RPC stand-in: appTester's in-memory mock ignores nx. */
 const tester = createAppTester(App) as ReturnType<typeof createAppTester> & { zcacheTestObj: unknown };
 beforeEach(() => {
@@ -124,9 +128,9 @@ describe('two identical Create Item runs without SKU that meet make one item', (
 
   /** Held until `open` is called: a request the test lets through when it chooses. */
   const gate = () => {
-    let open = () => {};
-    const opened = new Promise<void>((resolve) => (open = resolve));
-    return { open, opened };
+    const g = { done: false, open: () => {}, opened: Promise.resolve() };
+    g.opened = new Promise<void>((resolve) => (g.open = () => ((g.done = true), resolve())));
+    return g;
   };
   const readBack = (id: number) =>
     cashierApi()
@@ -136,19 +140,25 @@ describe('two identical Create Item runs without SKU that meet make one item', (
   it('both find nothing, both claim: the one the nx write refuses does not POST and answers the other’s item', async () => {
     // Both runs read the cache before either claims (the worst moment to meet).
     const reads = gate();
+    // The winner's item is made once the loser has looked for it: the loser waits for it, however slow the machine.
+    const looked = gate();
     let seen = 0;
     rpc = rpcCache({
       before: async ({ method }) => {
-        if (method !== 'zcache_get' || seen >= 2) return;
+        if (method !== 'zcache_get') return;
+        if (rpc!.calls.filter(isClaim).length === 2) looked.open();
+        if (seen >= 2) return;
         if (++seen === 2) reads.open();
         await reads.opened;
       },
     });
-    waits(20);
+    waits(20, 60_000);
     cashierApi()
       .post(cashierPath('/items'), sent('create-item-default-price'))
-      .delay(100)
-      .reply(...reply('create-item-default-price'));
+      .reply(async () => {
+        await looked.opened;
+        return reply('create-item-default-price');
+      });
     readBack(WATER.id as number);
     const [a, b] = await Promise.all([
       runCreate('create_item', WATER_INPUT),
@@ -164,10 +174,17 @@ describe('two identical Create Item runs without SKU that meet make one item', (
   });
 
   it('a run that finds the other’s fresh pending record neither claims nor POSTs: it answers the item once made', async () => {
-    rpc = rpcCache();
-    waits(20);
     const post = gate();
     const posted = gate();
+    // Every look while the first run's POST is held is the second run's: the POST ends at its second look, so it
+    // has found the record pending once at least, whatever the machine's speed.
+    let looks = 0;
+    rpc = rpcCache({
+      before: async ({ method }) => {
+        if (method === 'zcache_get' && posted.done && ++looks === 2) post.open();
+      },
+    });
+    waits(20, 60_000);
     cashierApi()
       .post(cashierPath('/items'), sent('create-item-default-price'))
       .reply(async () => {
@@ -179,7 +196,6 @@ describe('two identical Create Item runs without SKU that meet make one item', (
     const first = runCreate('create_item', WATER_INPUT);
     await posted.opened;
     const second = runCreate('create_item', WATER_INPUT);
-    setTimeout(post.open, 100);
     expect(await first).toMatchObject({ id: WATER.id, duplicate: false });
     expect(await second).toMatchObject({ id: WATER.id, duplicate: true });
     expect(rpc.calls.filter(isClaim)).toHaveLength(1);
@@ -292,8 +308,15 @@ describe('Update Item runs on one item meet at the app’s own lock, however the
   );
 
   it('a run that finds the lock taken and then free goes ahead after the other run', async () => {
-    rpc = rpcCache();
-    lockWaits(10, 2_000);
+    // The first run's read ends once the second has found the lock taken: the second's next try (the third claim)
+    // is sent after its first was refused. It then waits for the lock as long as the first holds it, a hang aside.
+    let tries = 0;
+    rpc = rpcCache({
+      before: async (call) => {
+        if (isClaim(call) && ++tries === 3) read.open();
+      },
+    });
+    lockWaits(10, 60_000);
     const order: string[] = [];
     const read = { open: () => {}, opened: Promise.resolve() };
     read.opened = new Promise<void>((resolve) => (read.open = resolve));
@@ -323,7 +346,6 @@ describe('Update Item runs on one item meet at the app’s own lock, however the
         return reply('update-item', { method: 'GET' });
       });
     const second = runCreate('update_item', { item_id: `0${ITEM}`, name_en: 'Saudi Coffee Beans' });
-    setTimeout(read.open, 50);
     await Promise.all([first, second]);
     expect(order).toEqual(['first reads', 'writes', 'second reads', 'writes']);
   });
@@ -528,5 +550,5 @@ describe('any interleaving of two runs’ steps (property)', () => {
     await fc.assert(property('zapier'), { numRuns: 30 });
     await fc.assert(property('app'), { numRuns: 20 });
     expect((await fc.check(property('neither'), { numRuns: 30, endOnFailure: true })).failed).toBe(true);
-  }, 120_000);
+  });
 });

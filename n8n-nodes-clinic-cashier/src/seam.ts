@@ -68,19 +68,32 @@ const sendWith =
       url.searchParams.set(k, v);
     }
     const timeoutMs = request.timeout ?? 25_000;
+    // A timer that ends with the answer: AbortSignal.timeout's runs its full time-out after every request, and
+    // holds the request's async context (an n8n execution; a whole jest file) until then. Node's own timer, as in
+    // in-process.ts: n8n-workflow's sleep helpers are not loaded at run time.
+    const abort = new AbortController();
+    // eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- see above
+    const timer = setTimeout(
+      () => abort.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError')),
+      timeoutMs,
+    );
     let answer: Response;
+    let content: string;
     try {
       answer = await fetch(url, {
         method: request.method ?? 'GET',
         headers: request.headers as Record<string, string>,
         body: typeof request.body === 'string' ? request.body : undefined,
         redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: abort.signal,
       });
+      content = await answer.text();
     } catch (err) {
       throw transportError(err, timeoutMs);
+    } finally {
+      // eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- see above
+      clearTimeout(timer);
     }
-    const content = await answer.text();
     const response = {
       status: answer.status,
       content,

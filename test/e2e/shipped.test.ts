@@ -8,8 +8,8 @@
  * that needs them.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { EVENTS } from '../../lib/hooks/events';
 import { appConnection, startSandbox, type Sandbox } from '../../sandbox';
@@ -19,9 +19,10 @@ import { choicesPath } from '../support/choices';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 type Metafile = { outputs: Record<string, { inputs: Record<string, unknown> }> };
-const { bundle, ENTRIES } = require('../../scripts/bundle') as {
+const { bundle, ENTRIES, outfile } = require('../../scripts/bundle') as {
   bundle: () => Promise<Metafile>;
   ENTRIES: Record<string, string>;
+  outfile: string;
 };
 type Built = {
   dir: string;
@@ -33,6 +34,11 @@ const { checkBuild } = require('../../scripts/check-build') as {
   checkBuild: (built: Built) => { problems: string[]; summary: string[] };
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
+
+// Each test waits for its Node process to exit, not for a time: on a loaded two-core machine a cold start of the
+// shipped app with coverage on took longer than jest's 30 s a test (jest.config.js), so the limit only guards against
+// a hang.
+jest.setTimeout(300_000);
 
 type Item = Record<string, unknown>;
 /** One call of the app: the method's path in the definition and its bundle, as Zapier's runtime sends them. */
@@ -120,7 +126,7 @@ beforeAll(async () => {
   work = built.dir;
   unpacked = built.app.folder;
   sb = await startSandbox({ port: 0, quiet: true, holdBackMs: 0, rateLimitPerMinute: 1000 });
-}, 240_000);
+});
 
 afterAll(async () => {
   await sb?.close();
@@ -163,6 +169,14 @@ it('bundles from the app alone: no module of the development folders reaches dis
   expect(inputs.filter((input) => /^(harness|test|sandbox|scripts|bench)\//.test(input))).toEqual([]);
   // The sources are there, so an empty list above is the app's own graph, not a metafile without paths.
   expect(inputs).toContain('lib/hooks/delivery.ts');
+});
+
+it('bundling again leaves the app in dist/ all along (npm test validates dist/ while this suite bundles)', async () => {
+  const again = bundle();
+  expect(existsSync(outfile)).toBe(true);
+  await again;
+  const files = Object.keys(ENTRIES).map((name) => `${name}.js`);
+  expect(readdirSync(dirname(outfile)).sort()).toEqual(files.sort());
 });
 
 it('a cold start and a first delivery of every hook trigger evaluate neither zod nor the phone library', async () => {
