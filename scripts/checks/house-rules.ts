@@ -14,7 +14,8 @@ import {
   labelsOf,
   outputFieldsOf,
   proseOf,
-  stringsOf,
+  allStringsOf,
+  placeholderLinks,
   withoutCode,
   type Rule,
 } from './reading';
@@ -90,31 +91,6 @@ const exampleKind = (field: FieldDef): 'phone' | 'money' | 'id' | undefined => {
 };
 
 const EXAMPLE_IN_HELP = /\be\.g\.|\bfor example\b/i;
-
-/** Hosts that never belong to the vendor: documentation examples, test domains, this computer. */
-const PLACEHOLDER_HOST =
-  /^(?:[^.]+\.)*example\.(?:com|org|net)$|\.(?:example|test|invalid|localhost)$|^localhost$|^127\.|^0\.0\.0\.0$|^\[::1?\]$|your-?(?:domain|company|app|site)|placeholder/i;
-
-const WEB_ADDRESS = /\b(?:https?:\/\/|www\.)[^\s)"'`<>\]]+/gi;
-
-/** The placeholder links of a text: web addresses whose host is an example, a test domain or this computer. */
-export const placeholderLinks = (text: string): string[] =>
-  [...text.matchAll(WEB_ADDRESS)]
-    .map((m) => m[0].replace(/[.,;:!?]+$/, ''))
-    .filter((url) => {
-      const host = /^(?:https?:\/\/)?(?:[^@/]*@)?(\[[^\]]*\]|[^/:?#]+)/i.exec(url)?.[1] ?? '';
-      return PLACEHOLDER_HOST.test(host.toLowerCase());
-    });
-
-/** Every string of the definition, samples included (a sample's address is shown in the editor too). */
-const allStringsOf = (definition: AppDefinition) => [
-  ...stringsOf(definition),
-  ...operationsOf(definition).flatMap((op) =>
-    flattenSample(op.action.operation.sample)
-      .filter((s): s is { path: string; value: string } => typeof s.value === 'string')
-      .map((s) => ({ where: `${op.where}: sample ${s.path}`, text: s.value })),
-  ),
-];
 
 /**
  * What is wrong with a connection label as a Zap builder sees it (Zapier's publishing rules: it names the account),

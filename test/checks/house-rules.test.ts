@@ -1,4 +1,5 @@
-import { HOUSE_RULES, placeholderLinks } from '../../scripts/checks/house-rules';
+import { HOUSE_RULES } from '../../scripts/checks/house-rules';
+import { placeholderLinks } from '../../scripts/checks/reading';
 import { staticFields } from '../../scripts/checks/definition';
 import { authField, describeRules, input, op, sample, type Breaker } from './breaking';
 
