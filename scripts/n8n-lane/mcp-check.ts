@@ -29,6 +29,8 @@ export interface McpLane {
   connection: Record<string, string>;
   /** Runs one named check and records it; a failure must not stop the checks after it. */
   check: (name: string, fn: () => Promise<void>) => Promise<void>;
+  /** What the checks' names begin with: `mcp` in regular mode (the default), `queue mcp` in queue mode. */
+  label?: string;
 }
 
 export const MCP_CHECKS = [
@@ -40,6 +42,9 @@ export const MCP_CHECKS = [
   'mcp: a past time, a missing name and a taken slot answer words the assistant can relay',
   'mcp: a wrong clinic token answers the app’s message',
 ] as const;
+
+/** The checks' names under a label of the mode they run in. */
+export const mcpChecks = (label = 'mcp'): string[] => MCP_CHECKS.map((c) => c.replace(/^mcp:/, `${label}:`));
 
 interface Example {
   nodes: Array<Record<string, Json>>;
@@ -102,6 +107,7 @@ const exampleWith = (typePrefix: string, path: string, credentials: Record<strin
 };
 
 export const checkMcp = async (lane: McpLane): Promise<void> => {
+  const named = mcpChecks(lane.label);
   const suffix = randomBytes(4).toString('hex');
   const token = `lane-${randomBytes(16).toString('hex')}`;
   const credential = async (name: string, type: string, data: Json) => {
@@ -128,7 +134,7 @@ export const checkMcp = async (lane: McpLane): Promise<void> => {
   let url = '';
   let wrongUrl = '';
   let assistant: Awaited<ReturnType<typeof connect>> | undefined;
-  await lane.check(MCP_CHECKS[0], async () => {
+  await lane.check(named[0]!, async () => {
     const bearer = await credential('Assistant token', 'httpBearerAuth', { token });
     const clinic = await credential('Clinic & Cashier', 'clinicCashierApi', lane.connection);
     const wrong = await credential('Revoked', 'clinicCashierApi', {
@@ -166,7 +172,7 @@ export const checkMcp = async (lane: McpLane): Promise<void> => {
     );
   });
 
-  await lane.check(MCP_CHECKS[1], async () => {
+  await lane.check(named[1]!, async () => {
     const refused = await connect(url).then(
       async (c) => {
         await c.close();
@@ -189,7 +195,7 @@ export const checkMcp = async (lane: McpLane): Promise<void> => {
   const at = (path: string) =>
     call(`${lane.connection.clinic_base_url}${path}`, { token: lane.connection.clinic_api_token });
   let booked: Json;
-  await lane.check(MCP_CHECKS[2], async () => {
+  await lane.check(named[2]!, async () => {
     [booked] = await assistant!.items('Book_Appointment', visit);
     expectThat(booked?.status === 'booked' && booked.duplicate === false, `booked ${JSON.stringify(booked)}`);
     const [again] = await assistant!.items('Book_Appointment', visit);
@@ -203,7 +209,7 @@ export const checkMcp = async (lane: McpLane): Promise<void> => {
     expectThat(held.body.data.length === 1, `the clinic holds ${held.body.data.length} appointments`);
   });
 
-  await lane.check(MCP_CHECKS[3], async () => {
+  await lane.check(named[3]!, async () => {
     const [patient] = await assistant!.items('Find_Patient', { phone });
     expectThat(
       patient?.id === booked.patient_id && !('birth_date' in patient),
@@ -220,7 +226,7 @@ export const checkMcp = async (lane: McpLane): Promise<void> => {
     );
   });
 
-  await lane.check(MCP_CHECKS[4], async () => {
+  await lane.check(named[4]!, async () => {
     const [cancelled] = await assistant!.items('Cancel_Appointment', { appointment_id: booked.id });
     expectThat(
       cancelled?.id === booked.id && cancelled.status === 'cancelled',
@@ -233,7 +239,7 @@ export const checkMcp = async (lane: McpLane): Promise<void> => {
     await assistant!.items('Cancel_Appointment', { appointment_id: anew.id });
   });
 
-  await lane.check(MCP_CHECKS[5], async () => {
+  await lane.check(named[5]!, async () => {
     const past = await assistant!.use('Book_Appointment', {
       ...visit,
       starts_at: '2020-01-05T10:00:00+03:00',
@@ -259,7 +265,7 @@ export const checkMcp = async (lane: McpLane): Promise<void> => {
     throw new Error('twelve people booked one slot');
   });
 
-  await lane.check(MCP_CHECKS[6], async () => {
+  await lane.check(named[6]!, async () => {
     const revoked = await connect(wrongUrl, token);
     const answer = await revoked.use('Find_Patient', { phone });
     await revoked.close();

@@ -10,6 +10,7 @@ import { startSandbox, type Sandbox } from '../../sandbox';
 import { clusterOn, startCluster, stopCluster, type Cluster } from './cluster';
 import { bookAtDesk, sendAll, startGateway } from './deliveries';
 import { loadChecks, LOAD_QUEUE } from './load';
+import { checkMcp, mcpChecks } from './mcp-check';
 import { createItemChecks, killWorkerMidBooking, WRITES } from './queue-writes';
 import { until } from './processes';
 import { check, onStop, plan, soft } from './report';
@@ -20,10 +21,11 @@ import {
   createWorkflow,
   deactivate,
   NODE_TYPES,
+  PACKAGE_NAME,
   rest,
   settledCount,
 } from './rest';
-import { setUp } from './setup';
+import { connectionOf, setUp } from './setup';
 import { ensureStores, startPostgres, startRedis } from './stores';
 
 export const QUEUE = {
@@ -37,8 +39,11 @@ export const QUEUE = {
   restartNew: 'queue restart: a new event then runs once',
 };
 
+const MCP_LABEL = 'queue mcp';
+
 export const planQueue = () => {
   plan({ stores: QUEUE.stores, start: QUEUE.start, setup: QUEUE.setup, noRedis: QUEUE.noRedis });
+  plan(Object.fromEntries(mcpChecks(MCP_LABEL).map((name, i) => [`mcp${i}`, name])));
   plan(LOAD_QUEUE);
   plan({ createItem: WRITES.createItem, killed: WRITES.killed, retried: WRITES.retried });
   plan({ restartOld: QUEUE.restartOld, restartNew: QUEUE.restartNew });
@@ -86,6 +91,16 @@ export const runQueue = async (runDir: string, nodesFolder: string) => {
     const target = `${gateway.url}/webhook/${webhookId}/webhook`;
     const left = sb.subscriptions().filter((s) => s.target_url === target);
     if (left.length) throw new Error(`${left.length} subscriptions left at the sandbox`);
+  });
+
+  // An AI assistant over MCP: its requests reach the webhook processor, its tools run on the workers.
+  await checkMcp({
+    n8nUrl: cluster.webhook.url,
+    rest: api.ok,
+    typePrefix: `${PACKAGE_NAME}.`,
+    connection: connectionOf(sb),
+    check: soft,
+    label: MCP_LABEL,
   });
 
   // Restarting replaces the processes in place: everything holding `c` reaches the new ones.

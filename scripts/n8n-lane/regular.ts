@@ -14,7 +14,7 @@ import { startGateway } from './deliveries';
 import { loadChecks, LOAD_REGULAR } from './load';
 import { pollingChecks, POLLING } from './polling';
 import { executeWorkflow, sleep, startN8n, until, userFolderFor } from './processes';
-import { checkMcp, MCP_CHECKS } from './mcp-check';
+import { checkMcp, mcpChecks } from './mcp-check';
 import { check, onStop, plan, soft } from './report';
 import {
   activate,
@@ -49,7 +49,7 @@ export const REGULAR = {
 /** The checks of regular mode, in the order they run. */
 export const planRegular = () => {
   plan(REGULAR);
-  plan(Object.fromEntries(MCP_CHECKS.map((name, i) => [`mcp${i}`, name])));
+  plan(Object.fromEntries(mcpChecks().map((name, i) => [`mcp${i}`, name])));
   plan(POLLING);
   plan(LOAD_REGULAR);
 };
