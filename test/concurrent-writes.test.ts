@@ -120,18 +120,19 @@ describe('item writes declare Zapier’s lock, per connection', () => {
   });
 });
 
+/** Held until `open` is called: a request the test lets through when it chooses. */
+const gate = () => {
+  const g = { done: false, open: () => {}, opened: Promise.resolve() };
+  g.opened = new Promise<void>((resolve) => (g.open = () => ((g.done = true), resolve())));
+  return g;
+};
+
 // --------------------------------------------------------------------------------- two Create Item runs that meet
 
 describe('two identical Create Item runs without SKU that meet make one item', () => {
   let rpc: ReturnType<typeof rpcCache> | undefined;
   afterEach(() => rpc?.stop());
 
-  /** Held until `open` is called: a request the test lets through when it chooses. */
-  const gate = () => {
-    const g = { done: false, open: () => {}, opened: Promise.resolve() };
-    g.opened = new Promise<void>((resolve) => (g.open = () => ((g.done = true), resolve())));
-    return g;
-  };
   const readBack = (id: number) =>
     cashierApi()
       .get(cashierPath(`/items/${id}`))
@@ -271,8 +272,7 @@ describe('Update Item runs on one item meet at the app’s own lock, however the
     async (written) => {
       rpc = rpcCache();
       lockWaits(10, 40);
-      const read = { open: () => {}, opened: Promise.resolve() };
-      read.opened = new Promise<void>((resolve) => (read.open = resolve));
+      const read = gate();
       const held = new Promise<void>((resolve) =>
         cashierApi()
           .get(cashierPath(`/items/${ITEM}`))
@@ -318,8 +318,7 @@ describe('Update Item runs on one item meet at the app’s own lock, however the
     });
     lockWaits(10, 60_000);
     const order: string[] = [];
-    const read = { open: () => {}, opened: Promise.resolve() };
-    read.opened = new Promise<void>((resolve) => (read.open = resolve));
+    const read = gate();
     const held = new Promise<void>((resolve) =>
       cashierApi()
         .get(cashierPath(`/items/${ITEM}`))
