@@ -4,6 +4,7 @@
  * the others. The Redis credential is optional on the nodes; a regular n8n (one process) needs none.
  */
 import { languageOf, say, type Lang } from '../../lib/i18n';
+import type { CredentialContext } from './delivery-credentials';
 import { AppError } from './errors';
 import { REDIS_CREDENTIAL, redisStore, type RedisCredential } from './redis-store';
 import { processStore, type Store } from './store';
@@ -15,11 +16,6 @@ import { processStore, type Store } from './store';
 export const inQueueMode = (): boolean =>
   // eslint-disable-next-line @n8n/community-nodes/no-restricted-globals -- n8n's mode is only in its environment
   process.env.EXECUTIONS_MODE === 'queue';
-
-interface CredentialContext {
-  getNode(): { credentials?: Record<string, unknown> };
-  getCredentials(name: string): Promise<Record<string, unknown>>;
-}
 
 /** The node's Redis credential, when one is set (n8n throws on asking for a credential the node has not got). */
 const redisCredentialOf = async (ctx: CredentialContext): Promise<RedisCredential | undefined> =>
